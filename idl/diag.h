@@ -1,0 +1,71 @@
+/* diag.h: diagnostics with locations, GCC style.
+ *
+ * A front-end pass never stops at its first problem: it adds a diagnostic and
+ * goes on. The driver prints them all at the end:
+ *
+ *     weather.mcp.yaml:12:21: error: unknown type 'WeatherDta'; did you mean 'WeatherData'?
+ *        12 |     returns: WeatherDta
+ *           |              ^
+ */
+#ifndef MCPIDL_IDL_DIAG_H
+#define MCPIDL_IDL_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mcpidl/arena.h"
+
+/* A place in the source: 1-based line and column, the column counted in
+ * characters (UTF-8 code points), as libyaml counts them. {0,0}: no place. */
+typedef struct idl_loc {
+    uint32_t line;
+    uint32_t col;
+} idl_loc;
+
+typedef enum idl_severity { IDL_NOTE, IDL_WARNING, IDL_ERROR } idl_severity;
+
+typedef struct idl_diag {
+    idl_severity severity;
+    idl_loc loc;
+    char *message;
+} idl_diag;
+
+typedef struct idl_diags {
+    mcp_arena *arena;
+    const char *path;        /* the file name as given on the command line */
+    const char *src;         /* the whole source text (may contain NULs), for caret lines */
+    size_t src_len;
+    idl_diag *items;
+    size_t len, cap;
+    size_t errors, warnings;
+    size_t max_items;        /* stop recording after this many (the count goes on) */
+    bool truncated;
+} idl_diags;
+
+void idl_diags_init(idl_diags *d, mcp_arena *arena, const char *path, const char *src, size_t src_len);
+
+void idl_diag_add(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+void idl_diag_vadd(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt, va_list ap);
+
+#define idl_error(d, loc, ...) idl_diag_add((d), IDL_ERROR, (loc), __VA_ARGS__)
+#define idl_warning(d, loc, ...) idl_diag_add((d), IDL_WARNING, (loc), __VA_ARGS__)
+#define idl_note(d, loc, ...) idl_diag_add((d), IDL_NOTE, (loc), __VA_ARGS__)
+
+/* Sort by location (stable), then print each as "path:line:col: severity: message",
+ * followed by the source line and a caret when show_source is set. */
+void idl_diags_print(idl_diags *d, FILE *out, bool show_source);
+
+/* Column (1-based, in characters) of byte offset `off` within the line that starts at
+ * byte offset `line_start` of src. */
+uint32_t idl_char_col(const char *src, size_t line_start, size_t off);
+/* Location of byte offset `off` in src. */
+idl_loc idl_loc_of_offset(const char *src, size_t len, size_t off);
+
+#endif

@@ -1,0 +1,87 @@
+/* node.h: the YAML document as a tree of located nodes.
+ *
+ * The loader (yaml_load.c) reads a whole file with libyaml's event parser and
+ * builds this tree in an arena. Every node keeps the line and column where it
+ * starts. Scalars are resolved by the YAML 1.2 core schema (IDL.md, "Reading
+ * the YAML"); mapping keys are always strings, taken verbatim.
+ */
+#ifndef MCPIDL_IDL_NODE_H
+#define MCPIDL_IDL_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+typedef enum idl_node_kind {
+    IDL_NODE_NULL,
+    IDL_NODE_BOOL,
+    IDL_NODE_INT,     /* fits int64; see `overflow` */
+    IDL_NODE_FLOAT,
+    IDL_NODE_STR,
+    IDL_NODE_MAP,
+    IDL_NODE_SEQ,
+} idl_node_kind;
+
+typedef enum idl_scalar_style {
+    IDL_STYLE_PLAIN,
+    IDL_STYLE_SINGLE,   /* 'single quoted' */
+    IDL_STYLE_DOUBLE,   /* "double quoted" */
+    IDL_STYLE_LITERAL,  /* | */
+    IDL_STYLE_FOLDED,   /* > */
+    IDL_STYLE_BLOCK,    /* a block mapping or sequence */
+    IDL_STYLE_FLOW,     /* a {flow mapping} or [flow sequence] */
+} idl_scalar_style;
+
+typedef struct idl_node idl_node;
+
+typedef struct idl_pair {
+    idl_node *key;      /* always IDL_NODE_STR */
+    idl_node *value;
+} idl_pair;
+
+struct idl_node {
+    idl_node_kind kind;
+    idl_scalar_style style;
+    idl_loc loc;        /* where the node starts (for quoted scalars: the quote) */
+    /* Scalars: the scalar's text as loaded (after unescaping), NUL-terminated;
+     * `len` bytes (the text may contain NUL characters from "\0" escapes). For
+     * numbers and booleans this is the source spelling ("1e3", "0x1F", "True"). */
+    const char *str;
+    size_t len;
+    bool overflow;      /* an integer that does not fit int64 (value clamped) */
+    union {
+        bool b;
+        int64_t i;
+        double f;
+    } v;
+    /* Mappings: pairs in document order. Sequences: items. */
+    size_t n;
+    idl_pair *pairs;
+    idl_node **items;
+};
+
+typedef struct idl_load_limits {
+    size_t max_depth;          /* nesting of mappings and sequences; default 64 */
+    size_t max_alias_nodes;    /* nodes reachable through aliases, counted with repetition; default 100000 */
+} idl_load_limits;
+
+/* Load one YAML document. On any error, diagnostics are added to `d` and NULL is
+ * returned (a partial tree is never returned). Errors: YAML syntax errors
+ * (libyaml's message at libyaml's location; a flow-collection error near '[', ']'
+ * or ',' adds a hint to quote the type expression), invalid UTF-8 and control
+ * characters, an empty file, several documents, duplicate mapping keys (at the
+ * second key, with a note at the first), a mapping or sequence used as a key, merge
+ * keys (`<<`), undefined or recursive aliases, nesting beyond max_depth, alias
+ * expansion beyond max_alias_nodes, tags other than the core ones.
+ * `limits` may be NULL for the defaults. */
+idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
+                        const idl_load_limits *limits);
+
+/* Convenience: the value of key `key` in a mapping, or NULL. */
+idl_node *idl_map_get(const idl_node *map, const char *key);
+/* A short name of the node's kind for messages: "a string", "an integer", ... */
+const char *idl_node_kind_name(const idl_node *n);
+
+#endif
