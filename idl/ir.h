@@ -1,0 +1,176 @@
+/* ir.h: the resolved, checked representation of one .mcp.yaml file.
+ *
+ * The checker (check.c) builds it from the YAML tree; it is the only input of
+ * the back ends (JSON Schema, C, mocks). Everything lives in one arena. Every
+ * node keeps the location it came from, so a back end can still point at the
+ * source.
+ */
+#ifndef MCPIDL_IDL_IR_H
+#define MCPIDL_IDL_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "node.h"
+
+typedef struct ir_def ir_def;
+typedef struct ir_type ir_type;
+
+typedef enum ir_kind {
+    IR_INT,
+    IR_FLOAT,
+    IR_STR,
+    IR_BOOL,
+    IR_BYTES,
+    IR_NONE,
+    IR_ANY,
+    IR_LIST,     /* list[T], and tuple[T, ...] (variadic set) */
+    IR_SET,      /* set[T] */
+    IR_TUPLE,    /* tuple[A, B, ...] of fixed length: items */
+    IR_DICT,     /* dict[str, T] / dict[int, T] (int_keys) */
+    IR_UNION,    /* arms, flattened, de-duplicated, None last; Optional[T] is T | None */
+    IR_LITERAL,  /* values */
+    IR_NAMED,    /* a type from `types:` */
+    IR_CONTENT,  /* `content`: only as a tool's return */
+} ir_kind;
+
+/* A number as written in the IDL: an integer stays an integer. */
+typedef struct ir_number {
+    bool is_int;
+    int64_t i;
+    double f;
+} ir_number;
+
+static inline double ir_number_value(ir_number n) { return n.is_int ? (double)n.i : n.f; }
+
+typedef struct ir_constraints {
+    bool has_minimum, has_maximum, has_exclusive_minimum, has_exclusive_maximum, has_multiple_of;
+    ir_number minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
+    bool has_min_length, has_max_length, has_min_items, has_max_items;
+    int64_t min_length, max_length, min_items, max_items;
+    const char *pattern;   /* NULL when absent */
+    const char *format;    /* NULL when absent */
+} ir_constraints;
+
+struct ir_type {
+    ir_kind kind;
+    idl_loc loc;             /* where the expression (or this part of it) was written */
+    ir_type *elem;           /* LIST, SET: items; DICT: values */
+    ir_type **items;         /* TUPLE: items; UNION: arms */
+    size_t nitems;
+    bool tuple_variadic;     /* LIST written as tuple[T, ...] */
+    bool int_keys;           /* DICT: dict[int, T] */
+    const idl_node **values; /* LITERAL: the constant values (strings, integers, booleans, null) */
+    size_t nvalues;
+    ir_def *def;             /* NAMED */
+    ir_constraints c;        /* on INT/FLOAT/STR/BYTES/LIST/SET */
+};
+
+typedef enum ir_def_kind { IR_DEF_MODEL, IR_DEF_RECORD, IR_DEF_ENUM } ir_def_kind;
+
+typedef struct ir_field {
+    const char *name;        /* the JSON property name */
+    const char *c_name;      /* the C member name */
+    const char *title;       /* derived from the name, or explicit */
+    bool explicit_title;
+    const char *description; /* trimmed; NULL when absent */
+    ir_type *type;
+    const idl_node *default_value;   /* NULL when none */
+    bool required;           /* must be present in the input */
+    idl_loc loc;             /* the field's key */
+} ir_field;
+
+struct ir_def {
+    const char *name;
+    const char *c_name;      /* prefix_Name */
+    ir_def_kind kind;
+    const char *description;
+    bool extra_forbid;
+    ir_field *fields;        /* model, record */
+    size_t nfields;
+    const idl_node **values; /* enum: all strings or all integers */
+    size_t nvalues;
+    bool int_enum;
+    bool on_cycle;           /* reaches itself through its fields */
+    idl_loc loc;
+    size_t index;            /* position in ir_server.defs */
+};
+
+typedef enum ir_structured { IR_STRUCTURED_AUTO, IR_STRUCTURED_TRUE, IR_STRUCTURED_FALSE } ir_structured;
+
+typedef enum ir_output {
+    IR_OUTPUT_NONE,          /* no outputSchema: structured_output false, or content */
+    IR_OUTPUT_OBJECT,        /* a model or record, published as is */
+    IR_OUTPUT_DICT,          /* dict[str, T], published as <tool>DictOutput */
+    IR_OUTPUT_WRAPPED,       /* everything else: {"result": ...} as <tool>Output */
+} ir_output;
+
+typedef struct ir_annotations {
+    const char *title;
+    int read_only_hint, destructive_hint, idempotent_hint, open_world_hint;  /* -1 absent, 0, 1 */
+} ir_annotations;
+
+typedef struct ir_tool {
+    const char *name;
+    const char *c_name;      /* the handler's base name (without the server prefix) */
+    const char *title;
+    const char *description; /* trimmed; NULL when absent or empty */
+    ir_field *params;
+    size_t nparams;
+    bool extra_forbid;
+    ir_type *returns;
+    ir_field result;         /* the `result` property of a wrapped output (title, description, constraints on returns) */
+    ir_structured structured;
+    ir_output output;
+    bool has_annotations;
+    ir_annotations annotations;
+    idl_loc loc;
+} ir_tool;
+
+typedef struct ir_server {
+    const char *name;
+    const char *version;
+    const char *title;
+    const char *instructions;
+    const char *c_prefix;
+    const char *schema_dialect;
+    ir_def **defs;           /* in file order */
+    size_t ndefs;
+    ir_tool *tools;          /* in file order */
+    size_t ntools;
+} ir_server;
+
+typedef struct idl_options {
+    bool warnings_as_errors;
+} idl_options;
+
+/* Check a loaded YAML tree and build the IR. Returns NULL when any error was
+ * reported (warnings do not count, unless opts->warnings_as_errors). */
+ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const idl_options *opts);
+
+/* Load and check a whole source text: the front end in one call. */
+ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
+
+/* Helpers shared with the back ends (names.c). */
+/* Python's name.title().replace("_", " ").strip() with ASCII case rules. */
+char *idl_title_case(mcp_arena *a, const char *name);
+/* The C identifier for a JSON name (valid identifiers pass unchanged unless they
+ * are C keywords or reserved). */
+char *idl_c_ident(mcp_arena *a, const char *name);
+bool idl_is_c_identifier(const char *s);
+bool idl_is_c_keyword(const char *s);
+/* The closest of candidates[0..n) to `name` by edit distance, or NULL when none is close. */
+const char *idl_did_you_mean(const char *name, const char *const *candidates, size_t n);
+/* Trim a description: leading blank lines and trailing white space go. */
+char *idl_trim_description(mcp_arena *a, const char *s, size_t len);
+
+/* Pattern checking (pattern.c): NULL when `pattern` is in the supported subset
+ * and compiles; else a message, and *offset the byte offset of the problem. */
+const char *idl_pattern_check(mcp_arena *a, const char *pattern, size_t len, size_t *offset);
+/* Whether `subject` matches `pattern` (an unanchored search, as JSON Schema says);
+ * -1 when the pattern does not compile. */
+int idl_pattern_matches(const char *pattern, size_t plen, const char *subject, size_t slen);
+
+#endif

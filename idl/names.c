@@ -1,0 +1,169 @@
+/* names.c: titles, C identifiers, "did you mean", description trimming. */
+#include <string.h>
+
+#include "ir.h"
+
+static bool is_ascii_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+static bool is_ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+char *idl_title_case(mcp_arena *a, const char *name)
+{
+    size_t n = strlen(name);
+    char *t = mcp_arena_alloc(a, n + 1);
+    if (!t)
+        return NULL;
+    /* str.title(): a cased character is upper-cased after an uncased one and
+     * lower-cased after a cased one. Bytes of non-ASCII characters count as cased
+     * and are copied unchanged. */
+    bool prev_cased = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (is_ascii_alpha(c)) {
+            t[i] = (char)(prev_cased ? (c | 0x20) : (c & ~0x20));
+            prev_cased = true;
+        } else if (c >= 0x80) {
+            t[i] = (char)c;
+            prev_cased = true;
+        } else {
+            t[i] = c == '_' ? ' ' : (char)c;
+            prev_cased = false;
+        }
+    }
+    /* strip(): ASCII white space at both ends. */
+    size_t s = 0, e = n;
+    while (s < e && (t[s] == ' ' || (t[s] >= '\t' && t[s] <= '\r')))
+        s++;
+    while (e > s && (t[e - 1] == ' ' || (t[e - 1] >= '\t' && t[e - 1] <= '\r')))
+        e--;
+    memmove(t, t + s, e - s);
+    t[e - s] = 0;
+    return t;
+}
+
+static const char *const C_KEYWORDS[] = {
+    "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal128", "_Decimal32",
+    "_Decimal64", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+    "alignas", "alignof", "asm", "auto", "bool", "break", "case", "char", "const", "constexpr",
+    "continue", "default", "do", "double", "else", "enum", "extern", "false", "float", "for",
+    "goto", "if", "inline", "int", "long", "nullptr", "register", "restrict", "return", "short",
+    "signed", "sizeof", "static", "static_assert", "struct", "switch", "thread_local", "true",
+    "typedef", "typeof", "typeof_unqual", "union", "unsigned", "void", "volatile", "while",
+};
+
+bool idl_is_c_keyword(const char *s)
+{
+    size_t lo = 0, hi = sizeof C_KEYWORDS / sizeof *C_KEYWORDS;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(s, C_KEYWORDS[mid]);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return false;
+}
+
+bool idl_is_c_identifier(const char *s)
+{
+    if (!is_ascii_alpha((unsigned char)s[0]) && s[0] != '_')
+        return false;
+    for (const char *p = s + 1; *p; p++)
+        if (!is_ascii_alpha((unsigned char)*p) && !is_ascii_digit((unsigned char)*p) && *p != '_')
+            return false;
+    return true;
+}
+
+static bool is_reserved(const char *s)
+{
+    return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z'));
+}
+
+char *idl_c_ident(mcp_arena *a, const char *name)
+{
+    if (idl_is_c_identifier(name) && !idl_is_c_keyword(name) && !is_reserved(name))
+        return mcp_arena_strdup(a, name);
+    size_t n = strlen(name);
+    char *t = mcp_arena_alloc(a, n + 4);
+    if (!t)
+        return NULL;
+    size_t k = 0;
+    bool prefix = n == 0 || is_ascii_digit((unsigned char)name[0]) || is_reserved(name) ||
+                  (name[0] == '_' && !is_ascii_alpha((unsigned char)name[1]) && name[1] != 0);
+    if (prefix) {
+        t[k++] = 'f';
+        t[k++] = '_';
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c >= 0x80 && (c & 0xC0) == 0x80)
+            continue; /* one '_' per non-ASCII character */
+        t[k++] = (char)(is_ascii_alpha(c) || is_ascii_digit(c) || c == '_' ? c : '_');
+    }
+    if (idl_is_c_keyword(t))
+        t[k++] = '_';
+    t[k] = 0;
+    return t;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = ((a[i - 1] | 0x20) == (b[j - 1] | 0x20)) ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *idl_did_you_mean(const char *name, const char *const *candidates, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    size_t len = strlen(name);
+    size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    for (size_t i = 0; i < n; i++) {
+        if (!candidates[i] || strcmp(candidates[i], name) == 0)
+            continue;
+        size_t d = edit_distance(name, candidates[i]);
+        if (d <= limit && d < best_d) {
+            best = candidates[i];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+char *idl_trim_description(mcp_arena *a, const char *s, size_t len)
+{
+    size_t start = 0;
+    /* Leading blank lines: lines of white space only. */
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n')
+            start = i + 1;
+        else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            break;
+    }
+    size_t end = len;
+    while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\n' || s[end - 1] == '\r'))
+        end--;
+    return mcp_arena_strndup(a, s + start, end - start);
+}

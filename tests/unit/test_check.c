@@ -1,0 +1,448 @@
+/* test_check.c: the checker (IDL -> IR) and the JSON Schema emitter. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_schema.h"
+#include "ir.h"
+
+typedef struct result {
+    mcp_arena arena;
+    idl_diags diags;
+    ir_server *srv;
+    char *text; /* all diagnostics, "line:col: severity: message\n" each */
+} result;
+
+static result *compile_opts(const char *src, bool werror)
+{
+    result *r = calloc(1, sizeof *r);
+    mcp_arena_init(&r->arena);
+    idl_diags_init(&r->diags, &r->arena, "t.mcp.yaml", src, strlen(src));
+    idl_options o = {.warnings_as_errors = werror};
+    r->srv = idl_compile(&r->arena, &r->diags, src, strlen(src), &o);
+    mcp_buf b;
+    mcp_buf_init(&b);
+    for (size_t i = 0; i < r->diags.len; i++) {
+        const idl_diag *g = &r->diags.items[i];
+        mcp_buf_printf(&b, "%u:%u: %s: %s\n", g->loc.line, g->loc.col,
+                       g->severity == IDL_ERROR ? "error" : g->severity == IDL_WARNING ? "warning" : "note",
+                       g->message);
+    }
+    mcp_buf_putc(&b, 0);
+    r->text = mcp_buf_take(&b, NULL);
+    return r;
+}
+
+static result *compile(const char *src) { return compile_opts(src, false); }
+
+static void done(result *r)
+{
+    free(r->text);
+    mcp_arena_free(&r->arena);
+    free(r);
+}
+
+/* The first tool's outputSchema (out) or inputSchema, compact. */
+static char *schema(result *r, bool out, size_t tool)
+{
+    ck_assert_msg(r->srv != NULL, "compile failed:\n%s", r->text);
+    schema_emitter *e = schema_emitter_new(&r->arena, r->srv);
+    jval *v = out ? schema_output(e, &r->srv->tools[tool]) : schema_input(e, &r->srv->tools[tool]);
+    if (!v)
+        return strdup("null");
+    mcp_buf b;
+    mcp_buf_init(&b);
+    j_write(&b, v, -1);
+    return mcp_buf_take(&b, NULL);
+}
+
+#define HEAD "mcpidl: 1\nserver: {name: s, version: \"1\"}\n"
+
+#define EXPECT_DIAG(src, needle)                                                                   \
+    do {                                                                                           \
+        result *r_ = compile(src);                                                                 \
+        ck_assert_msg(strstr(r_->text, needle) != NULL, "expected %s in:\n%s", needle, r_->text); \
+        done(r_);                                                                                  \
+    } while (0)
+
+#define EXPECT_OUT(src, want)                                                                    \
+    do {                                                                                         \
+        result *r_ = compile(src);                                                               \
+        char *s_ = schema(r_, true, 0);                                                          \
+        ck_assert_msg(strcmp(s_, want) == 0, "schema\n  %s\nexpected\n  %s\n%s", s_, want, r_->text); \
+        free(s_);                                                                                \
+        done(r_);                                                                                \
+    } while (0)
+
+#define EXPECT_IN(src, want)                                                                     \
+    do {                                                                                         \
+        result *r_ = compile(src);                                                               \
+        char *s_ = schema(r_, false, 0);                                                         \
+        ck_assert_msg(strcmp(s_, want) == 0, "schema\n  %s\nexpected\n  %s\n%s", s_, want, r_->text); \
+        free(s_);                                                                                \
+        done(r_);                                                                                \
+    } while (0)
+
+START_TEST(titles)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    ck_assert_str_eq(idl_title_case(&a, "snake_case_name"), "Snake Case Name");
+    ck_assert_str_eq(idl_title_case(&a, "cityName"), "Cityname");
+    ck_assert_str_eq(idl_title_case(&a, "HTTPServer"), "Httpserver");
+    ck_assert_str_eq(idl_title_case(&a, "x1y2"), "X1Y2");
+    ck_assert_str_eq(idl_title_case(&a, "a__b"), "A  B");
+    ck_assert_str_eq(idl_title_case(&a, "class_"), "Class");
+    ck_assert_str_eq(idl_title_case(&a, "_x"), "X");
+    ck_assert_str_eq(idl_title_case(&a, "\xc3\xa9t\xc3\xa9_A"), "\xc3\xa9t\xc3\xa9 A");
+    mcp_arena_free(&a);
+}
+END_TEST
+
+START_TEST(c_idents)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    ck_assert_str_eq(idl_c_ident(&a, "city"), "city");
+    ck_assert_str_eq(idl_c_ident(&a, "int"), "int_");
+    ck_assert_str_eq(idl_c_ident(&a, "__x"), "f___x");
+    ck_assert_str_eq(idl_c_ident(&a, "_X"), "f__X");
+    ck_assert_str_eq(idl_c_ident(&a, "1st"), "f_1st");
+    ck_assert_str_eq(idl_c_ident(&a, "a-b.c"), "a_b_c");
+    ck_assert_str_eq(idl_c_ident(&a, "caf\xc3\xa9"), "caf_");
+    ck_assert_str_eq(idl_c_ident(&a, ""), "f_");
+    ck_assert(idl_is_c_keyword("while"));
+    ck_assert(!idl_is_c_keyword("whale"));
+    mcp_arena_free(&a);
+}
+END_TEST
+
+START_TEST(did_you_mean)
+{
+    const char *c[] = {"description", "params", "returns"};
+    ck_assert_str_eq(idl_did_you_mean("descripton", c, 3), "description");
+    ck_assert_str_eq(idl_did_you_mean("return", c, 3), "returns");
+    ck_assert_ptr_null(idl_did_you_mean("zzzzzz", c, 3));
+}
+END_TEST
+
+START_TEST(trim)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    const char *s = "\n  \nfirst\n  second  \n\n";
+    ck_assert_str_eq(idl_trim_description(&a, s, strlen(s)), "first\n  second");
+    mcp_arena_free(&a);
+}
+END_TEST
+
+START_TEST(wrapped_int)
+{
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: int\n",
+               "{\"properties\":{\"result\":{\"title\":\"Result\",\"type\":\"integer\"}},\"required\":[\"result\"],"
+               "\"title\":\"tOutput\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(enum_return_is_wrapped)
+{
+    EXPECT_OUT(HEAD "types:\n  C: {kind: enum, values: [a]}\ntools:\n  t:\n    description: d\n    returns: C\n",
+               "{\"$defs\":{\"C\":{\"enum\":[\"a\"],\"title\":\"C\",\"type\":\"string\"}},\"properties\":{\"result\":"
+               "{\"$ref\":\"#/$defs/C\"}},\"required\":[\"result\"],\"title\":\"tOutput\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(any_schemas)
+{
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: any\n",
+               "{\"properties\":{\"result\":{\"title\":\"Result\"}},\"required\":[\"result\"],\"title\":\"tOutput\","
+               "\"type\":\"object\"}");
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: dict[str, any]\n",
+               "{\"additionalProperties\":true,\"title\":\"tDictOutput\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(dict_int_wrapped)
+{
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: dict[int, str]\n",
+               "{\"properties\":{\"result\":{\"additionalProperties\":{\"type\":\"string\"},\"title\":\"Result\","
+               "\"type\":\"object\"}},\"required\":[\"result\"],\"title\":\"tOutput\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(union_normalised)
+{
+    /* flattened, duplicates removed, None last, identical schemas merged */
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: None | (int | str) | int | list[int] | tuple[int, ...]\n",
+               "{\"properties\":{\"result\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"},{\"items\":{\"type\":"
+               "\"integer\"},\"type\":\"array\"},{\"type\":\"null\"}],\"title\":\"Result\"}},\"required\":[\"result\"],"
+               "\"title\":\"tOutput\",\"type\":\"object\"}");
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: Optional[None]\n",
+               "{\"properties\":{\"result\":{\"title\":\"Result\",\"type\":\"null\"}},\"required\":[\"result\"],"
+               "\"title\":\"tOutput\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(literals)
+{
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: Literal['a', 1, 'a']\n",
+               "{\"properties\":{\"result\":{\"enum\":[\"a\",1],\"title\":\"Result\"}},\"required\":[\"result\"],"
+               "\"title\":\"tOutput\",\"type\":\"object\"}");
+    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: Literal[True]\n",
+               "{\"properties\":{\"result\":{\"const\":true,\"title\":\"Result\",\"type\":\"boolean\"}},\"required\":"
+               "[\"result\"],\"title\":\"tOutput\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(ref_siblings)
+{
+    /* a description equal to the definition's is dropped; another one stays */
+    EXPECT_IN(HEAD "types:\n  A:\n    description: An A.\n    fields: {x: int}\ntools:\n  t:\n    description: d\n"
+                   "    params:\n      a: {type: A, description: An A.}\n      b: {type: A, description: Other.}\n"
+                   "      c: {type: A, title: Cee}\n    returns: int\n",
+              "{\"$defs\":{\"A\":{\"description\":\"An A.\",\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+              "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},"
+              "\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"Other.\"},\"c\":{\"$ref\":\"#/$defs/A\",\"title\":\"Cee\"}},"
+              "\"required\":[\"a\",\"b\",\"c\"],\"title\":\"tArguments\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(property_named_properties_sorted)
+{
+    EXPECT_IN(HEAD "tools:\n  t:\n    description: d\n    params:\n      properties: {type: int, default: 0}\n"
+                   "    returns: int\n",
+              "{\"properties\":{\"properties\":{\"default\":0,\"title\":\"Properties\",\"type\":\"integer\"}},"
+              "\"title\":\"tArguments\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(default_key_order)
+{
+    /* a default keeps its own key order; objects nested in it are sorted */
+    EXPECT_IN(HEAD "tools:\n  t:\n    description: d\n    params:\n      m:\n        type: dict[str, any]\n"
+                   "        default: {z: 1, a: {y: 1, b: 2}}\n    returns: int\n",
+              "{\"properties\":{\"m\":{\"additionalProperties\":true,\"default\":{\"z\":1,\"a\":{\"b\":2,\"y\":1}},"
+              "\"title\":\"M\",\"type\":\"object\"}},\"title\":\"tArguments\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(dialect_and_forbid)
+{
+    EXPECT_IN("mcpidl: 1\nserver: {name: s, version: \"1\", schema_dialect: \"https://json-schema.org/draft/2020-12/schema\"}\n"
+              "tools:\n  t:\n    description: d\n    extra: forbid\n    params: {x: int}\n    returns: int\n",
+              "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,"
+              "\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},\"required\":[\"x\"],\"title\":"
+              "\"tArguments\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(optional_constraints_inside)
+{
+    EXPECT_IN(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: \"Optional[int]\", minimum: 0}\n"
+                   "    returns: int\n",
+              "{\"properties\":{\"n\":{\"anyOf\":[{\"minimum\":0,\"type\":\"integer\"},{\"type\":\"null\"}],\"title\":"
+              "\"N\"}},\"required\":[\"n\"],\"title\":\"tArguments\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(cycle_through_other_type)
+{
+    /* A -> B -> A: the root is on a cycle, so it is a $ref with type object */
+    EXPECT_OUT(HEAD "types:\n  A: {fields: {b: \"Optional[B]\"}}\n  B: {fields: {a: \"list[A]\"}}\ntools:\n  t:\n"
+                    "    description: d\n    returns: A\n",
+               "{\"$defs\":{\"A\":{\"properties\":{\"b\":{\"anyOf\":[{\"$ref\":\"#/$defs/B\"},{\"type\":\"null\"}]}},"
+               "\"required\":[\"b\"],\"title\":\"A\",\"type\":\"object\"},\"B\":{\"properties\":{\"a\":{\"items\":{\"$ref\":"
+               "\"#/$defs/A\"},\"title\":\"A\",\"type\":\"array\"}},\"required\":[\"a\"],\"title\":\"B\",\"type\":\"object\"}},"
+               "\"$ref\":\"#/$defs/A\",\"type\":\"object\"}");
+}
+END_TEST
+
+/* ------------------------------------------------------------- diagnostics */
+
+START_TEST(unknown_type_did_you_mean)
+{
+    EXPECT_DIAG(HEAD "types:\n  WeatherData: {fields: {t: float}}\ntools:\n  t:\n    description: d\n"
+                     "    returns: list[WeatherDta]\n",
+                "8:19: error: unknown type 'WeatherDta'; did you mean 'WeatherData'?");
+}
+END_TEST
+
+START_TEST(unknown_key_did_you_mean)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    descripton: d\n    returns: int\n",
+                "5:5: error: unknown key 'descripton' in tool 't'; did you mean 'description'?");
+}
+END_TEST
+
+START_TEST(missing_description_warns)
+{
+    result *r = compile(HEAD "tools:\n  t:\n    returns: int\n");
+    ck_assert_ptr_nonnull(r->srv);
+    ck_assert_msg(strstr(r->text, "4:3: warning: tool 't' has no description") != NULL, "%s", r->text);
+    done(r);
+    r = compile_opts(HEAD "tools:\n  t:\n    returns: int\n", true);
+    ck_assert_ptr_null(r->srv);
+    ck_assert_msg(strstr(r->text, "4:3: error: tool 't' has no description") != NULL, "%s", r->text);
+    done(r);
+}
+END_TEST
+
+START_TEST(bad_defaults)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, default: x}\n    returns: int\n",
+                "error: default 'x' of 'n' in tool 't' is not an integer");
+    EXPECT_DIAG(HEAD "types:\n  P: {fields: {a: int}}\ntools:\n  t:\n    description: d\n    params:\n"
+                     "      p: {type: P, default: {a: 'no'}}\n    returns: int\n",
+                "error: default of 'p' in tool 't' does not fit its type: 'a' is not an integer");
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, maximum: 5, default: 6}\n"
+                     "    returns: int\n",
+                "is greater than the maximum");
+}
+END_TEST
+
+START_TEST(constraint_on_wrong_type)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, minLength: 1}\n    returns: int\n",
+                "error: 'minLength' does not apply to 'int'");
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int | str, minimum: 1}\n"
+                     "    returns: int\n",
+                "error: 'minimum' cannot constrain a union");
+}
+END_TEST
+
+START_TEST(contradictions)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, minimum: 5, maximum: 1}\n"
+                     "    returns: int\n",
+                "minimum is greater than maximum");
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, minLength: 5, maxLength: 1}\n"
+                     "    returns: int\n",
+                "minLength is greater than maxLength");
+}
+END_TEST
+
+START_TEST(pattern_subset)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: 'a*+'}\n    returns: int\n",
+                "possessive quantifiers");
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: '(?i)a'}\n    returns: int\n",
+                "inline flags");
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: '(a'}\n    returns: int\n",
+                "invalid pattern");
+}
+END_TEST
+
+START_TEST(record_and_model_rules)
+{
+    EXPECT_DIAG(HEAD "types:\n  M: {fields: {a: {type: int, required: false}}}\n",
+                "'required: false' is only allowed in records");
+    EXPECT_DIAG(HEAD "types:\n  R: {kind: record, fields: {a: {type: int, default: 1}}}\n", "records take no defaults");
+}
+END_TEST
+
+START_TEST(enum_rules)
+{
+    EXPECT_DIAG(HEAD "types:\n  E: {kind: enum, values: [a, 1]}\n", "mixes strings and integers");
+    EXPECT_DIAG(HEAD "types:\n  E: {kind: enum, values: [a, a]}\n", "repeats the value 'a'");
+}
+END_TEST
+
+START_TEST(never_finite)
+{
+    EXPECT_DIAG(HEAD "types:\n  N: {fields: {next: N}}\n", "type 'N' can never be finite");
+    EXPECT_DIAG(HEAD "types:\n  A: {fields: {b: B}}\n  B: {fields: {a: A}}\n", "type 'A' can never be finite");
+    result *r = compile(HEAD "types:\n  N: {fields: {next: \"Optional[N]\"}}\n");
+    ck_assert_ptr_nonnull(r->srv);
+    done(r);
+}
+END_TEST
+
+START_TEST(c_name_collision)
+{
+    EXPECT_DIAG(HEAD "types:\n  M: {fields: {a-b: int, a.b: int}}\n", "have the same C name 'a_b'");
+    EXPECT_DIAG(HEAD "types:\n  R: {kind: record, fields: {x: {type: int, required: false}, has_x: int}}\n",
+                "presence flag");
+}
+END_TEST
+
+START_TEST(structured_true_content)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    returns: content\n    structured_output: true\n",
+                "structured_output: true");
+}
+END_TEST
+
+START_TEST(underscore_param)
+{
+    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params: {_x: int}\n    returns: int\n",
+                "parameter '_x' of tool 't' cannot start with '_'");
+}
+END_TEST
+
+START_TEST(version_must_be_string)
+{
+    EXPECT_DIAG("mcpidl: 1\nserver: {name: s, version: 1.10}\n", "quote it: \"1.10\"");
+}
+END_TEST
+
+START_TEST(returns_decoration_on_object)
+{
+    EXPECT_DIAG(HEAD "types:\n  M: {fields: {a: int}}\ntools:\n  t:\n    description: d\n"
+                     "    returns: {type: M, description: x}\n",
+                "'description' on returns applies to the wrapped 'result' property");
+}
+END_TEST
+
+START_TEST(many_errors_reported)
+{
+    result *r = compile(HEAD "tools:\n  a:\n    description: d\n    returns: Nope1\n  b:\n    description: d\n"
+                             "    returns: Nope2\n");
+    ck_assert_ptr_null(r->srv);
+    ck_assert_uint_eq(r->diags.errors, 2);
+    done(r);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("check");
+    TCase *tc = tcase_create("check");
+    tcase_add_test(tc, titles);
+    tcase_add_test(tc, c_idents);
+    tcase_add_test(tc, did_you_mean);
+    tcase_add_test(tc, trim);
+    tcase_add_test(tc, wrapped_int);
+    tcase_add_test(tc, enum_return_is_wrapped);
+    tcase_add_test(tc, any_schemas);
+    tcase_add_test(tc, dict_int_wrapped);
+    tcase_add_test(tc, union_normalised);
+    tcase_add_test(tc, literals);
+    tcase_add_test(tc, ref_siblings);
+    tcase_add_test(tc, property_named_properties_sorted);
+    tcase_add_test(tc, default_key_order);
+    tcase_add_test(tc, dialect_and_forbid);
+    tcase_add_test(tc, optional_constraints_inside);
+    tcase_add_test(tc, cycle_through_other_type);
+    tcase_add_test(tc, unknown_type_did_you_mean);
+    tcase_add_test(tc, unknown_key_did_you_mean);
+    tcase_add_test(tc, missing_description_warns);
+    tcase_add_test(tc, bad_defaults);
+    tcase_add_test(tc, constraint_on_wrong_type);
+    tcase_add_test(tc, contradictions);
+    tcase_add_test(tc, pattern_subset);
+    tcase_add_test(tc, record_and_model_rules);
+    tcase_add_test(tc, enum_rules);
+    tcase_add_test(tc, never_finite);
+    tcase_add_test(tc, c_name_collision);
+    tcase_add_test(tc, structured_true_content);
+    tcase_add_test(tc, underscore_param);
+    tcase_add_test(tc, version_must_be_string);
+    tcase_add_test(tc, returns_decoration_on_object);
+    tcase_add_test(tc, many_errors_reported);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
