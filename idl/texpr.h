@@ -45,9 +45,22 @@ typedef struct texpr_error {
     char message[200];   /* e.g. "expected ']' to close 'list['" */
 } texpr_error;
 
-/* Parse a whole expression. NULL on error, with *err filled. Names are not
- * resolved; any identifier (ASCII [A-Za-z_][A-Za-z0-9_]*) is accepted as a name.
- * max_depth bounds the nesting of brackets and parentheses (0: default 64). */
+/* Parse a whole expression. NULL on error, with *err filled (a lowercase
+ * message without a trailing period, and the byte offset of the offending token,
+ * or len when the input ended too early). Names are not resolved; any identifier
+ * (ASCII [A-Za-z_][A-Za-z0-9_]*) is accepted as a name, and arities are not
+ * checked. The tree is kept as written: `a | b | c` is one TEXPR_UNION with three
+ * args, `a | (b | c)` a union whose second arg is a union with parenthesized set;
+ * `Optional[T]` and `Union[A, B]` are TEXPR_GENERIC like any other NAME[...].
+ * TEXPR_ELLIPSIS only occurs as a direct arg of a TEXPR_GENERIC (in any position:
+ * the checker checks tuple[T, ...]).
+ * Extents: a node's off..end covers its own text without enclosing parentheses
+ * (`(int)` gives a TEXPR_NAME at 1..4 with parenthesized set); a union covers its
+ * first arm to its last, parentheses of the arms included; a GENERIC or LITERAL
+ * covers its name to its closing bracket; a STRING includes its quotes, an INT its sign.
+ * Arguments of a node are never NULL.
+ * max_depth bounds the nesting of brackets and parentheses: each '[' and '('
+ * is one level (0: default 64; values above 256 are taken as 256). */
 texpr *texpr_parse(mcp_arena *arena, const char *text, size_t len, size_t max_depth, texpr_error *err);
 
 /* Tokens, for the lexer's unit tests. */
@@ -61,11 +74,28 @@ typedef struct texpr_lexer {
     size_t len;
     size_t pos;          /* next byte */
     size_t tok_off, tok_end;   /* the last token's extent */
+    char error[80];      /* after TOK_ERROR: what is wrong, at tok_off ("unterminated string") */
 } texpr_lexer;
 
+/* src need not be NUL-terminated and may contain NUL bytes; only src[0..len) is read. */
 void texpr_lex_init(texpr_lexer *lx, const char *src, size_t len);
-/* The next token; whitespace (space, tab, newline) is skipped. TOK_ERROR for a
- * character that starts no token or an unterminated string. */
+/* The next token; whitespace (space, tab, CR, LF) is skipped. At the end, TOK_END
+ * (again and again) with tok_off = tok_end = len.
+ * TOK_NAME: [A-Za-z_][A-Za-z0-9_]*. TOK_INT: [-+]?[0-9]+ (no range check).
+ * TOK_STRING: '...' or "...", escapes \\ \' \" \n \t \r \0 (not followed by a digit)
+ * \xHH (the code point U+00HH, as in Python) \uXXXX (no surrogates); raw bytes must
+ * be UTF-8 without control characters other than tab (a raw CR or LF leaves the
+ * string unterminated, as in Python); tok_off..tok_end includes the quotes.
+ * TOK_ERROR, with lx->error set and tok_off at the problem: a byte that starts no
+ * token ("unexpected character '@'", "unexpected byte 0xC3"; tok_end = tok_off + 1), an
+ * unterminated string (at its opening quote), a bad escape (at its backslash),
+ * a bad byte in a string (at that byte). After an error inside a string the
+ * lexer has consumed the whole input. */
 texpr_tok texpr_lex_next(texpr_lexer *lx);
+/* After TOK_STRING: decode the string into out, which has room for
+ * lx->tok_end - lx->tok_off bytes (a value is never longer than its quoted
+ * form), and return the decoded length (0 when the last token is not a string).
+ * No NUL is appended. */
+size_t texpr_lex_string(const texpr_lexer *lx, char *out);
 
 #endif
