@@ -23,11 +23,11 @@ bool mcp_buf_reserve(mcp_buf *b, size_t n)
         return false;
     if (b->cap && n < b->cap - b->len)
         return true;
-    size_t need = b->len + n + 1;
-    if (need < b->len) {
+    if (n > SIZE_MAX - b->len - 1) {
         b->oom = true;
         return false;
     }
+    size_t need = b->len + n + 1;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need) {
         if (cap > SIZE_MAX / 2) {
@@ -41,6 +41,8 @@ bool mcp_buf_reserve(mcp_buf *b, size_t n)
         b->oom = true;
         return false;
     }
+    if (!b->data)
+        p[0] = 0;
     b->data = p;
     b->cap = cap;
     return true;
