@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "emit_c.h"
 #include "emit_schema.h"
 #include "ir.h"
 
@@ -16,13 +17,18 @@ enum { MAX_INPUT = 64 << 20 };
 static const char USAGE[] =
     "usage: mcpidlc [OPTIONS] FILE.mcp.yaml\n"
     "\n"
-    "Compile an MCP server description (.mcp.yaml) into JSON Schema.\n"
+    "Compile an MCP server description (.mcp.yaml) into JSON Schema and C.\n"
     "\n"
     "Output:\n"
     "  --print-tools        write the JSON array that tools/list returns to standard output\n"
-    "  --emit=KIND[,KIND]   write generated files; KIND is: schema\n"
-    "                       (schema: DIR/NAME.tools.json, and for each tool\n"
-    "                        DIR/NAME.TOOL.input.schema.json and DIR/NAME.TOOL.output.schema.json)\n"
+    "  --emit=KIND[,KIND]   write generated files; KIND is one of:\n"
+    "                         c       DIR/NAME.mcp.h and DIR/NAME.mcp.c: C types, handler\n"
+    "                                 prototypes, validators and the server table\n"
+    "                         mock    DIR/NAME.mock.c: handlers answering with canned JSON\n"
+    "                                 read at run time, and a main() (implies c)\n"
+    "                         schema  DIR/NAME.tools.json, and for each tool\n"
+    "                                 DIR/NAME.TOOL.input.schema.json and\n"
+    "                                 DIR/NAME.TOOL.output.schema.json\n"
     "  -o, --output DIR     the directory for --emit (default: the current directory;\n"
     "                       created when missing)\n"
     "  --check              report diagnostics only\n"
@@ -43,6 +49,8 @@ typedef struct options {
     const char *out_dir;
     bool print_tools;
     bool emit_schema;
+    bool emit_c;
+    bool emit_mock;
     bool check_only;
     bool werror;
     bool show_caret;
@@ -65,10 +73,12 @@ static int parse_emit(options *o, const char *list)
     for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
         if (strcmp(k, "schema") == 0)
             o->emit_schema = true;
-        else if (strcmp(k, "c") == 0 || strcmp(k, "mock") == 0)
-            return usage_error("--emit=%s is not available in this version of mcpidlc", k);
+        else if (strcmp(k, "c") == 0)
+            o->emit_c = true;
+        else if (strcmp(k, "mock") == 0)
+            o->emit_c = o->emit_mock = true;
         else
-            return usage_error("unknown --emit kind '%s' (known: schema)", k);
+            return usage_error("unknown --emit kind '%s' (known: c, mock, schema)", k);
     }
     return 0;
 }
@@ -123,7 +133,7 @@ static int parse_args(options *o, int argc, char **argv)
     }
     if (!o->input)
         return usage_error("%s", "no input file");
-    if (o->check_only && (o->print_tools || o->emit_schema))
+    if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c))
         return usage_error("%s", "--check cannot be combined with --print-tools or --emit");
     return 0;
 }
@@ -215,12 +225,34 @@ static bool write_json(mcp_arena *a, const char *path, const jval *v)
     return ok;
 }
 
-static bool emit_schemas(mcp_arena *a, const options *o, const ir_server *srv, const char *stem)
+static bool make_out_dir(const char *dir)
 {
-    if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "mcpidlc: error: cannot create '%s': %s\n", o->out_dir, strerror(errno));
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "mcpidlc: error: cannot create '%s': %s\n", dir, strerror(errno));
         return false;
     }
+    return true;
+}
+
+static bool emit_c_files(mcp_arena *a, const options *o, const ir_server *srv, const char *stem)
+{
+    c_output out;
+    const char *base = strrchr(o->input, '/');
+    bool ok = emit_c(a, srv, stem, base ? base + 1 : o->input, o->emit_mock, &out);
+    if (!ok)
+        fprintf(stderr, "mcpidlc: error: out of memory generating C\n");
+    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.h", o->out_dir, stem), out.header.data, out.header.len);
+    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.c", o->out_dir, stem), out.source.data, out.source.len);
+    if (o->emit_mock)
+        ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mock.c", o->out_dir, stem), out.mock.data, out.mock.len);
+    mcp_buf_free(&out.header);
+    mcp_buf_free(&out.source);
+    mcp_buf_free(&out.mock);
+    return ok;
+}
+
+static bool emit_schemas(mcp_arena *a, const options *o, const ir_server *srv, const char *stem)
+{
     schema_emitter *e = schema_emitter_new(a, srv);
     if (!e)
         return false;
@@ -272,7 +304,11 @@ int main(int argc, char **argv)
         }
         mcp_buf_free(&b);
     }
+    if (status == 0 && (o.emit_schema || o.emit_c) && !make_out_dir(o.out_dir))
+        status = EXIT_INPUT;
     if (status == 0 && o.emit_schema && !emit_schemas(&arena, &o, srv, stem_of(&arena, o.input)))
+        status = EXIT_INPUT;
+    if (status == 0 && o.emit_c && !emit_c_files(&arena, &o, srv, stem_of(&arena, o.input)))
         status = EXIT_INPUT;
     mcp_arena_free(&arena);
     free(src);

@@ -1,0 +1,53 @@
+/* call.h (internal): one tools/call in flight, and the codec entry points the
+ * protocol layer uses. */
+#ifndef MCPIDL_LIB_CALL_H
+#define MCPIDL_LIB_CALL_H
+
+#include <stdatomic.h>
+
+#include "mcpidl/buf.h"
+#include "mcpidl/mcpidl.h"
+#include "mcpidl/report.h"
+
+typedef struct mcp_text_block {
+    const char *text;
+    size_t len;
+} mcp_text_block;
+
+struct mcp_call {
+    mcp_arena *arena;                 /* the request's arena */
+    const mcp_tool *tool;
+    const mcp_json *meta;             /* params._meta, or NULL */
+    const atomic_bool *cancelled;     /* set by the protocol layer; may be NULL */
+    /* What the handler said. */
+    const char *fail_message;         /* mcp_fail */
+    const mcp_json *raw;              /* mcp_return_json*: the value */
+    const char *raw_error;            /* mcp_return_json_text: text that was not JSON */
+    mcp_text_block *blocks;           /* mcp_content_text */
+    size_t nblocks, cap_blocks;
+};
+
+void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
+                   const atomic_bool *cancelled);
+
+/* Serve a tools/call whose tool is known: decode and validate `arguments`
+ * (NULL: none, taken as {}; the caller has checked it is an object), call the
+ * handler, validate and encode its output. Writes the CallToolResult object,
+ * compact, to `out`: {"content":[...],"structuredContent":{...},"isError":false}
+ * (structuredContent only when the tool has one). Failures of any kind are
+ * isError results. Returns false only when out of memory (the caller answers
+ * -32603). */
+bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
+
+/* The codec (codec.c). */
+/* Decode JSON `v` as type `t` into `out` (t->size bytes, zeroed by the
+ * caller), allocating in `a`; every error goes to `rep`. Returns true when no
+ * error was added. */
+bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, mcp_report *rep);
+/* A C value of type `t` as a JSON value in `a` (the handler's output on its way
+ * to validation; a NaN float stays a NaN, for the validator to report). NULL
+ * when the value cannot be represented (a NULL string or an unset union):
+ * `why` then says what, with the path in `rep`'s current location. */
+mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const char **why);
+
+#endif

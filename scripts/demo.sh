@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Build mcpidl, compile the bundled example IDL, build the weather server, and
+# make real calls to it over stdio: the main job, end to end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$(nproc 2>/dev/null || echo 2)" --target mcpidlc weather-server >/dev/null
+
+echo "== mcpidlc --print-tools examples/weather/weather.mcp.yaml (first tool)"
+build/compiler/mcpidlc --print-tools examples/weather/weather.mcp.yaml | python3 -c '
+import json, sys; print(json.dumps(json.load(sys.stdin)[0], indent=2))'
+
+echo "== calls to build/examples/weather-server over stdio"
+{
+  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"demo","version":"1"}}}'
+  printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"London"}}}'
+  printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Cairo","days":2}}}'
+  printf '%s\n' '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_weather_upstream","arguments":{"city":"London"}}}'
+} | build/examples/weather-server
