@@ -89,22 +89,28 @@ char *idl_c_ident(mcp_arena *a, const char *name)
     char *t = mcp_arena_alloc(a, n + 4);
     if (!t)
         return NULL;
+    /* Characters outside [A-Za-z0-9_] become '_' (one per non-ASCII character). */
     size_t k = 0;
-    bool prefix = n == 0 || is_ascii_digit((unsigned char)name[0]) || is_reserved(name) ||
-                  (name[0] == '_' && !is_ascii_alpha((unsigned char)name[1]) && name[1] != 0);
-    if (prefix) {
-        t[k++] = 'f';
-        t[k++] = '_';
-    }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)name[i];
         if (c >= 0x80 && (c & 0xC0) == 0x80)
-            continue; /* one '_' per non-ASCII character */
+            continue;
         t[k++] = (char)(is_ascii_alpha(c) || is_ascii_digit(c) || c == '_' ? c : '_');
     }
-    if (idl_is_c_keyword(t))
-        t[k++] = '_';
     t[k] = 0;
+    /* An empty name, a leading digit, or a reserved result (__x, _X, and _ followed by
+     * anything but a lower-case letter) gets the prefix "f_"; a keyword gets a '_'. */
+    if (k == 0 || is_ascii_digit((unsigned char)t[0]) || is_reserved(t) ||
+        (t[0] == '_' && !(t[1] >= 'a' && t[1] <= 'z'))) {
+        memmove(t + 2, t, k + 1);
+        t[0] = 'f';
+        t[1] = '_';
+        k += 2;
+    }
+    if (idl_is_c_keyword(t)) {
+        t[k++] = '_';
+        t[k] = 0;
+    }
     return t;
 }
 
@@ -147,6 +153,21 @@ const char *idl_did_you_mean(const char *name, const char *const *candidates, si
         if (d <= limit && d < best_d) {
             best = candidates[i];
             best_d = d;
+        }
+    }
+    if (best || len < 4)
+        return best;
+    /* A known name that this one begins (readOnly -> readOnlyHint), when only one does. */
+    for (size_t i = 0; i < n; i++) {
+        if (!candidates[i] || strlen(candidates[i]) <= len)
+            continue;
+        bool prefix = true;
+        for (size_t k = 0; k < len && prefix; k++)
+            prefix = (name[k] | 0x20) == (candidates[i][k] | 0x20);
+        if (prefix) {
+            if (best && strcmp(best, candidates[i]) != 0)
+                return NULL; /* ambiguous: exclusive -> exclusiveMinimum or exclusiveMaximum */
+            best = candidates[i];
         }
     }
     return best;
