@@ -12,7 +12,7 @@
 #include "ir.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
-enum { MAX_INPUT = 64 << 20 };
+enum { MAX_INPUT = 16 << 20 }; /* an IDL is kilobytes; the loader needs ~130 bytes per node */
 
 static const char USAGE[] =
     "usage: mcpidlc [OPTIONS] FILE.mcp.yaml\n"
