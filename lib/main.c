@@ -1,0 +1,264 @@
+/* main.c: mcp_main, the command line of every generated server. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server.h"
+
+static const char *prog_name(char **argv)
+{
+    const char *p = argv && argv[0] && argv[0][0] ? argv[0] : "server";
+    const char *slash = strrchr(p, '/');
+    return slash && slash[1] ? slash + 1 : p;
+}
+
+static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_settings *def)
+{
+    fprintf(f,
+            "usage: %s [options]\n"
+            "\n"
+            "%s %s, an MCP server built with mcpidl %s. It speaks MCP over standard\n"
+            "input and output (JSON-RPC messages, one per line) until the input ends;\n"
+            "logs go to standard error.\n"
+            "\n"
+            "options:\n"
+            "  --workers N            threads running tool handlers (default: one per\n"
+            "                         CPU, here %d); 0 runs them on the reading thread\n"
+            "  --max-message-bytes N  the longest message accepted (default %zu)\n"
+            "  --max-depth N          JSON nesting limit of a message (default %d)\n"
+            "  --max-concurrent N     requests in flight at once (default %d)\n"
+            "  --page-size N          tools per tools/list page (default %zu)\n"
+            "  --log-level LEVEL      quiet, error, warn, info or debug (default warn)\n"
+            "  --version              print the version and exit\n"
+            "  --help                 print this help and exit\n",
+            prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
+            MCPIDL_VERSION, def->workers, def->max_message, def->max_depth,
+            def->max_concurrent, def->page_size);
+}
+
+/* Command-line mistakes are reported whatever the log level. */
+static void cli_error(const char *fmt, ...) MCP_PRINTF(1, 2);
+static void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mcpidl: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* A decimal number in [lo, hi], the whole text. */
+static bool parse_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!t || !*t)
+        return false;
+    uint64_t v = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_CONCURRENT, OPT_PAGE_SIZE,
+               OPT_LOG_LEVEL, OPT_HELP, OPT_VERSION } opt_id;
+
+static const struct {
+    const char *name;
+    opt_id id;
+    bool has_value;
+} OPTIONS[] = {
+    {"--workers", OPT_WORKERS, true},
+    {"--max-message-bytes", OPT_MAX_MESSAGE, true},
+    {"--max-depth", OPT_MAX_DEPTH, true},
+    {"--max-concurrent", OPT_MAX_CONCURRENT, true},
+    {"--page-size", OPT_PAGE_SIZE, true},
+    {"--log-level", OPT_LOG_LEVEL, true},
+    {"--help", OPT_HELP, false},
+    {"-h", OPT_HELP, false},
+    {"--version", OPT_VERSION, false},
+};
+
+/* Keep the protocol's input and output to ourselves: handlers that print to
+ * standard output (or read standard input) would corrupt the stream. While
+ * serving, standard output is a copy of standard error and standard input is
+ * /dev/null; the session gets private copies of the real ones. Returns false
+ * (and changes nothing) when the descriptors cannot be set up. */
+typedef struct saved_stdio {
+    int in, out; /* the protocol's descriptors (private copies) */
+} saved_stdio;
+
+static bool take_stdio(saved_stdio *sv)
+{
+    sv->in = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+    sv->out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    int null = open("/dev/null", O_RDONLY);
+    fflush(stdout);
+    if (sv->in >= 0 && sv->out >= 0 && null >= 0 && dup2(null, STDIN_FILENO) >= 0) {
+        if (dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) {
+            if (null != STDIN_FILENO)
+                close(null);
+            return true;
+        }
+        dup2(sv->in, STDIN_FILENO);
+    }
+    if (null >= 0 && null != STDIN_FILENO)
+        close(null);
+    if (sv->in >= 0)
+        close(sv->in);
+    if (sv->out >= 0)
+        close(sv->out);
+    sv->in = STDIN_FILENO;
+    sv->out = STDOUT_FILENO;
+    return false;
+}
+
+/* Put standard input and output back as they were. */
+static void give_back_stdio(saved_stdio *sv)
+{
+    if (sv->in == STDIN_FILENO)
+        return;
+    fflush(stdout);
+    dup2(sv->in, STDIN_FILENO);
+    dup2(sv->out, STDOUT_FILENO);
+    close(sv->in);
+    close(sv->out);
+}
+
+int mcp_main(const mcp_server *server, int argc, char **argv)
+{
+    if (!server) {
+        mcp_log(MCP_LOG_ERROR, "mcp_main: no server table");
+        return 1;
+    }
+    if (server->abi != MCPIDL_ABI) {
+        mcp_log(MCP_LOG_ERROR,
+                "%s was generated for libmcpidl ABI %d, but this libmcpidl %s has ABI %d: "
+                "run mcpidlc again",
+                server->name ? server->name : "the server", server->abi, MCPIDL_VERSION,
+                MCPIDL_ABI);
+        return 1;
+    }
+    const char *prog = prog_name(argv);
+    mcp_settings set, def;
+    mcp_settings_default(&def);
+    set = def;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            if (i + 1 < argc) {
+                cli_error("unexpected argument '%s'", argv[i + 1]);
+                usage(stderr, prog, server, &def);
+                return 2;
+            }
+            break;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t name_len = eq && strncmp(arg, "--", 2) == 0 ? (size_t)(eq - arg) : strlen(arg);
+        int o = -1;
+        for (size_t k = 0; k < sizeof OPTIONS / sizeof *OPTIONS; k++)
+            if (strlen(OPTIONS[k].name) == name_len && strncmp(arg, OPTIONS[k].name, name_len) == 0)
+                o = (int)k;
+        if (o < 0) {
+            if (arg[0] == '-')
+                cli_error("unknown option '%s'", arg);
+            else
+                cli_error("unexpected argument '%s'", arg);
+            usage(stderr, prog, server, &def);
+            return 2;
+        }
+        const char *value = NULL;
+        if (OPTIONS[o].has_value) {
+            if (arg[name_len] == '=')
+                value = arg + name_len + 1;
+            else if (i + 1 < argc)
+                value = argv[++i];
+            else {
+                cli_error("%s needs a value", OPTIONS[o].name);
+                usage(stderr, prog, server, &def);
+                return 2;
+            }
+        } else if (arg[name_len] == '=') {
+            cli_error("%s takes no value", OPTIONS[o].name);
+            usage(stderr, prog, server, &def);
+            return 2;
+        }
+        uint64_t v = 0;
+        switch (OPTIONS[o].id) {
+        case OPT_HELP:
+            usage(stdout, prog, server, &def);
+            return 0;
+        case OPT_VERSION:
+            printf("%s %s (mcpidl %s)\n", server->name ? server->name : "?",
+                   server->version ? server->version : "?", MCPIDL_VERSION);
+            return 0;
+        case OPT_WORKERS:
+            if (!parse_num(value, 0, MCP_MAX_WORKERS, &v))
+                goto bad_number;
+            set.workers = (int)v;
+            break;
+        case OPT_MAX_MESSAGE:
+            if (!parse_num(value, 1, SIZE_MAX / 4, &v))
+                goto bad_number;
+            set.max_message = (size_t)v;
+            break;
+        case OPT_MAX_DEPTH:
+            if (!parse_num(value, 1, MCP_JSON_DEPTH_CAP, &v))
+                goto bad_number;
+            set.max_depth = (int)v;
+            break;
+        case OPT_MAX_CONCURRENT:
+            if (!parse_num(value, 1, 1 << 20, &v))
+                goto bad_number;
+            set.max_concurrent = (int)v;
+            break;
+        case OPT_PAGE_SIZE:
+            if (!parse_num(value, 1, 1 << 20, &v))
+                goto bad_number;
+            set.page_size = (size_t)v;
+            break;
+        case OPT_LOG_LEVEL: {
+            mcp_log_level level;
+            if (!mcp_log_parse_level(value, &level)) {
+                cli_error("--log-level: '%s' is not quiet, error, warn, info or debug",
+                        value);
+                usage(stderr, prog, server, &def);
+                return 2;
+            }
+            mcp_log_set_level(level);
+            break;
+        }
+        }
+        continue;
+    bad_number:
+        cli_error("%s: '%s' is not a number in range", OPTIONS[o].name, value);
+        usage(stderr, prog, server, &def);
+        return 2;
+    }
+
+    if (!mcp_stdio_install_signals())
+        mcp_log(MCP_LOG_WARN, "cannot install signal handlers: %s", strerror(errno));
+    saved_stdio sv;
+    if (!take_stdio(&sv))
+        mcp_log(MCP_LOG_WARN, "cannot set standard output aside: handlers must not print to it");
+    mcp_log(MCP_LOG_INFO, "%s %s: %zu tool(s), %d worker(s), over stdio",
+            server->name ? server->name : "?", server->version ? server->version : "?",
+            server->ntools, set.workers);
+    int rc = mcp_stdio_serve(server, &set, sv.in, sv.out);
+    give_back_stdio(&sv);
+    return rc;
+}

@@ -1,0 +1,103 @@
+/* server.h (internal): one MCP session over a message transport.
+ *
+ * The transport (stdio.c; later HTTP) cuts its input into messages and hands
+ * each to mcp_session_message() on one reading thread. The session judges the
+ * message (JSON-RPC 2.0, the MCP lifecycle), answers cheap requests there and
+ * then, and hands tools/call to the worker pool. Every answer goes to the
+ * transport's sink as one whole message, in completion order; a message gets
+ * zero or one answer (DESIGN.md, "Protocol answers").
+ */
+#ifndef MCPIDL_LIB_SERVER_H
+#define MCPIDL_LIB_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mcpidl/mcpidl.h"
+
+/* ---------------------------------------------------------------- settings */
+
+#define MCP_DEFAULT_MAX_MESSAGE (8u << 20) /* bytes in one message */
+#define MCP_DEFAULT_MAX_CONCURRENT 64      /* tools/call in flight per session */
+#define MCP_DEFAULT_PAGE_SIZE 100          /* tools per tools/list page */
+#define MCP_MAX_WORKERS 1024
+
+typedef struct mcp_settings {
+    int workers;             /* worker threads; 0: handlers run on the reading thread */
+    size_t max_message;      /* longest message accepted, in bytes (CR LF excluded) */
+    int max_depth;           /* JSON nesting limit (mcp_json_limits.max_depth) */
+    int max_concurrent;      /* requests in flight before -32603 */
+    size_t page_size;        /* tools per tools/list page */
+} mcp_settings;
+
+/* The defaults: one worker per online CPU, the limits above, depth 128. */
+void mcp_settings_default(mcp_settings *s);
+
+/* ---------------------------------------------------------------- logging */
+
+typedef enum mcp_log_level {
+    MCP_LOG_QUIET = 0,
+    MCP_LOG_ERROR,
+    MCP_LOG_WARN,
+    MCP_LOG_INFO,
+    MCP_LOG_DEBUG,
+} mcp_log_level;
+
+/* Messages at `level` and below go to standard error as "mcpidl: ...";
+ * default MCP_LOG_WARN. */
+void mcp_log_set_level(mcp_log_level level);
+mcp_log_level mcp_log_get_level(void);
+/* "error", "warn", "info", "debug", "quiet": false for another name. */
+bool mcp_log_parse_level(const char *name, mcp_log_level *out);
+void mcp_log(mcp_log_level level, const char *fmt, ...) MCP_PRINTF(2, 3);
+
+/* ---------------------------------------------------------------- the session */
+
+/* One piece of an outgoing message. */
+typedef struct mcp_out_part {
+    const char *p;
+    size_t n;
+} mcp_out_part;
+
+/* Where answers go: the concatenation of parts[0..n) is one whole JSON-RPC
+ * message (no newline; the transport frames it). Called from the reading
+ * thread and from workers: the sink serialises writes itself. Returns false
+ * when the peer is gone (the session then stops doing work). */
+typedef bool (*mcp_sink_fn)(void *ctx, const mcp_out_part *parts, size_t n);
+
+typedef struct mcp_session mcp_session;
+
+/* NULL when out of memory or when the worker threads cannot start. The
+ * server table and the settings are read once; `server` must outlive the
+ * session. */
+mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *settings,
+                             mcp_sink_fn sink, void *sink_ctx);
+/* One message: the text of one line, without its '\n' (a final '\r' is
+ * ignored). Blank lines (only spaces, tabs, CRs) are ignored. A message
+ * longer than settings.max_message is answered as too large. Reading thread
+ * only. */
+void mcp_session_message(mcp_session *s, const char *text, size_t len);
+/* The transport dropped a message longer than settings.max_message without
+ * buffering it: answer -32600, no id. */
+void mcp_session_too_large(mcp_session *s);
+/* True once the sink reported the peer gone. */
+bool mcp_session_broken(mcp_session *s);
+/* Wait until every request in flight is answered (or dropped as cancelled). */
+void mcp_session_drain(mcp_session *s);
+/* Drain, stop the workers, release everything. NULL is a no-op. */
+void mcp_session_free(mcp_session *s);
+
+/* ---------------------------------------------------------------- stdio */
+
+/* Serve one session over newline-delimited JSON: messages from in_fd, answers
+ * to out_fd. Returns at end of input, when out_fd is closed by the peer, or
+ * after mcp_stdio_install_signals()' signals; in-flight requests are answered
+ * first. Returns 0, or 1 when the session cannot start or input fails. */
+int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int in_fd,
+                    int out_fd);
+/* Ignore SIGPIPE; make SIGINT and SIGTERM stop mcp_stdio_serve like end of
+ * input (a second one kills the process as usual). False when the handlers
+ * cannot be installed. */
+bool mcp_stdio_install_signals(void);
+
+#endif
