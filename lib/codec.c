@@ -30,7 +30,7 @@ static void bound_text(mcp_buf *b, mcp_bound n)
     if (n.is_int)
         mcp_buf_printf(b, "%lld", (long long)n.i);
     else
-        mcp_py_float_repr(b, n.d);
+        mcp_report_number(b, n.d); /* pydantic writes bounds as Rust does: 1.0 -> 1, 1e-7 -> 0.0000001 */
 }
 
 static void add_bound_error(dec_ctx *c, mcp_verr_kind k, const char *prefix, mcp_bound n, const mcp_json *v)

@@ -117,10 +117,13 @@ bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent);
  * Strings as Python's str.__repr__: single quotes unless the text holds a '
  * and no "; \\, the quote, \t \n \r escaped; other controls and DEL as \xNN;
  * non-ASCII raw when Python deems it printable, else \xNN, \uNNNN or
- * \UNNNNNNNN (the table of non-printable code points is Python 3.11's, minus
- * unassigned ones, which stay raw except noncharacters and the planes 4-14
- * gaps). A byte of invalid UTF-8 (only from hand-built values) shows as
- * Python's surrogateescape would: \udcNN. Without recursion. */
+ * \UNNNNNNNN, lowercase. The table of non-printable code points is Python
+ * 3.11's (Unicode 14.0) without the unassigned ones, which stay raw (the
+ * approximation: Python escapes them, but which they are depends on its
+ * Unicode version), except those unassigned in every version so far:
+ * noncharacters, planes 4 to 13, the gaps of plane 14 (see pyrepr.c). A byte
+ * of invalid UTF-8 (only in hand-built values) shows as Python's
+ * surrogateescape would: \udcNN. Without recursion. */
 void mcp_json_py_repr(mcp_buf *b, const mcp_json *v);
 /* The repr as a pydantic error report shows it (input_value=...): whole when
  * it is at most 50 bytes of UTF-8, else its first 25 bytes and last 24 (each
