@@ -4,7 +4,7 @@
 set -euo pipefail
 
 DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev check
-      clang python3 python3-jsonschema python3-yaml)
+      clang python3 python3-jsonschema python3-yaml valgrind)
 
 missing=()
 for p in "${DEBS[@]}"; do
@@ -23,5 +23,32 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The end-to-end tests run the official MCP client on Node.js, pinned with its own Node 22 in
+# tests/e2e/package-lock.json; any node and npm can install that. Debian's serve when none is here.
+node_missing=()
+command -v node >/dev/null 2>&1 || node_missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || node_missing+=(npm)
+if [ ${#node_missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing ${node_missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${node_missing[@]}" >/dev/null
+fi
+
+# tests/e2e/node_modules, from the lock file: when missing, or older than the lock file.
+E2E="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/e2e"
+if [ ! -x "$E2E/node_modules/.bin/node" ] || [ "$E2E/package-lock.json" -nt "$E2E/node_modules/.package-lock.json" ]; then
+  echo "setup: installing the end-to-end test packages (npm ci in tests/e2e)"
+  log="$(mktemp)"
+  if ! (cd "$E2E" && npm ci --no-audit --no-fund) >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: npm ci failed in tests/e2e" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
 echo "setup: all dependencies present"
