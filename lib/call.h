@@ -49,5 +49,7 @@ bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, m
  * when the value cannot be represented (a NULL string or an unset union):
  * `why` then says what, with the path in `rep`'s current location. */
 mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const char **why);
+/* Whether s[0..n) is valid UTF-8 (RFC 3629). */
+bool mcp_utf8_valid(const char *s, size_t n);
 
 #endif

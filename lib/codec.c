@@ -592,6 +592,45 @@ static bool dec_object(dec_ctx *c, const mcp_type *t, const mcp_json *v, char *o
     return ok;
 }
 
+/* The first NaN or infinite float inside v (json-c values can carry them;
+ * parsed text cannot), or NULL. Depth-first with an explicit stack. */
+static const mcp_json *non_finite(const mcp_json *v)
+{
+    if (v->kind == MCP_JFLOAT)
+        return isfinite(v->d) ? NULL : v;
+    if (v->kind != MCP_JARRAY && v->kind != MCP_JOBJECT)
+        return NULL;
+    const mcp_json *stack_small[64];
+    const mcp_json **stack = stack_small;
+    size_t cap = 64, sp = 0;
+    const mcp_json *found = NULL;
+    stack[sp++] = v;
+    while (sp && !found) {
+        const mcp_json *x = stack[--sp];
+        for (size_t i = 0; i < x->n && !found; i++) {
+            const mcp_json *k = x->kind == MCP_JARRAY ? x->items[i] : x->members[i].value;
+            if (k->kind == MCP_JFLOAT && !isfinite(k->d)) {
+                found = k;
+            } else if (k->kind == MCP_JARRAY || k->kind == MCP_JOBJECT) {
+                if (sp == cap) {
+                    const mcp_json **bigger = malloc(2 * cap * sizeof *bigger);
+                    if (!bigger)
+                        break; /* out of memory: judge what was seen */
+                    memcpy(bigger, stack, sp * sizeof *stack);
+                    if (stack != stack_small)
+                        free(stack);
+                    stack = bigger;
+                    cap *= 2;
+                }
+                stack[sp++] = k;
+            }
+        }
+    }
+    if (stack != stack_small)
+        free(stack);
+    return found;
+}
+
 static bool dec(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out)
 {
     switch (t->kind) {
@@ -627,13 +666,15 @@ static bool dec(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out)
             return false;
         }
         return true;
-    case MCP_T_ANY:
-        if (v->kind == MCP_JFLOAT && !isfinite(v->d)) {
-            mcp_report_add_simple(c->rep, MCP_VERR_FINITE_NUMBER, v);
+    case MCP_T_ANY: {
+        const mcp_json *bad = non_finite(v);
+        if (bad) {
+            mcp_report_add_simple(c->rep, MCP_VERR_FINITE_NUMBER, bad);
             return false;
         }
         memcpy(out, &v, sizeof v);
         return true;
+    }
     case MCP_T_LIST:
     case MCP_T_SET:
         return dec_list(c, t, v, out);
@@ -678,7 +719,7 @@ bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, m
 
 /* ------------------------------------------------------------------ C -> JSON */
 
-static bool valid_utf8(const char *s, size_t n)
+bool mcp_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
@@ -781,7 +822,7 @@ static mcp_json *seq_to_json(enc_ctx *c, const mcp_type *t, const seq *s, size_t
             if (!key)
                 return fail(c, "a dict key is NULL");
             key_len = strlen(key);
-            if (!valid_utf8(key, key_len))
+            if (!mcp_utf8_valid(key, key_len))
                 return fail(c, "a dict key is not valid UTF-8");
         }
         arr->members[arr->n++] = (mcp_json_member){key, key_len, v};
@@ -809,7 +850,7 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
         if (!s)
             return fail(c, "a string is NULL");
         size_t n = strlen(s);
-        if (!valid_utf8(s, n))
+        if (!mcp_utf8_valid(s, n))
             return fail(c, "a string is not valid UTF-8");
         mcp_json *v = mcp_arena_alloc(a, sizeof *v);
         if (v)
@@ -820,7 +861,7 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
         const mcp_bytes *b = (const mcp_bytes *)p;
         if (!b->data && b->len)
             return fail(c, "bytes have data == NULL but len > 0");
-        if (!valid_utf8(b->data ? b->data : "", b->len))
+        if (!mcp_utf8_valid(b->data ? b->data : "", b->len))
             return fail(c, "bytes are not valid UTF-8 (bytes are carried as a UTF-8 string)");
         return mcp_json_new_string(a, b->data ? b->data : "", b->len);
     }

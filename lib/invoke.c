@@ -109,7 +109,9 @@ mcp_status mcp_content_text(mcp_call *call, const char *text)
         call->blocks = b;
         call->cap_blocks = cap;
     }
-    const char *t = text ? text : "";
+    const char *t = mcp_arena_strdup(call->arena, text ? text : ""); /* the caller's buffer may not live on */
+    if (!t)
+        return mcp_fail(call, "out of memory");
     call->blocks[call->nblocks++] = (mcp_text_block){t, strlen(t)};
     return MCP_OK;
 }
@@ -120,13 +122,42 @@ bool mcp_call_cancelled(const mcp_call *call) { return call->cancelled && atomic
 
 /* ------------------------------------------------------------------ content */
 
+/* A JSON string of text that a handler wrote (a failure message, a content
+ * block): bytes that are not UTF-8 become U+FFFD, so the answer stays JSON. */
+static void handler_string(mcp_buf *b, const char *s, size_t n)
+{
+    if (mcp_utf8_valid(s, n)) {
+        mcp_json_string(b, s, n);
+        return;
+    }
+    mcp_buf fixed;
+    mcp_buf_init(&fixed);
+    for (size_t i = 0; i < n;) {
+        size_t len = 1;
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0xC0)
+            len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        if (c >= 0x80 && (i + len > n || !mcp_utf8_valid(s + i, len))) {
+            mcp_buf_puts(&fixed, "\xef\xbf\xbd");
+            i++;
+            continue;
+        }
+        mcp_buf_put(&fixed, s + i, len);
+        i += len;
+    }
+    mcp_json_string(b, fixed.data ? fixed.data : "", fixed.len);
+    if (fixed.oom)
+        b->oom = true;
+    mcp_buf_free(&fixed);
+}
+
 static void text_block(mcp_buf *b, bool *first, const char *text, size_t len)
 {
     if (!*first)
         mcp_buf_putc(b, ',');
     *first = false;
     mcp_buf_puts(b, "{\"type\":\"text\",\"text\":");
-    mcp_json_string(b, text, len);
+    handler_string(b, text, len);
     mcp_buf_putc(b, '}');
 }
 
@@ -195,7 +226,7 @@ static void error_result(mcp_buf *out, const char *tool, const char *text, size_
     mcp_buf_printf(&msg, "Error executing tool %s: ", tool);
     mcp_buf_put(&msg, text, len);
     mcp_buf_puts(out, "{\"content\":[{\"type\":\"text\",\"text\":");
-    mcp_json_string(out, msg.data ? msg.data : "", msg.len);
+    handler_string(out, msg.data ? msg.data : "", msg.len);
     mcp_buf_puts(out, "}],\"isError\":true}");
     if (msg.oom)
         out->oom = true;
@@ -272,7 +303,12 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     mcp_buf content;
     mcp_buf_init(&content);
     bool first = true;
-    render(&content, &first, tool->result, raw, a);
+    if (!render(&content, &first, tool->result, raw, a) && !content.oom) {
+        mcp_buf_free(&content);
+        static const char NAN_MSG[] = "the returned value holds a NaN or infinite float, which JSON cannot carry";
+        error_result(out, tool->name, NAN_MSG, sizeof NAN_MSG - 1);
+        return !out->oom;
+    }
 
     if (!tool->structured || tool->output == MCP_OUTPUT_NONE) {
         mcp_buf_puts(out, "{\"content\":[");

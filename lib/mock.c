@@ -173,8 +173,13 @@ int mcp_mock_main(const mcp_server *server, int argc, char **argv)
         else
             rest[nrest++] = argv[i];
     }
+    bool info = false; /* --help and --version need no responses */
+    for (int i = 1; i < nrest; i++)
+        info |= strcmp(rest[i], "--help") == 0 || strcmp(rest[i], "-h") == 0 || strcmp(rest[i], "--version") == 0;
     int status;
-    if (!path) {
+    if (info) {
+        status = mcp_main(server, nrest, rest);
+    } else if (!path) {
         fprintf(stderr, "mcpidl: mock: no responses: pass --mock FILE (or set MCPIDL_MOCK)\n");
         status = 2;
     } else if (!load(path)) {

@@ -40,8 +40,8 @@ typedef enum mcp_status {
 /* One request being served. Valid during the handler call only. */
 typedef struct mcp_call mcp_call;
 
-/* Memory that lives as long as the request (zero-filled; NULL only when out of
- * memory, which the runtime then reports as an internal error). */
+/* Memory that lives as long as the request, zero-filled. NULL only when out of
+ * memory: check it, and fail the call (mcp_fail) when it happens. */
 void *mcp_alloc(mcp_call *call, size_t n);
 char *mcp_strdup(mcp_call *call, const char *s);
 char *mcp_sprintf(mcp_call *call, const char *fmt, ...) MCP_PRINTF(2, 3);
@@ -65,7 +65,7 @@ mcp_status mcp_return_json(mcp_call *call, const mcp_json *value);
 struct json_object;
 mcp_status mcp_return_jsonc(mcp_call *call, const struct json_object *value);
 
-/* For tools declared `returns: content`: append a text block. */
+/* For tools declared `returns: content`: append a text block (the text is copied). */
 mcp_status mcp_content_text(mcp_call *call, const char *text);
 
 /* The name of the tool being called; the request's `_meta` (NULL when absent). */
@@ -110,9 +110,10 @@ typedef struct mcp_server {
 
 /* ---------------------------------------------------------------- running */
 
-/* Serve `server` as the command line says (stdio by default), until the client
- * goes away or a signal stops it. Options: --workers N, --help, --version; a
- * server linked with mcpidl-http also takes --http HOST:PORT. Returns the exit
+/* Serve `server` over stdio until the client closes its end or SIGTERM/SIGINT
+ * arrives (in-flight calls are answered first). Options: --workers N,
+ * --max-message-bytes N, --max-depth N, --max-concurrent N, --page-size N,
+ * --log-level LEVEL, --help, --version (docs/c-api.md). Returns the exit
  * status for main(). */
 int mcp_main(const mcp_server *server, int argc, char **argv);
 
