@@ -31,6 +31,9 @@ typedef struct checker {
     def_slot *table; /* open addressing, by name */
     size_t table_cap;
     const char **def_names; /* for "did you mean" */
+    size_t *line_starts;    /* byte offset of each line of the source, built when first needed */
+    size_t nlines;
+    bool lines_built;
 } checker;
 
 #define ERR(c, loc, ...) idl_error((c)->d, (loc), __VA_ARGS__)
@@ -86,18 +89,190 @@ static void check_keys(checker *c, const idl_node *map, const char *const *allow
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-/* Location of byte `off` of a scalar's text (for pointing inside a type expression). */
-static idl_loc loc_in_scalar(const idl_node *n, size_t off)
+/* ---- places inside a scalar
+ *
+ * A type expression or a pattern is reported at the exact character. The
+ * scalar's text is the loaded value: to find a column, the source is read from
+ * the scalar's start, escapes ("\\d", "\u00e9", '') counted as written. Past a
+ * line break (a multi-line scalar) and in block scalars, the scalar's start is
+ * the place. A cursor moves forward only, so that the places of the parts of one
+ * expression, asked for in order, cost one pass over it. */
+
+/* A line ends at "\n", "\r\n" or a lone "\r", as libyaml reads them. */
+static bool is_break(const char *src, size_t len, size_t i)
 {
-    idl_loc l = n->loc;
-    if (n->style == IDL_STYLE_LITERAL || n->style == IDL_STYLE_FOLDED)
+    return src[i] == '\n' || (src[i] == '\r' && (i + 1 >= len || src[i + 1] != '\n'));
+}
+
+/* Byte offset of the start of line `line` (1-based), or SIZE_MAX. */
+static size_t line_start(checker *c, uint32_t line)
+{
+    const idl_diags *d = c->d;
+    if (!c->lines_built) {
+        c->lines_built = true;
+        size_t n = 1;
+        for (size_t i = 0; i < d->src_len; i++)
+            n += is_break(d->src, d->src_len, i);
+        c->line_starts = d->src ? malloc(n * sizeof *c->line_starts) : NULL;
+        if (c->line_starts) {
+            /* libyaml does not count a byte-order mark as a character */
+            c->line_starts[0] = d->src_len >= 3 && memcmp(d->src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+            c->nlines = 1;
+            for (size_t i = 0; i < d->src_len; i++)
+                if (is_break(d->src, d->src_len, i))
+                    c->line_starts[c->nlines++] = i + 1;
+        }
+    }
+    if (!c->line_starts || line == 0 || line > c->nlines)
+        return SIZE_MAX;
+    return c->line_starts[line - 1];
+}
+
+typedef struct scalar_pos {
+    const idl_node *node;
+    bool lost;      /* no place is known from here on */
+    size_t off;     /* the offset in the value reached */
+    size_t pos;     /* the source byte that gives it */
+    idl_loc loc;    /* the place of that byte */
+} scalar_pos;
+
+static size_t utf8_width(unsigned char ch)
+{
+    return ch < 0x80 ? 1 : ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC0 ? 2 : 1;
+}
+
+static size_t hex_value(const char *s, size_t n, size_t digits, uint32_t *out)
+{
+    uint32_t v = 0;
+    for (size_t i = 0; i < digits; i++) {
+        if (i >= n)
+            return 0;
+        char ch = s[i];
+        int d = ch >= '0' && ch <= '9' ? ch - '0' : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'f' ? (ch | 0x20) - 'a' + 10 : -1;
+        if (d < 0)
+            return 0;
+        v = v * 16 + (uint32_t)d;
+    }
+    *out = v;
+    return digits;
+}
+
+static void scalar_pos_start(checker *c, scalar_pos *sp, const idl_node *n)
+{
+    *sp = (scalar_pos){.node = n, .loc = n->loc};
+    sp->lost = n->style != IDL_STYLE_PLAIN && n->style != IDL_STYLE_SINGLE && n->style != IDL_STYLE_DOUBLE;
+    size_t p = sp->lost ? SIZE_MAX : line_start(c, n->loc.line);
+    if (p == SIZE_MAX) {
+        sp->lost = true;
+        return;
+    }
+    const char *src = c->d->src;
+    size_t len = c->d->src_len;
+    for (uint32_t col = 1; col < n->loc.col && p < len && src[p] != '\n' && src[p] != '\r'; col++)
+        p += utf8_width((unsigned char)src[p]);
+    if (n->style != IDL_STYLE_PLAIN) {
+        p++; /* the opening quote */
+        sp->loc.col++;
+    }
+    sp->pos = p;
+}
+
+/* The place of byte `off` of the scalar's value. */
+static idl_loc scalar_pos_at(checker *c, scalar_pos *sp, size_t off)
+{
+    if (!c->d->src) {
+        /* No source at hand: count the value's characters, as if nothing were escaped. */
+        const idl_node *n = sp->node;
+        idl_loc l = n->loc;
+        if (n->style == IDL_STYLE_LITERAL || n->style == IDL_STYLE_FOLDED || memchr(n->str, '\n', n->len < off ? n->len : off))
+            return l;
+        if (n->style == IDL_STYLE_SINGLE || n->style == IDL_STYLE_DOUBLE)
+            l.col++;
+        l.col += idl_char_col(n->str, 0, off > n->len ? n->len : off) - 1;
         return l;
-    if (memchr(n->str, '\n', n->len < off ? n->len : off))
-        return l; /* a multi-line scalar: point at its start */
-    if (n->style == IDL_STYLE_SINGLE || n->style == IDL_STYLE_DOUBLE)
-        l.col++;
-    l.col += idl_char_col(n->str, 0, off > n->len ? n->len : off) - 1;
-    return l;
+    }
+    if (off < sp->off)
+        scalar_pos_start(c, sp, sp->node);
+    const char *src = c->d->src;
+    size_t len = c->d->src_len;
+    const idl_node *n = sp->node;
+    while (!sp->lost && sp->off < off && sp->off < n->len) {
+        size_t p = sp->pos;
+        if (p >= len) {
+            sp->lost = true;
+            break;
+        }
+        size_t src_w = utf8_width((unsigned char)src[p]), val_w = src_w;
+        uint32_t cols = 1;
+        size_t q = p;
+        while (q < len && (src[q] == ' ' || src[q] == '\t'))
+            q++;
+        if (q < len && (src[q] == '\n' || src[q] == '\r')) {
+            /* A line break, with the white space around it, is folded: one space, or
+             * one '\n' per empty line after the first break. */
+            size_t breaks = 0, last = q;
+            while (q < len && (src[q] == ' ' || src[q] == '\t' || src[q] == '\n' || src[q] == '\r')) {
+                if (is_break(src, len, q)) {
+                    breaks++;
+                    last = q + 1;
+                }
+                q++;
+            }
+            if (breaks == 0 || q >= len) {
+                sp->lost = true;
+                break;
+            }
+            sp->pos = q;
+            sp->off += breaks == 1 ? 1 : breaks - 1;
+            sp->loc.line += (uint32_t)breaks;
+            sp->loc.col = idl_char_col(src, last, q);
+            continue;
+        }
+        if (q > p) {
+            /* Blanks within a line are themselves; step over them at once. */
+            size_t step = q - p < off - sp->off ? q - p : off - sp->off;
+            sp->pos += step;
+            sp->off += step;
+            sp->loc.col += (uint32_t)step;
+            continue;
+        }
+        if (n->style == IDL_STYLE_SINGLE && src[p] == '\'') {
+            src_w = 2; /* '' */
+            val_w = 1;
+            cols = 2;
+        } else if (n->style == IDL_STYLE_DOUBLE && src[p] == '\\' && p + 1 < len) {
+            char e = src[p + 1];
+            uint32_t cp = 0;
+            size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+            if (digits) {
+                if (!hex_value(src + p + 2, len - p - 2, digits, &cp)) {
+                    sp->lost = true;
+                    break;
+                }
+                src_w = 2 + digits;
+                val_w = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            } else if (e == '\n' || e == '\r') {
+                sp->lost = true; /* an escaped line break */
+                break;
+            } else {
+                src_w = 2;
+                val_w = e == 'N' || e == '_' ? 2 : e == 'L' || e == 'P' ? 3 : 1;
+            }
+            cols = (uint32_t)src_w;
+        }
+        sp->pos += src_w;
+        sp->off += val_w;
+        sp->loc.col += cols;
+    }
+    return sp->lost ? n->loc : sp->loc;
+}
+
+/* Location of byte `off` of a scalar's text (for pointing inside a type expression). */
+static idl_loc loc_in_scalar(checker *c, const idl_node *n, size_t off)
+{
+    scalar_pos sp;
+    scalar_pos_start(c, &sp, n);
+    return scalar_pos_at(c, &sp, off);
 }
 
 static const char *scalar_text(const idl_node *n)
@@ -193,6 +368,7 @@ static bool is_type_name(const char *s)
 typedef struct texpr_ctx {
     const idl_node *node;  /* the scalar holding the expression */
     bool allow_content;
+    scalar_pos pos;        /* for places inside it */
 } texpr_ctx;
 
 static ir_type *new_type(checker *c, ir_kind kind, idl_loc loc)
@@ -255,6 +431,157 @@ static bool type_equal(const ir_type *x, const ir_type *y)
     }
 }
 
+/* ---------------------------------------------------------------- finding repeats
+ *
+ * Repeated union arms, Literal values, enum values and set items are found with
+ * a hash table of indices, so that a list of 100,000 of them is checked in a
+ * moment. The hashes agree with node_value_equal and type_equal. */
+
+static uint64_t hash_mix(uint64_t h, uint64_t x)
+{
+    x *= 0x9E3779B97F4A7C15u;
+    x ^= x >> 29;
+    return (h ^ x) * 1099511628211u;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+static uint64_t node_value_hash(const idl_node *v)
+{
+    switch (v->kind) {
+    case IDL_NODE_NULL:
+        return 1;
+    case IDL_NODE_BOOL:
+        return v->v.b ? 2 : 3;
+    case IDL_NODE_INT:
+    case IDL_NODE_FLOAT: {
+        /* 1 and 1.0 are the same JSON number, and 0.0 is -0.0 */
+        double x = v->kind == IDL_NODE_INT ? (double)v->v.i : v->v.f;
+        if (x == 0)
+            x = 0;
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        return hash_mix(4, bits);
+    }
+    case IDL_NODE_STR:
+        return hash_mix(5, hash_bytes(v->str, v->len));
+    case IDL_NODE_SEQ: {
+        uint64_t h = 6;
+        for (size_t i = 0; i < v->n; i++)
+            h = hash_mix(h, node_value_hash(v->items[i]));
+        return h;
+    }
+    case IDL_NODE_MAP: {
+        uint64_t h = 7; /* the order of the keys does not matter */
+        for (size_t i = 0; i < v->n; i++)
+            h += hash_mix(hash_bytes(v->pairs[i].key->str, v->pairs[i].key->len), node_value_hash(v->pairs[i].value));
+        return h;
+    }
+    }
+    return 0;
+}
+
+static uint64_t type_hash(const ir_type *t)
+{
+    uint64_t h = hash_mix(11, (uint64_t)t->kind);
+    switch (t->kind) {
+    case IR_LIST:
+    case IR_SET:
+    case IR_DICT:
+        return hash_mix(h, type_hash(t->elem));
+    case IR_TUPLE:
+    case IR_UNION:
+        for (size_t i = 0; i < t->nitems; i++)
+            h = hash_mix(h, type_hash(t->items[i]));
+        return h;
+    case IR_LITERAL:
+        for (size_t i = 0; i < t->nvalues; i++)
+            h = hash_mix(h, node_value_hash(t->values[i]));
+        return h;
+    case IR_NAMED:
+        return hash_mix(h, (uint64_t)(uintptr_t)t->def);
+    default:
+        return h;
+    }
+}
+
+/* Indices of items[] seen so far. Without memory for the table, a linear scan of
+ * the indices below the new one (every caller's items before it are the ones seen). */
+typedef struct index_set {
+    size_t *slot;   /* index + 1; 0: empty */
+    uint64_t *hash;
+    size_t mask;
+} index_set;
+
+typedef bool (*items_equal_fn)(const void *items, size_t a, size_t b);
+
+static void index_set_init(index_set *s, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    if (n == 0)
+        return; /* nothing will be added */
+    size_t cap = 16;
+    while (cap / 2 < n && cap < SIZE_MAX / 4 / sizeof(uint64_t))
+        cap *= 2;
+    if (cap / 2 < n)
+        return;
+    s->slot = calloc(cap, sizeof *s->slot);
+    s->hash = malloc(cap * sizeof *s->hash);
+    if (!s->slot || !s->hash) {
+        free(s->slot);
+        free(s->hash);
+        s->slot = NULL;
+        s->hash = NULL;
+        return;
+    }
+    s->mask = cap - 1;
+}
+
+static void index_set_free(index_set *s)
+{
+    free(s->slot);
+    free(s->hash);
+}
+
+/* The index of an item already seen that equals items[i] (whose hash is h), or
+ * SIZE_MAX after adding i. */
+static size_t index_set_add(index_set *s, uint64_t h, size_t i, const void *items, items_equal_fn eq)
+{
+    if (!s->slot) {
+        for (size_t j = 0; j < i; j++)
+            if (eq(items, j, i))
+                return j;
+        return SIZE_MAX;
+    }
+    for (size_t k = (size_t)h & s->mask;; k = (k + 1) & s->mask) {
+        if (!s->slot[k]) {
+            s->slot[k] = i + 1;
+            s->hash[k] = h;
+            return SIZE_MAX;
+        }
+        if (s->hash[k] == h && eq(items, s->slot[k] - 1, i))
+            return s->slot[k] - 1;
+    }
+}
+
+static bool types_at_equal(const void *items, size_t a, size_t b)
+{
+    ir_type *const *t = items;
+    return type_equal(t[a], t[b]);
+}
+
+static bool nodes_at_equal(const void *items, size_t a, size_t b)
+{
+    const idl_node *const *v = items;
+    return node_value_equal(v[a], v[b]);
+}
+
 /* Flatten, drop duplicates, put None last; one arm left is that arm. */
 static ir_type *make_union(checker *c, idl_loc loc, ir_type **arms, size_t n)
 {
@@ -267,6 +594,8 @@ static ir_type *make_union(checker *c, idl_loc loc, ir_type **arms, size_t n)
     size_t k = 0;
     bool has_none = false;
     ir_type *none = NULL;
+    index_set seen;
+    index_set_init(&seen, total);
     for (size_t i = 0; i < n; i++) {
         ir_type **src = arms[i]->kind == IR_UNION ? arms[i]->items : &arms[i];
         size_t m = arms[i]->kind == IR_UNION ? arms[i]->nitems : 1;
@@ -277,13 +606,12 @@ static ir_type *make_union(checker *c, idl_loc loc, ir_type **arms, size_t n)
                 none = t;
                 continue;
             }
-            bool dup = false;
-            for (size_t q = 0; q < k && !dup; q++)
-                dup = type_equal(flat[q], t);
-            if (!dup)
-                flat[k++] = t;
+            flat[k] = t;
+            if (index_set_add(&seen, type_hash(t), k, flat, types_at_equal) == SIZE_MAX)
+                k++;
         }
     }
+    index_set_free(&seen);
     if (has_none)
         flat[k++] = none;
     if (k == 1)
@@ -329,9 +657,9 @@ static idl_node *literal_node(checker *c, const texpr *e, idl_loc loc)
 
 static const char *const GENERIC_NAMES[] = {"list", "List", "set", "Set", "dict", "Dict", "tuple", "Tuple", "Optional", "Union"};
 
-static ir_type *resolve(checker *c, const texpr_ctx *x, const texpr *e);
+static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e);
 
-static ir_type *resolve_name(checker *c, const texpr_ctx *x, const texpr *e, idl_loc loc)
+static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc loc)
 {
     static const struct {
         const char *name;
@@ -396,14 +724,14 @@ static bool check_arity(checker *c, const texpr *e, idl_loc loc, size_t want, co
     return false;
 }
 
-static ir_type *resolve_generic(checker *c, const texpr_ctx *x, const texpr *e, idl_loc loc)
+static ir_type *resolve_generic(checker *c, texpr_ctx *x, const texpr *e, idl_loc loc)
 {
     const char *h = e->name;
     /* `...` is only allowed as the second argument of tuple. */
     bool is_tuple = strcmp(h, "tuple") == 0 || strcmp(h, "Tuple") == 0;
     for (size_t i = 0; i < e->nargs; i++)
         if (e->args[i]->kind == TEXPR_ELLIPSIS && !(is_tuple && i == 1 && e->nargs == 2)) {
-            ERR(c, loc_in_scalar(x->node, e->args[i]->off), "'...' is only allowed in tuple[T, ...]");
+            ERR(c, scalar_pos_at(c, &x->pos, e->args[i]->off), "'...' is only allowed in tuple[T, ...]");
             return NULL;
         }
     if (strcmp(h, "list") == 0 || strcmp(h, "List") == 0 || strcmp(h, "set") == 0 || strcmp(h, "Set") == 0) {
@@ -425,7 +753,10 @@ static ir_type *resolve_generic(checker *c, const texpr_ctx *x, const texpr *e, 
         if (k->kind == TEXPR_NAME && strcmp(k->name, "int") == 0)
             int_keys = true;
         else if (!(k->kind == TEXPR_NAME && strcmp(k->name, "str") == 0)) {
-            ERR(c, loc_in_scalar(x->node, k->off), "dict keys must be 'str' or 'int'");
+            if (k->kind == TEXPR_NAME)
+                ERR(c, scalar_pos_at(c, &x->pos, k->off), "dict keys must be 'str' or 'int', not '%s'", k->name);
+            else
+                ERR(c, scalar_pos_at(c, &x->pos, k->off), "dict keys must be 'str' or 'int'");
             return NULL;
         }
         ir_type *v = resolve(c, x, e->args[1]);
@@ -494,9 +825,9 @@ static ir_type *resolve_generic(checker *c, const texpr_ctx *x, const texpr *e, 
     return NULL;
 }
 
-static ir_type *resolve(checker *c, const texpr_ctx *x, const texpr *e)
+static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
 {
-    idl_loc loc = loc_in_scalar(x->node, e->off);
+    idl_loc loc = scalar_pos_at(c, &x->pos, e->off);
     switch (e->kind) {
     case TEXPR_NAME:
         return resolve_name(c, x, e, loc);
@@ -516,25 +847,28 @@ static ir_type *resolve(checker *c, const texpr_ctx *x, const texpr *e)
         if (!vals)
             return NULL;
         size_t k = 0;
+        index_set seen;
+        index_set_init(&seen, e->nargs);
         for (size_t i = 0; i < e->nargs; i++) {
             const texpr *v = e->args[i];
-            if (v->kind == TEXPR_INT && v->overflow) {
-                ERR(c, loc_in_scalar(x->node, v->off), "Literal integer does not fit in 64 bits");
+            const char *problem = v->kind == TEXPR_INT && v->overflow ? "Literal integer does not fit in 64 bits"
+                                  : v->kind == TEXPR_STRING && memchr(v->str, 0, v->len)
+                                      ? "Literal strings cannot contain NUL characters"
+                                      : NULL;
+            /* The values keep the place of the Literal: finding each one's column
+             * would cost a pass over the text per value. */
+            const idl_node *n = problem ? NULL : literal_node(c, v, loc);
+            if (!n) {
+                if (problem)
+                    ERR(c, scalar_pos_at(c, &x->pos, v->off), "%s", problem);
+                index_set_free(&seen);
                 return NULL;
             }
-            if (v->kind == TEXPR_STRING && memchr(v->str, 0, v->len)) {
-                ERR(c, loc_in_scalar(x->node, v->off), "Literal strings cannot contain NUL characters");
-                return NULL;
-            }
-            const idl_node *n = literal_node(c, v, loc_in_scalar(x->node, v->off));
-            if (!n)
-                return NULL;
-            bool dup = false;
-            for (size_t j = 0; j < k && !dup; j++)
-                dup = node_value_equal(vals[j], n);
-            if (!dup)
-                vals[k++] = n;
+            vals[k] = n;
+            if (index_set_add(&seen, node_value_hash(n), k, vals, nodes_at_equal) == SIZE_MAX)
+                k++;
         }
+        index_set_free(&seen);
         ir_type *t = new_type(c, IR_LITERAL, loc);
         if (t) {
             t->values = vals;
@@ -566,10 +900,11 @@ static ir_type *parse_type(checker *c, const idl_node *n, bool allow_content, co
     texpr_error err;
     texpr *e = texpr_parse(c->a, n->str, n->len, 0, &err);
     if (!e) {
-        ERR(c, loc_in_scalar(n, err.off), "%s", err.message);
+        ERR(c, loc_in_scalar(c, n, err.off), "%s", err.message);
         return NULL;
     }
-    texpr_ctx x = {n, allow_content};
+    texpr_ctx x = {n, allow_content, {0}};
+    scalar_pos_start(c, &x.pos, n);
     return resolve(c, &x, e);
 }
 
@@ -626,6 +961,31 @@ static size_t utf8_chars(const char *s, size_t n)
     return k;
 }
 
+/* Text of a scalar for a message: at most 40 characters, control characters
+ * escaped. */
+static void put_shown(mcp_buf *b, const char *s, size_t n)
+{
+    enum { MAX_CHARS = 40 };
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch & 0xC0) != 0x80 && chars++ == MAX_CHARS) {
+            mcp_buf_puts(b, "...");
+            return;
+        }
+        if (ch == '\n')
+            mcp_buf_puts(b, "\\n");
+        else if (ch == '\t')
+            mcp_buf_puts(b, "\\t");
+        else if (ch < 0x20 || ch == 0x7F)
+            mcp_buf_printf(b, "\\x%02X", ch);
+        else
+            mcp_buf_putc(b, (char)ch);
+    }
+}
+
+/* A value for a message: 'text' for a string, the spelling of other scalars,
+ * "the mapping" or "the sequence" (article_collections: "a mapping"). */
 static void describe_value(mcp_buf *b, const idl_node *v)
 {
     switch (v->kind) {
@@ -633,27 +993,48 @@ static void describe_value(mcp_buf *b, const idl_node *v)
         mcp_buf_puts(b, "null");
         break;
     case IDL_NODE_STR:
-        if (v->len > 40)
-            mcp_buf_printf(b, "'%.37s...'", v->str);
-        else
-            mcp_buf_printf(b, "'%s'", v->str);
+        mcp_buf_putc(b, '\'');
+        put_shown(b, v->str, v->len);
+        mcp_buf_putc(b, '\'');
         break;
     case IDL_NODE_MAP:
-        mcp_buf_puts(b, "a mapping");
+        mcp_buf_puts(b, "the mapping");
         break;
     case IDL_NODE_SEQ:
-        mcp_buf_puts(b, "a sequence");
+        mcp_buf_puts(b, "the sequence");
         break;
     default:
-        mcp_buf_puts(b, v->str);
+        put_shown(b, v->str, strlen(v->str));
     }
 }
 
+/* Where a value does not fit its type: the place to point at, and the value the
+ * message speaks of (a mapping, for a key it should not have). */
+typedef struct fault {
+    idl_loc loc;
+    const idl_node *subject;
+} fault;
+
+/* A bound for a message, as written: 3, 0.5, 1e+20. */
+static void put_number(mcp_buf *b, ir_number n)
+{
+    if (n.is_int) {
+        mcp_buf_printf(b, "%lld", (long long)n.i);
+        return;
+    }
+    char t[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(t, sizeof t, "%.*g", prec, n.f);
+        if (strtod(t, NULL) == n.f)
+            break;
+    }
+    mcp_buf_puts(b, t);
+}
 
 /* Check that value `v` fits type `t`. On failure, write a message (with the path
  * inside the value when nested) into `msg` and return false. `loc` receives the
  * location of the offending part of the value. */
-static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf *path, mcp_buf *msg, idl_loc *loc);
+static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf *path, mcp_buf *msg, fault *loc);
 
 static bool fits_number(const ir_type *t, const idl_node *v, mcp_buf *msg)
 {
@@ -689,26 +1070,31 @@ static bool fits_number(const ir_type *t, const idl_node *v, mcp_buf *msg)
     }
     const ir_constraints *k = &t->c;
     if (k->has_minimum && x < ir_number_value(k->minimum)) {
-        mcp_buf_puts(msg, "is less than the minimum");
+        mcp_buf_puts(msg, "is less than the minimum ");
+        put_number(msg, k->minimum);
         return false;
     }
     if (k->has_maximum && x > ir_number_value(k->maximum)) {
-        mcp_buf_puts(msg, "is greater than the maximum");
+        mcp_buf_puts(msg, "is greater than the maximum ");
+        put_number(msg, k->maximum);
         return false;
     }
     if (k->has_exclusive_minimum && x <= ir_number_value(k->exclusive_minimum)) {
-        mcp_buf_puts(msg, "is not greater than exclusiveMinimum");
+        mcp_buf_puts(msg, "is not greater than exclusiveMinimum ");
+        put_number(msg, k->exclusive_minimum);
         return false;
     }
     if (k->has_exclusive_maximum && x >= ir_number_value(k->exclusive_maximum)) {
-        mcp_buf_puts(msg, "is not less than exclusiveMaximum");
+        mcp_buf_puts(msg, "is not less than exclusiveMaximum ");
+        put_number(msg, k->exclusive_maximum);
         return false;
     }
     if (k->has_multiple_of) {
         double m = ir_number_value(k->multiple_of);
         double q = x / m;
         if (q != floor(q)) {
-            mcp_buf_puts(msg, "is not a multiple of multipleOf");
+            mcp_buf_puts(msg, "is not a multiple of ");
+            put_number(msg, k->multiple_of);
             return false;
         }
     }
@@ -770,10 +1156,10 @@ static void path_push_index(mcp_buf *path, size_t i)
     mcp_buf_printf(path, "%zu", i);
 }
 
-static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_buf *path, mcp_buf *msg, idl_loc *loc)
+static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_buf *path, mcp_buf *msg, fault *loc)
 {
     if (v->kind != IDL_NODE_MAP) {
-        mcp_buf_printf(msg, "is not a mapping (a '%s')", def->name);
+        mcp_buf_printf(msg, "is not a mapping of the fields of '%s'", def->name);
         return false;
     }
     size_t mark = path->len;
@@ -782,6 +1168,8 @@ static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_bu
         const idl_node *fv = idl_map_get(v, f->name);
         if (!fv) {
             if (f->required) {
+                loc->loc = v->loc;
+                loc->subject = v;
                 mcp_buf_printf(msg, "lacks the required field '%s'", f->name);
                 return false;
             }
@@ -799,7 +1187,8 @@ static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_bu
             for (size_t j = 0; j < def->nfields && !known; j++)
                 known = strcmp(def->fields[j].name, v->pairs[i].key->str) == 0;
             if (!known) {
-                *loc = v->pairs[i].key->loc;
+                loc->loc = v->pairs[i].key->loc;
+                loc->subject = v;
                 mcp_buf_printf(msg, "has the key '%s', which '%s' does not allow (extra: forbid)",
                                v->pairs[i].key->str, def->name);
                 return false;
@@ -808,9 +1197,10 @@ static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_bu
     return true;
 }
 
-static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf *path, mcp_buf *msg, idl_loc *loc)
+static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf *path, mcp_buf *msg, fault *loc)
 {
-    *loc = v->loc;
+    loc->loc = v->loc;
+    loc->subject = v;
     switch (t->kind) {
     case IR_INT:
     case IR_FLOAT:
@@ -844,7 +1234,7 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
             return false;
         }
         if (t->kind == IR_TUPLE && v->n != t->nitems) {
-            mcp_buf_printf(msg, "has %zu items; the tuple has %zu", v->n, t->nitems);
+            mcp_buf_printf(msg, "has %zu item%s, but the tuple has %zu", v->n, v->n == 1 ? "" : "s", t->nitems);
             return false;
         }
         if (t->c.has_min_items && (int64_t)v->n < t->c.min_items) {
@@ -856,21 +1246,29 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
             return false;
         }
         size_t mark = path->len;
-        for (size_t i = 0; i < v->n; i++) {
+        index_set seen;
+        index_set_init(&seen, t->kind == IR_SET ? v->n : 0);
+        bool ok = true;
+        for (size_t i = 0; i < v->n && ok; i++) {
             path_push_index(path, i);
-            if (!value_fits(c, t->kind == IR_TUPLE ? t->items[i] : t->elem, v->items[i], path, msg, loc))
-                return false;
+            ok = value_fits(c, t->kind == IR_TUPLE ? t->items[i] : t->elem, v->items[i], path, msg, loc);
+            if (!ok)
+                break;
             path->len = mark;
             path->data[mark] = 0;
-            if (t->kind == IR_SET)
-                for (size_t j = 0; j < i; j++)
-                    if (node_value_equal(v->items[j], v->items[i])) {
-                        *loc = v->items[i]->loc;
-                        mcp_buf_printf(msg, "repeats item %zu at %zu (a set's items are unique)", j, i);
-                        return false;
-                    }
+            size_t j;
+            if (t->kind == IR_SET &&
+                (j = index_set_add(&seen, node_value_hash(v->items[i]), i, v->items, nodes_at_equal)) != SIZE_MAX) {
+                loc->loc = v->items[i]->loc;
+                loc->subject = v;
+                mcp_buf_puts(msg, "repeats ");
+                describe_value(msg, v->items[i]);
+                mcp_buf_printf(msg, " (items %zu and %zu); a set's items are unique", j, i);
+                ok = false;
+            }
         }
-        return true;
+        index_set_free(&seen);
+        return ok;
     }
     case IR_DICT: {
         if (v->kind != IDL_NODE_MAP) {
@@ -881,7 +1279,8 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         for (size_t i = 0; i < v->n; i++) {
             const idl_node *k = v->pairs[i].key;
             if (t->int_keys && !is_int64_key(k->str)) {
-                *loc = k->loc;
+                loc->loc = k->loc;
+                loc->subject = v;
                 mcp_buf_printf(msg, "has the key '%s', which is not a decimal 64-bit integer", k->str);
                 return false;
             }
@@ -894,6 +1293,8 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         return true;
     }
     case IR_UNION: {
+        if (t->nitems == 2 && t->items[1]->kind == IR_NONE && v->kind != IDL_NODE_NULL)
+            return value_fits(c, t->items[0], v, path, msg, loc); /* Optional[T]: what is wrong for T */
         mcp_buf scratch_path, scratch_msg;
         mcp_buf_init(&scratch_path);
         mcp_buf_init(&scratch_msg);
@@ -901,14 +1302,15 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         for (size_t i = 0; i < t->nitems && !ok; i++) {
             mcp_buf_clear(&scratch_path);
             mcp_buf_clear(&scratch_msg);
-            idl_loc l;
+            fault l;
             ok = value_fits(c, t->items[i], v, &scratch_path, &scratch_msg, &l);
         }
         mcp_buf_free(&scratch_path);
         mcp_buf_free(&scratch_msg);
-        *loc = v->loc;
+        loc->loc = v->loc;
+        loc->subject = v;
         if (!ok)
-            mcp_buf_puts(msg, "matches no arm of the union");
+            mcp_buf_puts(msg, "matches none of the types of the union");
         return ok;
     }
     case IR_LITERAL:
@@ -932,27 +1334,33 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
     return false;
 }
 
-/* Report whether `v`, the default of field `f`, fits its type. */
+/* Report whether `v`, the default of field `f`, fits its type:
+ *   default 'three' of 'count' in model 'Person' is not an integer
+ *   default of 'home' in model 'Person' lacks the required field 'zip'
+ *   default of 'tags' in model 'Person' does not fit its type: at tags.2, 'three' is not an integer */
 static void check_default(checker *c, const ir_field *f, const char *owner)
 {
-    mcp_buf path, msg;
+    mcp_buf path, msg, shown;
     mcp_buf_init(&path);
     mcp_buf_init(&msg);
-    idl_loc loc = f->default_value->loc;
-    if (!value_fits(c, f->type, f->default_value, &path, &msg, &loc)) {
-        mcp_buf shown;
-        mcp_buf_init(&shown);
-        describe_value(&shown, f->default_value);
+    mcp_buf_init(&shown);
+    fault at = {f->default_value->loc, f->default_value};
+    if (!value_fits(c, f->type, f->default_value, &path, &msg, &at)) {
+        const idl_node *v = at.subject;
+        bool collection = v->kind == IDL_NODE_MAP || v->kind == IDL_NODE_SEQ;
+        describe_value(&shown, v);
+        const char *m = msg.data ? msg.data : "does not fit its type";
         if (path.len)
-            ERR(c, loc, "default of '%s' in %s does not fit its type: '%s' %s", f->name, owner,
-                path.data, msg.data ? msg.data : "");
+            ERR(c, at.loc, "default of '%s' in %s does not fit its type: at %s.%s, %s %s", f->name, owner, f->name,
+                path.data, shown.data ? shown.data : "", m);
+        else if (collection)
+            ERR(c, at.loc, "default of '%s' in %s %s", f->name, owner, m);
         else
-            ERR(c, loc, "default %s of '%s' in %s %s", shown.data ? shown.data : "", f->name, owner,
-                msg.data ? msg.data : "");
-        mcp_buf_free(&shown);
+            ERR(c, at.loc, "default %s of '%s' in %s %s", shown.data ? shown.data : "", f->name, owner, m);
     }
     mcp_buf_free(&path);
     mcp_buf_free(&msg);
+    mcp_buf_free(&shown);
 }
 
 /* ---------------------------------------------------------------- constraints */
@@ -1023,7 +1431,12 @@ static bool read_number(checker *c, const idl_node *v, const char *key, ir_numbe
         *out = (ir_number){.is_int = false, .f = v->v.f};
         return true;
     }
-    ERR(c, v->loc, "'%s' must be a finite number, not %s", key, idl_node_kind_name(v));
+    if (v->kind == IDL_NODE_FLOAT)
+        ERR(c, v->loc, "'%s' must be a finite number, not %s", key, v->str);
+    else if (v->kind == IDL_NODE_INT)
+        ERR(c, v->loc, "'%s' does not fit in a 64-bit integer", key);
+    else
+        ERR(c, v->loc, "'%s' must be a number, not %s", key, idl_node_kind_name(v));
     return false;
 }
 
@@ -1058,8 +1471,10 @@ static void apply_constraints(checker *c, const idl_node *m, ir_type *t)
         constraint_class cls = CONSTRAINT_KEYS[ci].cls;
         if (!class_applies(cls, target)) {
             if (target->kind == IR_UNION || target->kind == IR_NAMED || target->kind == IR_ANY)
-                ERR(c, m->pairs[i].key->loc, "'%s' cannot constrain %s; constraints apply to %s (or Optional of them)",
-                    key, kind_phrase(target), class_types(cls));
+                ERR(c, m->pairs[i].key->loc, "'%s' cannot constrain %s; it applies to %s (also inside Optional[...])",
+                    key, target->kind == IR_NAMED ? mcp_arena_printf(c->a, "the named type '%s'", target->def->name)
+                                                  : kind_phrase(target),
+                    class_types(cls));
             else
                 ERR(c, m->pairs[i].key->loc, "'%s' does not apply to %s; it applies to %s", key, kind_phrase(target),
                     class_types(cls));
@@ -1087,7 +1502,7 @@ static void apply_constraints(checker *c, const idl_node *m, ir_type *t)
                 size_t off = 0;
                 const char *msg = idl_pattern_check(c->a, v->str, v->len, &off);
                 if (msg)
-                    ERR(c, loc_in_scalar(v, off), "%s", msg);
+                    ERR(c, loc_in_scalar(c, v, off), "%s", msg);
                 else
                     k->pattern = v->str;
             }
@@ -1145,7 +1560,7 @@ static bool parse_field(checker *c, const idl_pair *p, field_owner owner, const 
         check_keys(c, spec, FIELD_KEYS, COUNT(FIELD_KEYS), NULL, 0, what);
         type_node = idl_map_get(spec, "type");
         if (!type_node) {
-            ERR(c, spec->loc, "field '%s' of %s has no 'type'", f->name, owner_what);
+            ERR(c, key->loc, "field '%s' of %s has no 'type'", f->name, owner_what);
             return false;
         }
         const idl_node *desc = idl_map_get(spec, "description");
@@ -1309,7 +1724,7 @@ static void define_enum(checker *c, ir_def *def, const idl_node *body)
 {
     const idl_node *values = idl_map_get(body, "values");
     if (!values) {
-        ERR(c, body->loc, "enum '%s' has no 'values'", def->name);
+        ERR(c, def->loc, "enum '%s' has no 'values'", def->name);
         return;
     }
     if (values->kind != IDL_NODE_SEQ || values->n == 0) {
@@ -1320,6 +1735,8 @@ static void define_enum(checker *c, ir_def *def, const idl_node *body)
     if (!def->values)
         return;
     bool strings = false, ints = false;
+    index_set seen;
+    index_set_init(&seen, values->n);
     for (size_t i = 0; i < values->n; i++) {
         const idl_node *v = values->items[i];
         if (v->kind == IDL_NODE_STR) {
@@ -1345,15 +1762,13 @@ static void define_enum(checker *c, ir_def *def, const idl_node *body)
                 v->kind <= IDL_NODE_FLOAT ? " " : "", v->kind <= IDL_NODE_FLOAT ? v->str : "");
             continue;
         }
-        bool dup = false;
-        for (size_t j = 0; j < def->nvalues && !dup; j++)
-            if (node_value_equal(def->values[j], v)) {
-                ERR(c, v->loc, "enum '%s' repeats the value '%s'", def->name, v->str);
-                dup = true;
-            }
-        if (!dup)
-            def->values[def->nvalues++] = v;
+        def->values[def->nvalues] = v;
+        if (index_set_add(&seen, node_value_hash(v), def->nvalues, def->values, nodes_at_equal) == SIZE_MAX)
+            def->nvalues++;
+        else
+            ERR(c, v->loc, "enum '%s' repeats the value '%s'", def->name, v->str);
     }
+    index_set_free(&seen);
     def->int_enum = ints;
 }
 
@@ -1451,7 +1866,7 @@ static void parse_annotations(checker *c, ir_tool *t, const idl_node *m)
     t->has_annotations = true;
 }
 
-static void parse_returns(checker *c, ir_tool *t, const idl_node *ret)
+static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const idl_node *ret)
 {
     const idl_node *type_node = ret;
     ir_field *r = &t->result;
@@ -1470,7 +1885,7 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret)
         check_keys(c, ret, RETURNS_KEYS, COUNT(RETURNS_KEYS), HINTS, COUNT(HINTS), what);
         type_node = idl_map_get(ret, "type");
         if (!type_node) {
-            ERR(c, ret->loc, "the returns of tool '%s' has no 'type'", t->name);
+            ERR(c, ret_key->loc, "'returns' of tool '%s' has no 'type'", t->name);
             return;
         }
     }
@@ -1496,14 +1911,18 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret)
         if (strcmp(ret->pairs[i].key->str, "type") != 0)
             decorated = true;
     if (decorated && (t->output == IR_OUTPUT_OBJECT || t->output == IR_OUTPUT_DICT || rt->kind == IR_CONTENT)) {
-        const char *whatis = rt->kind == IR_CONTENT ? "'content'" : t->output == IR_OUTPUT_DICT ? "a dict[str, T]"
+        const char *whatis = rt->kind == IR_CONTENT ? "a 'content'" : t->output == IR_OUTPUT_DICT ? "a dict[str, T]"
                              : rt->def->kind == IR_DEF_MODEL                                   ? "a model"
                                                                                                 : "a record";
-        for (size_t i = 0; i < ret->n; i++)
-            if (strcmp(ret->pairs[i].key->str, "type") != 0)
+        for (size_t i = 0; i < ret->n; i++) {
+            bool known = false; /* an unknown key is reported once, above */
+            for (size_t k = 1; k < COUNT(RETURNS_KEYS) && !known; k++)
+                known = strcmp(ret->pairs[i].key->str, RETURNS_KEYS[k]) == 0;
+            if (known)
                 ERR(c, ret->pairs[i].key->loc,
                     "'%s' on returns applies to the wrapped 'result' property, but %s return is not wrapped",
                     ret->pairs[i].key->str, whatis);
+        }
         return;
     }
     const idl_node *desc = idl_map_get(ret, "description");
@@ -1524,8 +1943,10 @@ static void parse_tool(checker *c, ir_tool *t, const idl_node *key, const idl_no
     t->loc = key->loc;
     t->annotations.read_only_hint = t->annotations.destructive_hint = -1;
     t->annotations.idempotent_hint = t->annotations.open_world_hint = -1;
+    t->c_name = idl_c_ident(c->a, t->name); /* replaced below by an explicit 'c_name' */
     if (!is_tool_name(key->str, key->len))
-        ERR(c, key->loc, "invalid tool name '%s': a tool name is 1 to 128 of A-Z a-z 0-9 _ - .", key->str);
+        ERR(c, key->loc, "invalid tool name '%s': a tool name is 1 to 128 characters, each a letter, a digit, "
+            "'_', '-' or '.'", key->str);
     if (body->kind != IDL_NODE_MAP) {
         ERR(c, body->kind == IDL_NODE_NULL ? key->loc : body->loc,
             "tool '%s' must be a mapping (description, params, returns, ...), not %s", t->name,
@@ -1574,7 +1995,7 @@ static void parse_tool(checker *c, ir_tool *t, const idl_node *key, const idl_no
     if (!ret) {
         ERR(c, key->loc, "tool '%s' has no 'returns' (a type expression, or 'content')", t->name);
     } else {
-        parse_returns(c, t, ret);
+        parse_returns(c, t, map_key(body, "returns"), ret);
         if (t->returns && t->returns->kind == IR_CONTENT && t->structured == IR_STRUCTURED_TRUE)
             ERR(c, so->loc,
                 "tool '%s' has structured_output: true, but its return type 'content' has no schema", t->name);
@@ -1643,47 +2064,6 @@ static bool type_finite(const ir_type *t, const bool *finite)
     }
 }
 
-static bool def_finite(const ir_def *def, const bool *finite)
-{
-    for (size_t j = 0; j < def->nfields; j++)
-        if (def->fields[j].required && !type_finite(def->fields[j].type, finite))
-            return false;
-    return true;
-}
-
-/* A type that can never be finite: a model that requires itself with no list,
- * Optional or dict in between. Found as the complement of a least fixpoint. */
-static void check_finite(checker *c)
-{
-    size_t n = c->srv->ndefs;
-    if (!n)
-        return;
-    bool *finite = mcp_arena_alloc(c->a, n * sizeof *finite);
-    if (!finite)
-        return;
-    for (bool changed = true, forward = true; changed; forward = !forward) {
-        changed = false;
-        for (size_t k = 0; k < n; k++) {
-            size_t i = forward ? k : n - 1 - k;
-            if (!finite[i] && def_finite(c->srv->defs[i], finite))
-                finite[i] = changed = true;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (finite[i])
-            continue;
-        const ir_def *def = c->srv->defs[i];
-        for (size_t j = 0; j < def->nfields; j++)
-            if (def->fields[j].required && !type_finite(def->fields[j].type, finite)) {
-                ERR(c, def->fields[j].loc,
-                    "type '%s' can never be finite: its required field '%s' needs another '%s' (directly or "
-                    "through other types); make the field Optional, a list or a dict, or give it a default",
-                    def->name, def->fields[j].name, def->name);
-                break;
-            }
-    }
-}
-
 typedef struct ref_list {
     size_t *items;
     size_t n, cap;
@@ -1715,6 +2095,135 @@ static void collect_refs(checker *c, const ir_type *t, ref_list *out)
         return;
     default:
         return;
+    }
+}
+
+/* The first named type that keeps `t` from being finite (type_finite is false). */
+static const ir_def *infinite_part(const ir_type *t, const bool *finite)
+{
+    switch (t->kind) {
+    case IR_TUPLE:
+    case IR_UNION:
+        for (size_t i = 0; i < t->nitems; i++)
+            if (!type_finite(t->items[i], finite))
+                return infinite_part(t->items[i], finite);
+        return NULL;
+    case IR_NAMED:
+        return finite[t->def->index] ? NULL : t->def;
+    default:
+        return NULL;
+    }
+}
+
+/* A type that can never be finite: a model that requires itself with no list,
+ * Optional or dict in between, or requires such a type. The finite types are
+ * found from the bottom up with a work list: a type is looked at again only when
+ * a type its required fields refer to turns out finite, and a cursor remembers
+ * how many of its fields are known to be finite, so that no input (a chain of
+ * 100,000 types in any order) makes this quadratic. */
+static void check_finite(checker *c)
+{
+    size_t n = c->srv->ndefs;
+    if (!n)
+        return;
+    bool *finite = mcp_arena_alloc(c->a, n * sizeof *finite);
+    size_t *cursor = mcp_arena_alloc(c->a, n * sizeof *cursor);
+    ref_list *refs = mcp_arena_alloc(c->a, n * sizeof *refs);
+    size_t *rev_start = mcp_arena_alloc(c->a, (n + 1) * sizeof *rev_start);
+    if (!finite || !cursor || !refs || !rev_start)
+        return;
+    size_t nrefs = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ir_def *def = c->srv->defs[i];
+        for (size_t j = 0; j < def->nfields; j++)
+            if (def->fields[j].required)
+                collect_refs(c, def->fields[j].type, &refs[i]);
+        nrefs += refs[i].n;
+    }
+    /* Who refers to whom, reversed: rev[rev_start[j] .. rev_start[j + 1]) refer to j. */
+    size_t *rev = mcp_arena_alloc(c->a, (nrefs ? nrefs : 1) * sizeof *rev);
+    size_t *queue = mcp_arena_alloc(c->a, (n + nrefs) * sizeof *queue);
+    if (!rev || !queue)
+        return;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < refs[i].n; k++)
+            rev_start[refs[i].items[k] + 1]++;
+    for (size_t j = 0; j < n; j++)
+        rev_start[j + 1] += rev_start[j];
+    size_t *fill = cursor; /* borrowed, zeroed again below */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < refs[i].n; k++) {
+            size_t j = refs[i].items[k];
+            rev[rev_start[j] + fill[j]++] = i;
+        }
+    memset(cursor, 0, n * sizeof *cursor);
+
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n; i++)
+        queue[tail++] = i;
+    while (head < tail) {
+        size_t i = queue[head++];
+        if (finite[i])
+            continue;
+        const ir_def *def = c->srv->defs[i];
+        while (cursor[i] < def->nfields &&
+               (!def->fields[cursor[i]].required || type_finite(def->fields[cursor[i]].type, finite)))
+            cursor[i]++;
+        if (cursor[i] < def->nfields)
+            continue;
+        finite[i] = true;
+        for (size_t k = rev_start[i]; k < rev_start[i + 1]; k++)
+            if (!finite[rev[k]] && tail < n + nrefs)
+                queue[tail++] = rev[k];
+    }
+
+    /* Each type that is not finite waits for one other (next); those on a loop of
+     * waiting are the cause, the others wait for a type that is never finite. */
+    size_t *next = queue; /* reused */
+    uint8_t *state = mcp_arena_alloc(c->a, n); /* 0 unseen, 1 on the current walk, 2 done, 3 on a loop */
+    if (!state)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        next[i] = i;
+        if (!finite[i]) {
+            const ir_field *f = &c->srv->defs[i]->fields[cursor[i]];
+            const ir_def *d = infinite_part(f->type, finite);
+            next[i] = d ? d->index : i;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (finite[i] || state[i])
+            continue;
+        size_t v = i;
+        while (!finite[v] && state[v] == 0) {
+            state[v] = 1;
+            v = next[v];
+        }
+        if (!finite[v] && state[v] == 1) /* a new loop through v */
+            for (size_t w = v; state[w] != 3; w = next[w])
+                state[w] = 3;
+        for (size_t w = i; !finite[w] && state[w] == 1; w = next[w])
+            state[w] = 2;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (finite[i])
+            continue;
+        const ir_def *def = c->srv->defs[i];
+        const ir_field *f = &def->fields[cursor[i]];
+        const ir_def *d = c->srv->defs[next[i]];
+        if (d == def)
+            ERR(c, f->loc,
+                "type '%s' can never be finite: its required field '%s' needs another '%s'; make the field "
+                "Optional, a list or a dict, or give it a default",
+                def->name, f->name, def->name);
+        else if (state[i] == 3)
+            ERR(c, f->loc,
+                "type '%s' can never be finite: its required field '%s' needs type '%s', which needs another '%s' "
+                "(through required fields); make the field Optional, a list or a dict, or give it a default",
+                def->name, f->name, d->name, def->name);
+        else
+            ERR(c, f->loc, "type '%s' can never be finite: its required field '%s' needs type '%s', which can never be finite",
+                def->name, f->name, d->name);
     }
 }
 
@@ -1785,27 +2294,85 @@ static void mark_cycles(checker *c)
     }
 }
 
+/* Names with their index, sorted by name then index: collisions are found in
+ * n log n, so a type with 100,000 fields is checked in a moment. */
+typedef struct name_ix {
+    const char *name;
+    size_t ix;
+} name_ix;
+
+static int name_ix_cmp(const void *a, const void *b)
+{
+    const name_ix *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    if (r)
+        return r;
+    return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+/* The first position in sorted v[0..n) whose name is not less than `name`. */
+static size_t name_ix_lower(const name_ix *v, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sorted (name, index) pairs of n names (NULL names left out); *m receives the count. */
+static name_ix *sorted_names(checker *c, const char *const *names, size_t stride, size_t n, size_t *m)
+{
+    *m = 0;
+    name_ix *v = mcp_arena_alloc(c->a, (n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = *(const char *const *)((const char *)names + i * stride);
+        if (name)
+            v[(*m)++] = (name_ix){name, i};
+    }
+    qsort(v, *m, sizeof *v, name_ix_cmp);
+    return v;
+}
+
 /* Two members of one C struct may not share a name; nor may a member and the
  * presence flag generated for an optional record key (has_NAME). */
 static void check_member_names(checker *c, const ir_field *fields, size_t n, bool record, const char *owner)
 {
+    if (n < 2)
+        return;
+    size_t m;
+    name_ix *v = sorted_names(c, &fields[0].c_name, sizeof *fields, n, &m);
+    if (!v)
+        return;
+    for (size_t g = 0; g < m;) {
+        size_t e = g + 1;
+        while (e < m && strcmp(v[e].name, v[g].name) == 0)
+            e++;
+        for (size_t k = g + 1; k < e; k++)
+            ERR(c, fields[v[k].ix].loc,
+                "fields '%s' and '%s' of %s have the same C name '%s'; give one a 'c_name'", fields[v[g].ix].name,
+                fields[v[k].ix].name, owner, v[k].name);
+        g = e;
+    }
+    if (!record)
+        return;
     for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(fields[i].c_name, fields[j].c_name) == 0)
-                ERR(c, fields[i].loc,
-                    "fields '%s' and '%s' of %s have the same C name '%s'; give one a 'c_name'", fields[j].name,
-                    fields[i].name, owner, fields[i].c_name);
-        }
-        if (!record || fields[i].required)
+        if (fields[i].required || !fields[i].c_name)
             continue;
-        for (size_t j = 0; j < n; j++) {
-            const char *m = fields[j].c_name;
-            if (strncmp(m, "has_", 4) == 0 && strcmp(m + 4, fields[i].c_name) == 0)
-                ERR(c, fields[j].loc,
-                    "field '%s' of %s has the C name '%s', which is the presence flag of the optional key '%s'; "
-                    "give it a 'c_name'",
-                    fields[j].name, owner, m, fields[i].name);
-        }
+        const char *flag = mcp_arena_printf(c->a, "has_%s", fields[i].c_name);
+        if (!flag)
+            return;
+        for (size_t k = name_ix_lower(v, m, flag); k < m && strcmp(v[k].name, flag) == 0; k++)
+            ERR(c, fields[v[k].ix].loc,
+                "field '%s' of %s has the C name '%s', which is the presence flag of the optional key '%s'; "
+                "give it a 'c_name'",
+                fields[v[k].ix].name, owner, flag, fields[i].name);
     }
 }
 
@@ -1823,24 +2390,35 @@ static void check_c_names(checker *c)
         char what[300];
         snprintf(what, sizeof what, "tool '%s'", t->name);
         check_member_names(c, t->params, t->nparams, false, what);
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(t->c_name, s->tools[j].c_name) == 0)
-                ERR(c, t->loc, "tools '%s' and '%s' have the same C name '%s'; give one a 'c_name'",
-                    s->tools[j].name, t->name, t->c_name);
+        if (!t->c_name)
+            continue;
         /* The tool's generated names must not be a type's. */
-        char args[300];
-        snprintf(args, sizeof args, "%s_args", t->c_name);
-        for (size_t j = 0; j < s->ndefs; j++)
-            if (strcmp(s->defs[j]->name, t->c_name) == 0 || strcmp(s->defs[j]->name, args) == 0)
-                ERR(c, s->defs[j]->loc,
+        const char *args = mcp_arena_printf(c->a, "%s_args", t->c_name);
+        const ir_def *clash[2] = {find_def(c, t->c_name), args ? find_def(c, args) : NULL};
+        for (size_t j = 0; j < 2; j++)
+            if (clash[j])
+                ERR(c, clash[j]->loc,
                     "type '%s' has the same C name as a name generated for tool '%s' (%s_%s); rename the type "
                     "or give the tool a 'c_name'",
-                    s->defs[j]->name, t->name, s->c_prefix, s->defs[j]->name);
+                    clash[j]->name, t->name, s->c_prefix, clash[j]->name);
     }
-    for (size_t j = 0; j < s->ndefs; j++)
-        if (strcmp(s->defs[j]->name, "server") == 0)
-            ERR(c, s->defs[j]->loc, "type 'server' has the same C name as the server table (%s_server); rename it",
-                s->c_prefix);
+    if (s->ntools > 1) {
+        size_t m;
+        name_ix *v = sorted_names(c, &s->tools[0].c_name, sizeof *s->tools, s->ntools, &m);
+        for (size_t g = 0; v && g < m;) {
+            size_t e = g + 1;
+            while (e < m && strcmp(v[e].name, v[g].name) == 0)
+                e++;
+            for (size_t k = g + 1; k < e; k++)
+                ERR(c, s->tools[v[k].ix].loc, "tools '%s' and '%s' have the same C name '%s'; give one a 'c_name'",
+                    s->tools[v[g].ix].name, s->tools[v[k].ix].name, v[k].name);
+            g = e;
+        }
+    }
+    const ir_def *server = find_def(c, "server");
+    if (server)
+        ERR(c, server->loc, "type 'server' has the same C name as the server table (%s_server); rename it",
+            s->c_prefix);
 }
 
 /* ---------------------------------------------------------------- the top level */
@@ -1866,7 +2444,7 @@ static void parse_server(checker *c, const idl_node *root)
     check_keys(c, server, SERVER_KEYS, COUNT(SERVER_KEYS), NULL, 0, "'server'");
     const idl_node *name = idl_map_get(server, "name");
     if (!name)
-        ERR(c, server->loc, "'server' has no 'name'");
+        ERR(c, map_key(root, "server")->loc, "'server' has no 'name'");
     else if (expect_string(c, name, "the server's 'name'")) {
         if (!name->str[0])
             ERR(c, name->loc, "the server's 'name' cannot be empty");
@@ -1874,7 +2452,7 @@ static void parse_server(checker *c, const idl_node *root)
     }
     const idl_node *version = idl_map_get(server, "version");
     if (!version)
-        ERR(c, server->loc, "'server' has no 'version'");
+        ERR(c, map_key(root, "server")->loc, "'server' has no 'version'");
     else if (version->kind == IDL_NODE_INT || version->kind == IDL_NODE_FLOAT)
         ERR(c, version->loc, "the server's 'version' must be a string: YAML reads %s as a number; quote it: \"%s\"",
             version->str, version->str);
@@ -1924,6 +2502,8 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     const idl_node *version = idl_map_get(root, "mcpidl");
     if (!version)
         ERR(&c, root->loc, "missing 'mcpidl: 1' (the version of the format) at the top level");
+    else if (version->kind == IDL_NODE_STR && strcmp(version->str, "1") == 0)
+        ERR(&c, version->loc, "'mcpidl' must be the number 1, not the string \"1\"; write 'mcpidl: 1' without quotes");
     else if (version->kind != IDL_NODE_INT || version->v.i != 1)
         ERR(&c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'", scalar_text(version));
 
@@ -1939,6 +2519,7 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     check_finite(&c);
     mark_cycles(&c);
     check_c_names(&c);
+    free(c.line_starts);
     return d->errors == errors_before ? c.srv : NULL;
 }
 

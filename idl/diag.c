@@ -64,6 +64,12 @@ uint32_t idl_char_col(const char *src, size_t line_start, size_t off)
     return col;
 }
 
+/* A line ends at "\n", "\r\n" or a lone "\r" (as libyaml reads them). */
+static bool is_line_end(const char *src, size_t len, size_t i)
+{
+    return src[i] == '\n' || (src[i] == '\r' && (i + 1 >= len || src[i + 1] != '\n'));
+}
+
 idl_loc idl_loc_of_offset(const char *src, size_t len, size_t off)
 {
     if (off > len)
@@ -71,36 +77,55 @@ idl_loc idl_loc_of_offset(const char *src, size_t len, size_t off)
     uint32_t line = 1;
     size_t line_start = 0;
     for (size_t i = 0; i < off; i++)
-        if (src[i] == '\n') {
+        if (is_line_end(src, len, i)) {
             line++;
             line_start = i + 1;
         }
     return (idl_loc){line, idl_char_col(src, line_start, off)};
 }
 
-static int loc_cmp(const idl_diag *a, const idl_diag *b)
+static int loc_cmp(idl_loc a, idl_loc b)
 {
     /* Diagnostics without a place (whole-file ones) come first. */
-    if (a->loc.line != b->loc.line)
-        return a->loc.line < b->loc.line ? -1 : 1;
-    if (a->loc.col != b->loc.col)
-        return a->loc.col < b->loc.col ? -1 : 1;
+    if (a.line != b.line)
+        return a.line < b.line ? -1 : 1;
+    if (a.col != b.col)
+        return a.col < b.col ? -1 : 1;
     return 0;
 }
 
-/* Insertion sort keeps equal locations in the order they were added (a note stays
- * after its error) and is fast on the nearly sorted lists the passes produce. */
+/* Sort by place, keeping each note right after the error or warning it belongs
+ * to (the one added just before it), wherever the note points: "duplicate key"
+ * at the second key is followed by its note at the first, which lies above.
+ * A note is sorted by the place of its error; insertion sort is stable, so equal
+ * places keep the order they were added in (a note stays after its error), and
+ * it is fast on the nearly sorted lists the passes produce. */
 static void sort_stable(idl_diag *v, size_t n)
 {
+    if (n < 2)
+        return;
+    idl_loc *key = malloc(n * sizeof *key);
+    if (!key)
+        return; /* printed in the order they were added */
+    idl_loc head = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].severity != IDL_NOTE || i == 0)
+            head = v[i].loc;
+        key[i] = head;
+    }
     for (size_t i = 1; i < n; i++) {
         idl_diag x = v[i];
+        idl_loc kx = key[i];
         size_t j = i;
-        while (j > 0 && loc_cmp(&v[j - 1], &x) > 0) {
+        while (j > 0 && loc_cmp(key[j - 1], kx) > 0) {
             v[j] = v[j - 1];
+            key[j] = key[j - 1];
             j--;
         }
         v[j] = x;
+        key[j] = kx;
     }
+    free(key);
 }
 
 static const char *severity_name(idl_severity s)
@@ -108,56 +133,154 @@ static const char *severity_name(idl_severity s)
     return s == IDL_ERROR ? "error" : s == IDL_WARNING ? "warning" : "note";
 }
 
-/* Print the source line of `loc` and a caret under its column. Tabs are kept so
- * the caret lines up; bytes that are not printable are shown as '?'. */
-static void print_source_line(const idl_diags *d, FILE *out, idl_loc loc)
+/* The byte length of the valid UTF-8 character at src[i], or 0. */
+static size_t utf8_char_len(const unsigned char *s, size_t n)
 {
-    if (!d->src || loc.line == 0)
-        return;
-    size_t i = 0;
-    uint32_t line = 1;
-    while (i < d->src_len && line < loc.line) {
-        if (d->src[i] == '\n')
-            line++;
-        i++;
-    }
-    if (line != loc.line)
-        return;
-    size_t start = i, end = i;
+    if (s[0] < 0x80)
+        return 1;
+    size_t w = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (w == 0 || w > n)
+        return 0;
+    for (size_t k = 1; k < w; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
+        (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0; /* overlong, surrogate, beyond U+10FFFF */
+    return w;
+}
+
+/* Print source line `line`, which starts at byte `start`, and a caret under
+ * column `col`. Tabs are kept so the caret lines up; control characters and
+ * bytes that are not UTF-8 are shown as '?'. */
+static void print_source_line(const idl_diags *d, FILE *out, uint32_t line, size_t start, uint32_t col)
+{
+    if (start == 0 && d->src_len >= 3 && memcmp(d->src, "\xEF\xBB\xBF", 3) == 0)
+        start = 3; /* a byte-order mark is not a column */
+    size_t end = start;
     while (end < d->src_len && d->src[end] != '\n' && d->src[end] != '\r')
         end++;
     if (end - start > 240)
         return; /* a very long line would drown the message */
-    fprintf(out, "%5u | ", (unsigned)loc.line);
-    for (size_t k = start; k < end; k++) {
-        unsigned char c = (unsigned char)d->src[k];
-        fputc(c == '\t' || c >= 0x20 ? c : '?', out);
+    fprintf(out, "%5u | ", (unsigned)line);
+    const unsigned char *s = (const unsigned char *)d->src;
+    for (size_t k = start; k < end;) {
+        size_t w = utf8_char_len(s + k, end - k);
+        bool control = (w == 2 && s[k] == 0xC2 && s[k + 1] < 0xA0) || /* C1 controls, U+2028, U+2029 */
+                       (w == 3 && s[k] == 0xE2 && s[k + 1] == 0x80 && (s[k + 2] == 0xA8 || s[k + 2] == 0xA9));
+        if (w > 1 && !control)
+            fwrite(s + k, 1, w, out);
+        else
+            fputc(s[k] == '\t' || (s[k] >= 0x20 && s[k] < 0x7F) ? s[k] : '?', out);
+        k += w ? w : 1;
     }
     fputs("\n      | ", out);
-    uint32_t col = 1;
-    for (size_t k = start; k < end && col < loc.col; k++) {
-        unsigned char c = (unsigned char)d->src[k];
-        if ((c & 0xC0) == 0x80)
+    uint32_t c = 1;
+    for (size_t k = start; k < end && c < col; k++) {
+        if ((s[k] & 0xC0) == 0x80)
             continue;
-        fputc(c == '\t' ? '\t' : ' ', out);
-        col++;
+        fputc(s[k] == '\t' ? '\t' : ' ', out);
+        c++;
     }
     fputs("^\n", out);
+}
+
+/* The start of each line that a diagnostic points at, found in one pass over the
+ * source: lines[i] (sorted, unique) starts at starts[i], or SIZE_MAX past the end. */
+static void find_lines(const idl_diags *d, const uint32_t *lines, size_t n, size_t *starts)
+{
+    size_t i = 0, k = 0;
+    uint32_t line = 1;
+    while (k < n) {
+        while (k < n && lines[k] == line)
+            starts[k++] = i;
+        if (k == n || i >= d->src_len)
+            break;
+        while (i < d->src_len && !is_line_end(d->src, d->src_len, i))
+            i++;
+        if (i < d->src_len) {
+            i++;
+            line++;
+        } else {
+            break;
+        }
+    }
+    for (; k < n; k++)
+        starts[k] = SIZE_MAX;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A message on one line: names quoted in it come from the input and may hold
+ * line breaks or other control characters, which are escaped. */
+static void put_message(FILE *out, const char *m)
+{
+    for (; *m; m++) {
+        unsigned char c = (unsigned char)*m;
+        if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c == '\r')
+            fputs("\\r", out);
+        else if (c < 0x20 || c == 0x7F)
+            fprintf(out, "\\x%02X", c);
+        else
+            fputc(c, out);
+    }
+    fputc('\n', out);
 }
 
 void idl_diags_print(idl_diags *d, FILE *out, bool show_source)
 {
     sort_stable(d->items, d->len);
+    uint32_t *lines = NULL;
+    size_t *starts = NULL, nlines = 0;
+    if (show_source && d->src && d->len) {
+        lines = malloc(d->len * sizeof *lines);
+        starts = malloc(d->len * sizeof *starts);
+        if (lines && starts) {
+            for (size_t i = 0; i < d->len; i++)
+                if (d->items[i].loc.line)
+                    lines[nlines++] = d->items[i].loc.line;
+            qsort(lines, nlines, sizeof *lines, u32_cmp);
+            size_t u = 0;
+            for (size_t i = 0; i < nlines; i++)
+                if (u == 0 || lines[u - 1] != lines[i])
+                    lines[u++] = lines[i];
+            nlines = u;
+            find_lines(d, lines, nlines, starts);
+        } else {
+            show_source = false;
+        }
+    }
     for (size_t i = 0; i < d->len; i++) {
         const idl_diag *g = &d->items[i];
         if (g->loc.line)
-            fprintf(out, "%s:%u:%u: %s: %s\n", d->path, (unsigned)g->loc.line, (unsigned)g->loc.col,
-                    severity_name(g->severity), g->message);
+            fprintf(out, "%s:%u:%u: %s: ", d->path, (unsigned)g->loc.line, (unsigned)g->loc.col,
+                    severity_name(g->severity));
         else
-            fprintf(out, "%s: %s: %s\n", d->path, severity_name(g->severity), g->message);
-        if (show_source)
-            print_source_line(d, out, g->loc);
+            fprintf(out, "%s: %s: ", d->path, severity_name(g->severity));
+        put_message(out, g->message);
+        if (show_source && g->loc.line) {
+            size_t lo = 0, hi = nlines;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (lines[mid] < g->loc.line)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < nlines && lines[lo] == g->loc.line && starts[lo] != SIZE_MAX)
+                print_source_line(d, out, g->loc.line, starts[lo], g->loc.col);
+        }
     }
+    free(lines);
+    free(starts);
     if (d->truncated)
         fprintf(out, "%s: note: too many diagnostics; the first %zu are shown\n", d->path, d->len);
 }

@@ -43,6 +43,8 @@ static const char *check_escape(const char *p, size_t len, size_t i, bool in_cla
             *adv = 4;
             return NULL;
         }
+        if (i + 2 < len && p[i + 2] == '{')
+            return "PCRE's long hex escape '\\x{...}' is not supported; write '\\uHHHH'";
         return "'\\x' must be followed by two hexadecimal digits";
     case 'u':
         for (size_t k = 2; k < 6; k++)
@@ -66,6 +68,19 @@ static const char *check_escape(const char *p, size_t len, size_t i, bool in_cla
     }
     if (c >= '1' && c <= '9')
         return in_class ? "a backreference is not allowed inside a character class" : NULL;
+    /* PCRE-only escapes, named as docs/idl.md names them. */
+    switch (c) {
+    case 'A': return "the PCRE anchor '\\A' is not supported; write '^'";
+    case 'Z': return "the PCRE anchor '\\Z' is not supported; write '$'";
+    case 'z': return "the PCRE anchor '\\z' is not supported; write '$'";
+    case 'G': return "the PCRE anchor '\\G' is not supported";
+    case 'p': return "Unicode properties '\\p{...}' are not supported";
+    case 'P': return "Unicode properties '\\P{...}' are not supported";
+    case 'K': return "the match reset '\\K' is not supported";
+    case 'Q': case 'E': return "quoting with '\\Q...\\E' is not supported; escape each metacharacter";
+    case 'h': case 'H': case 'R': case 'X':
+        break; /* named by the generic message */
+    }
     if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
         return UNSUPPORTED_ESCAPE;
     return NULL; /* an escaped punctuation character or non-ASCII character: itself */
@@ -143,7 +158,15 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
                 } else if (n == '|') {
                     return "branch reset groups '(?|...)' are not supported";
                 } else {
-                    return "inline flags such as '(?i)' are not supported";
+                    /* (?i), (?m-s), (?i:...): name the flags as written */
+                    size_t k = i + 2;
+                    while (k < len && k < i + 12 && p[k] != ')' && p[k] != ':')
+                        k++;
+                    size_t shown = k < len && (p[k] == ')' || p[k] == ':') ? k + 1 - i : k - i;
+                    bool icase = memchr(p + i + 2, 'i', k - i - 2) != NULL;
+                    return mcp_arena_printf(a, "inline flags '%.*s' are not supported in 'pattern'%s", (int)shown,
+                                            p + i,
+                                            icase ? "; use a character class such as [Aa]" : ": a pattern has no flags");
                 }
             } else if (i + 1 < len && p[i + 1] == '*') {
                 return "PCRE2 verbs such as '(*UTF)' are not supported";

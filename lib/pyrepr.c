@@ -440,7 +440,7 @@ static void rput(rsink *s, const char *p, size_t n)
     size_t take = n;
     if (take > s->want - have) {
         take = s->want - have;
-        while (take < n && ((unsigned char)p[n - take] & 0xc0) == 0x80)
+        while (take > 0 && take < n && ((unsigned char)p[n - take] & 0xc0) == 0x80)
             take++; /* do not split a character */
     }
     s->pos -= take;
