@@ -845,7 +845,7 @@ static const char *constraints(gen *g, const char *dname, const ir_constraints *
         c_string(b, c->pattern, strlen(c->pattern));
         mcp_buf_puts(b, ", NULL};\n");
     }
-    mcp_buf_printf(b, "static const mcp_constraints %s_c = {\n    .flags = 0", dname);
+    mcp_buf_printf(b, "static const mcp_constraints %s_c = {\n    .flags = ", dname);
     static const struct {
         size_t off;
         const char *flag;
@@ -860,10 +860,13 @@ static const char *constraints(gen *g, const char *dname, const ir_constraints *
         {offsetof(ir_constraints, has_min_items), "MCP_C_MIN_ITEMS"},
         {offsetof(ir_constraints, has_max_items), "MCP_C_MAX_ITEMS"},
     };
+    bool any = false;
     for (size_t i = 0; i < sizeof FLAGS / sizeof *FLAGS; i++)
-        if (*(const bool *)((const char *)c + FLAGS[i].off))
-            mcp_buf_printf(b, " | %s", FLAGS[i].flag);
-    mcp_buf_puts(b, ",\n");
+        if (*(const bool *)((const char *)c + FLAGS[i].off)) {
+            mcp_buf_printf(b, "%s%s", any ? " | " : "", FLAGS[i].flag);
+            any = true;
+        }
+    mcp_buf_puts(b, any ? ",\n" : "0,\n");
     if (c->has_minimum) bound(b, "minimum", c->minimum);
     if (c->has_maximum) bound(b, "maximum", c->maximum);
     if (c->has_exclusive_minimum) bound(b, "exclusive_minimum", c->exclusive_minimum);
