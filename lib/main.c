@@ -10,6 +10,14 @@
 
 #include "server.h"
 
+/* Defined by libmcpidl-http when the server links it (--http); NULL otherwise,
+ * so that the core library does not depend on libmicrohttpd. */
+extern int mcp_http_serve(const mcp_server *server, const mcp_settings *settings,
+                          const char *host_port, const char *const *allow_hosts, size_t nallow)
+    __attribute__((weak));
+
+#define MAX_ALLOW_HOSTS 64
+
 static const char *prog_name(char **argv)
 {
     const char *p = argv && argv[0] && argv[0][0] ? argv[0] : "server";
@@ -34,6 +42,10 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "  --max-concurrent N     requests in flight at once (default %d)\n"
             "  --page-size N          tools per tools/list page (default %zu)\n"
             "  --log-level LEVEL      quiet, error, warn, info or debug (default warn)\n"
+            "  --http HOST:PORT       serve Streamable HTTP at http://HOST:PORT/mcp instead\n"
+            "                         of stdio (needs the server linked with mcpidl-http)\n"
+            "  --allow-host NAME      with --http, accept this Host name too (besides\n"
+            "                         localhost, 127.0.0.1 and [::1]); repeatable\n"
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
@@ -74,7 +86,7 @@ static bool parse_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
 }
 
 typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_CONCURRENT, OPT_PAGE_SIZE,
-               OPT_LOG_LEVEL, OPT_HELP, OPT_VERSION } opt_id;
+               OPT_LOG_LEVEL, OPT_HTTP, OPT_ALLOW_HOST, OPT_HELP, OPT_VERSION } opt_id;
 
 static const struct {
     const char *name;
@@ -87,6 +99,8 @@ static const struct {
     {"--max-concurrent", OPT_MAX_CONCURRENT, true},
     {"--page-size", OPT_PAGE_SIZE, true},
     {"--log-level", OPT_LOG_LEVEL, true},
+    {"--http", OPT_HTTP, true},
+    {"--allow-host", OPT_ALLOW_HOST, true},
     {"--help", OPT_HELP, false},
     {"-h", OPT_HELP, false},
     {"--version", OPT_VERSION, false},
@@ -156,6 +170,9 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
     mcp_settings set, def;
     mcp_settings_default(&def);
     set = def;
+    const char *http = NULL;
+    const char *allow[MAX_ALLOW_HOSTS];
+    size_t nallow = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -231,6 +248,16 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
                 goto bad_number;
             set.page_size = (size_t)v;
             break;
+        case OPT_HTTP:
+            http = value;
+            break;
+        case OPT_ALLOW_HOST:
+            if (nallow == MAX_ALLOW_HOSTS) {
+                cli_error("--allow-host: at most %d names", MAX_ALLOW_HOSTS);
+                return 2;
+            }
+            allow[nallow++] = value;
+            break;
         case OPT_LOG_LEVEL: {
             mcp_log_level level;
             if (!mcp_log_parse_level(value, &level)) {
@@ -250,8 +277,22 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
         return 2;
     }
 
+    if (nallow > 0 && !http) {
+        cli_error("--allow-host needs --http");
+        return 2;
+    }
+    if (http && !mcp_http_serve) {
+        cli_error("this server was built without HTTP support (link mcpidl-http)");
+        return 2;
+    }
     if (!mcp_stdio_install_signals())
         mcp_log(MCP_LOG_WARN, "cannot install signal handlers: %s", strerror(errno));
+    if (http) {
+        mcp_log(MCP_LOG_INFO, "%s %s: %zu tool(s), %d worker(s), over HTTP",
+                server->name ? server->name : "?", server->version ? server->version : "?",
+                server->ntools, set.workers);
+        return mcp_http_serve(server, &set, http, allow, nallow);
+    }
     saved_stdio sv;
     if (!take_stdio(&sv))
         mcp_log(MCP_LOG_WARN, "cannot set standard output aside: handlers must not print to it");

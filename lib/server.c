@@ -20,6 +20,7 @@
  */
 #include "server.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "call.h"
@@ -90,6 +92,8 @@ void mcp_settings_default(mcp_settings *s)
     s->max_depth = MCP_JSON_DEFAULT_MAX_DEPTH;
     s->max_concurrent = MCP_DEFAULT_MAX_CONCURRENT;
     s->page_size = MCP_DEFAULT_PAGE_SIZE;
+    s->client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
+    s->max_pending = MCP_DEFAULT_MAX_PENDING;
 }
 
 /* ---------------------------------------------------------------- JSON-RPC codes */
@@ -136,6 +140,8 @@ typedef struct batch {
     pthread_mutex_t mu;
     int refs; /* the reading thread's, and one per job still running */
     size_t nanswers;
+    void *rctx;  /* the transport's reply context of the whole batch */
+    bool expect; /* some element gets an answer: the batch gets a final call */
 } batch;
 
 typedef struct job {
@@ -146,8 +152,22 @@ typedef struct job {
     const mcp_tool *tool;
     const mcp_json *args, *meta;
     rpc_id id;
+    void *rctx; /* the transport's reply context */
     atomic_bool cancelled;
 } job;
+
+/* A request to the client a handler waits for (mcp_client_request). */
+typedef enum { P_WAIT, P_RESULT, P_ERROR } pend_state;
+
+typedef struct pending {
+    bool used;
+    int64_t id;          /* the request's id (the session's own counter) */
+    job *j;              /* the job whose handler waits */
+    pend_state state;
+    char *text;          /* P_RESULT: the result as JSON text; P_ERROR: the message (malloc) */
+    size_t len;
+    pthread_cond_t cv;   /* signalled under mu when state changes or the wait must end */
+} pending;
 
 typedef struct tool_ref {
     const char *name;
@@ -167,10 +187,12 @@ struct mcp_session {
     mcp_sink_fn sink;
     void *sink_ctx;
     atomic_bool broken;
+    bool own_pool; /* the pool is the session's, shut down with it */
 
     /* The reading thread's. */
     bool initialized;
     const char *version; /* negotiated; NULL before initialize */
+    void *rctx;          /* the reply context of the message being handled */
     slot *cur;           /* a slot ready for the next message */
     mcp_buf reply;       /* an answer being written */
     mcp_buf msg;         /* an error message being written */
@@ -187,6 +209,18 @@ struct mcp_session {
     slot *free_slots;
 
     mcp_pool *pool; /* NULL: handlers run on the reading thread */
+
+    /* notifications/message: the least severe mcp_level sent (logging/setLevel). */
+    atomic_int log_min;
+    /* What the client declared in initialize (written by the reading thread
+     * before any tools/call, read by workers). */
+    bool client_sampling, client_elicitation, client_roots;
+
+    /* Requests to the client, under mu: the table (max_pending entries,
+     * allocated on first use), the next id, whether the session is ending. */
+    pending *pend;
+    int64_t next_req_id;
+    bool closing;
 };
 
 /* The writer's names (jsonw.h), in one place. */
@@ -264,6 +298,14 @@ static void slot_put(mcp_session *s, slot *sl)
 
 /* ---------------------------------------------------------------- writing answers */
 
+/* Under mu: every handler waiting for the client looks again. */
+static void pending_wake_all(mcp_session *s)
+{
+    for (int i = 0; s->pend && i < s->set.max_pending; i++)
+        if (s->pend[i].used)
+            pthread_cond_broadcast(&s->pend[i].cv);
+}
+
 static void mark_broken(mcp_session *s)
 {
     if (atomic_exchange(&s->broken, true))
@@ -273,19 +315,28 @@ static void mark_broken(mcp_session *s)
     pthread_mutex_lock(&s->mu);
     for (job *j = s->inflight; j; j = j->next)
         atomic_store(&j->cancelled, true);
+    pending_wake_all(s);
     pthread_mutex_unlock(&s->mu);
 }
 
-static void sink_send(mcp_session *s, const mcp_out_part *parts, size_t n)
+/* Once the peer is gone, nothing more is sent, but every final call still
+ * reaches the transport (with no parts), so that it can let go of rctx. */
+static void sink_send(mcp_session *s, void *rctx, const mcp_out_part *parts, size_t n, bool final)
 {
-    if (atomic_load(&s->broken))
+    if (atomic_load(&s->broken)) {
+        if (final)
+            s->sink(s->sink_ctx, rctx, NULL, 0, true);
         return;
-    if (!s->sink(s->sink_ctx, parts, n))
+    }
+    if (!s->sink(s->sink_ctx, rctx, parts, n, final))
         mark_broken(s);
 }
 
-/* An answer that needs no memory: -32603 with the id when it is an integer. */
-static void send_oom(mcp_session *s, const rpc_id *id)
+static void emit(mcp_session *s, batch *b, void *rctx, const mcp_out_part *parts, size_t n);
+
+/* An answer that needs no memory: -32603 with the id when it is an integer;
+ * to the client, or into the batch. */
+static void send_oom(mcp_session *s, batch *b, void *rctx, const rpc_id *id)
 {
     char text[160];
     int n;
@@ -299,7 +350,7 @@ static void send_oom(mcp_session *s, const rpc_id *id)
                      "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,"
                      "\"message\":\"Internal error: out of memory\"}}");
     mcp_out_part part = {text, (size_t)n};
-    sink_send(s, &part, 1);
+    emit(s, b, rctx, &part, 1);
 }
 
 static void batch_add(batch *b, const mcp_out_part *parts, size_t n)
@@ -314,12 +365,12 @@ static void batch_add(batch *b, const mcp_out_part *parts, size_t n)
 }
 
 /* Send one whole answer, to the client or into its batch. */
-static void emit(mcp_session *s, batch *b, const mcp_out_part *parts, size_t n)
+static void emit(mcp_session *s, batch *b, void *rctx, const mcp_out_part *parts, size_t n)
 {
     if (b)
         batch_add(b, parts, n);
     else
-        sink_send(s, parts, n);
+        sink_send(s, rctx, parts, n, true);
 }
 
 static void batch_unref(mcp_session *s, batch *b)
@@ -331,16 +382,21 @@ static void batch_unref(mcp_session *s, batch *b)
         return;
     slot *sl = b->sl;
     size_t nanswers = b->nanswers;
+    void *rctx = b->rctx;
+    bool expect = b->expect;
     pthread_mutex_destroy(&b->mu); /* b lives in sl's arena */
     if (nanswers > 0) {
         /* A batch of notifications only gets no answer at all. */
         mcp_buf_putc(&sl->result, ']');
         if (sl->result.oom) {
-            send_oom(s, NULL);
+            send_oom(s, NULL, rctx, NULL);
         } else {
             mcp_out_part part = {sl->result.data, sl->result.len};
-            sink_send(s, &part, 1);
+            sink_send(s, rctx, &part, 1, true);
         }
+    } else if (expect) {
+        /* Every request of it was cancelled: no answer, but a final call. */
+        sink_send(s, rctx, NULL, 0, true);
     }
     slot_put(s, sl);
 }
@@ -381,11 +437,11 @@ static void reply_result(mcp_session *s, batch *b, const rpc_id *id, const char 
     mcp_buf_clear(&s->reply);
     render_head(&s->reply, id);
     if (s->reply.oom) {
-        send_oom(s, id);
+        send_oom(s, b, s->rctx, id);
         return;
     }
     mcp_out_part parts[3] = {{s->reply.data, s->reply.len}, {result, n}, {"}", 1}};
-    emit(s, b, parts, 3);
+    emit(s, b, s->rctx, parts, 3);
 }
 
 /* Reading thread: an error; the message is printf-formatted, then, when
@@ -414,11 +470,11 @@ static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int co
     if (!s->msg.oom)
         render_error(&s->reply, id, code, s->msg.data, s->msg.len);
     if (s->msg.oom || s->reply.oom) {
-        send_oom(s, id);
+        send_oom(s, b, s->rctx, id);
         return;
     }
     mcp_out_part part = {s->reply.data, s->reply.len};
-    emit(s, b, &part, 1);
+    emit(s, b, s->rctx, &part, 1);
 }
 
 #define reply_error(s, b, id, code, ...) reply_error_named(s, b, id, code, NULL, 0, __VA_ARGS__)
@@ -449,6 +505,7 @@ static void run_job(void *arg)
     if (ran) {
         mcp_call call;
         mcp_call_init(&call, &sl->arena, j->tool, j->meta, &j->cancelled);
+        call.job = j;
         mcp_buf_clear(&sl->result);
         mcp_buf_clear(&sl->head);
         bool ok = mcp_tool_invoke(&call, j->args, &sl->result) && !sl->result.oom;
@@ -482,13 +539,13 @@ static void run_job(void *arg)
 
     if (ran && !cancelled) {
         if (nparts > 0)
-            emit(s, b, parts, nparts);
-        else if (!b)
-            send_oom(s, &j->id);
+            emit(s, b, j->rctx, parts, nparts);
         else
-            mcp_log(MCP_LOG_ERROR, "out of memory: a batch answer is lost");
+            send_oom(s, b, j->rctx, &j->id);
     } else {
         mcp_log(MCP_LOG_DEBUG, "tools/call %s: cancelled, no answer", j->tool->name);
+        if (!b) /* the transport may close what it holds for the request */
+            sink_send(s, j->rctx, NULL, 0, true);
     }
     /* j lives in sl's arena: nothing of j is used from here on. */
     slot_put(s, sl);
@@ -521,6 +578,7 @@ static bool start_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
     j->args = args;
     j->meta = meta;
     j->id = *id;
+    j->rctx = s->rctx;
     atomic_init(&j->cancelled, false);
 
     pthread_mutex_lock(&s->mu);
@@ -589,6 +647,8 @@ static void cancel(mcp_session *s, const mcp_json *rid)
             found++;
         }
     }
+    if (found)
+        pending_wake_all(s);
     pthread_mutex_unlock(&s->mu);
     mcp_log(MCP_LOG_DEBUG, "notifications/cancelled: %d request(s) cancelled", found);
 }
@@ -622,6 +682,10 @@ static void do_initialize(mcp_session *s, batch *b, const rpc_id *id, const mcp_
     for (size_t i = 0; i < NVERSIONS; i++)
         if (str_is(pv, VERSIONS[i]))
             version = VERSIONS[i];
+    const mcp_json *caps = mcp_json_get(params, "capabilities");
+    s->client_sampling = mcp_json_get(caps, "sampling") != NULL;
+    s->client_elicitation = mcp_json_get(caps, "elicitation") != NULL;
+    s->client_roots = mcp_json_get(caps, "roots") != NULL;
     const mcp_json *info = mcp_json_get(params, "clientInfo");
     const mcp_json *cname = mcp_json_get(info, "name"), *cver = mcp_json_get(info, "version");
     mcp_log(MCP_LOG_INFO, "initialize from %s %s: protocol %s",
@@ -633,9 +697,10 @@ static void do_initialize(mcp_session *s, batch *b, const rpc_id *id, const mcp_
     mcp_buf_clear(r);
     mcp_buf_puts(r, "{\"protocolVersion\":");
     put_cstr(r, version);
-    mcp_buf_puts(r, ",\"capabilities\":{");
+    /* logging: the runtime serves logging/setLevel (and handlers may log). */
+    mcp_buf_puts(r, ",\"capabilities\":{\"logging\":{}");
     if (srv->ntools > 0)
-        mcp_buf_puts(r, "\"tools\":{\"listChanged\":false}");
+        mcp_buf_puts(r, ",\"tools\":{\"listChanged\":false}");
     mcp_buf_puts(r, "},\"serverInfo\":{\"name\":");
     put_cstr(r, srv->name ? srv->name : "");
     if (srv->title) {
@@ -651,7 +716,7 @@ static void do_initialize(mcp_session *s, batch *b, const rpc_id *id, const mcp_
     }
     mcp_buf_putc(r, '}');
     if (r->oom) {
-        send_oom(s, id);
+        send_oom(s, b, s->rctx, id);
         return;
     }
     s->initialized = true;
@@ -720,6 +785,84 @@ static bool do_tools_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
     return start_call(s, sl, b, id, tool, args, meta);
 }
 
+/* MCP's log levels, least severe first (mcp_level's order). */
+static const char *const LEVELS[] = {"debug",    "info",  "notice", "warning",
+                                     "error", "critical", "alert",  "emergency"};
+#define NLEVELS ((int)(sizeof LEVELS / sizeof *LEVELS))
+
+static void do_set_level(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params)
+{
+    const mcp_json *level = mcp_json_get(params, "level");
+    for (int i = 0; i < NLEVELS; i++)
+        if (str_is(level, LEVELS[i])) {
+            atomic_store(&s->log_min, i);
+            reply_result(s, b, id, "{}", 2);
+            return;
+        }
+    reply_error(s, b, id, RPC_INVALID_PARAMS,
+                "Invalid params: level must be one of debug, info, notice, warning, error, "
+                "critical, alert, emergency");
+}
+
+/* The text of a response from the client, to the handler waiting for it
+ * (reading thread). Responses nobody waits for (late, after a timeout, or
+ * unknown ids) are dropped. */
+static void client_response(mcp_session *s, const mcp_json *m)
+{
+    const mcp_json *idv = mcp_json_get(m, "id");
+    if (!idv || idv->kind != MCP_JINT || !s->pend) {
+        mcp_log(MCP_LOG_DEBUG, "ignored a response from the client (no request of ours)");
+        return;
+    }
+    const mcp_json *res = mcp_json_get(m, "result");
+    mcp_buf t;
+    mcp_buf_init(&t);
+    pend_state st = P_RESULT;
+    if (res) {
+        mcp_json_write(&t, res, -1);
+    } else {
+        st = P_ERROR;
+        const mcp_json *err = mcp_json_get(m, "error");
+        const mcp_json *code = mcp_json_get(err, "code"), *msg = mcp_json_get(err, "message");
+        mcp_buf_puts(&t, "the client answered with error ");
+        if (code && code->kind == MCP_JINT)
+            mcp_buf_printf(&t, "%lld", (long long)code->i);
+        else
+            mcp_buf_puts(&t, "(no code)");
+        if (msg && msg->kind == MCP_JSTRING) {
+            mcp_buf_puts(&t, ": ");
+            mcp_buf_put(&t, msg->s, msg->len);
+        }
+    }
+    if (t.oom) {
+        mcp_buf_free(&t);
+        mcp_buf_init(&t);
+        st = P_ERROR;
+        mcp_buf_puts(&t, "out of memory");
+    }
+    size_t len = 0;
+    char *text = mcp_buf_take(&t, &len);
+    bool taken = false;
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < s->set.max_pending; i++) {
+        pending *p = &s->pend[i];
+        if (p->used && p->id == idv->i && p->state == P_WAIT) {
+            p->state = text ? st : P_ERROR;
+            p->text = text;
+            p->len = len;
+            taken = true;
+            pthread_cond_broadcast(&p->cv);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (!taken) {
+        free(text);
+        mcp_log(MCP_LOG_DEBUG, "ignored a response from the client to request %lld (not pending)",
+                (long long)idv->i);
+    }
+}
+
 static void notification(mcp_session *s, const mcp_json *method, const mcp_json *params)
 {
     if (str_is(method, "notifications/cancelled")) {
@@ -732,7 +875,7 @@ static void notification(mcp_session *s, const mcp_json *method, const mcp_json 
     }
 }
 
-typedef enum { M_UNKNOWN, M_INITIALIZE, M_PING, M_TOOLS_LIST, M_TOOLS_CALL } method_kind;
+typedef enum { M_UNKNOWN, M_INITIALIZE, M_PING, M_TOOLS_LIST, M_TOOLS_CALL, M_SET_LEVEL } method_kind;
 
 static method_kind method_of(const mcp_json *method)
 {
@@ -744,7 +887,22 @@ static method_kind method_of(const mcp_json *method)
         return M_TOOLS_LIST;
     if (str_is(method, "initialize"))
         return M_INITIALIZE;
+    if (str_is(method, "logging/setLevel"))
+        return M_SET_LEVEL;
     return M_UNKNOWN;
+}
+
+/* Whether dispatch() answers m: all but notifications and client responses
+ * (dispatch's own order of checks). */
+static bool gets_answer(const mcp_json *m)
+{
+    if (m->kind != MCP_JOBJECT)
+        return true;
+    const mcp_json *method = mcp_json_get(m, "method");
+    if (!method)
+        return !(mcp_json_get(m, "result") || mcp_json_get(m, "error"));
+    return mcp_json_get(m, "id") || !str_is(mcp_json_get(m, "jsonrpc"), "2.0") ||
+           method->kind != MCP_JSTRING;
 }
 
 /* One message (a lone one, or an element of a batch). Returns true when a job
@@ -759,8 +917,8 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
     const mcp_json *method = mcp_json_get(m, "method");
     const mcp_json *idv = mcp_json_get(m, "id");
     if (!method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"))) {
-        /* A response from the client: the server sends no requests yet. */
-        mcp_log(MCP_LOG_DEBUG, "ignored a response from the client");
+        /* A response from the client: to the handler waiting for it. */
+        client_response(s, m);
         return false;
     }
 
@@ -836,6 +994,9 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         return false;
     case M_TOOLS_CALL:
         return do_tools_call(s, sl, b, &id, params);
+    case M_SET_LEVEL:
+        do_set_level(s, b, &id, params);
+        return false;
     case M_UNKNOWN:
         break;
     }
@@ -844,22 +1005,28 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
 
 /* A batch (2025-03-26): each element handled as a message, the answers sent
  * together in one array once the last is in. Takes over `sl`. */
-static void run_batch(mcp_session *s, slot *sl, const mcp_json *arr)
+static bool run_batch(mcp_session *s, slot *sl, const mcp_json *arr)
 {
     batch *b = mcp_arena_alloc(&sl->arena, sizeof *b);
     if (!b) {
-        send_oom(s, NULL);
+        send_oom(s, NULL, s->rctx, NULL);
         slot_put(s, sl);
-        return;
+        return true;
     }
     b->sl = sl;
     b->refs = 1;
     b->nanswers = 0;
+    b->rctx = s->rctx;
+    b->expect = false;
+    for (size_t i = 0; i < arr->n; i++)
+        b->expect = b->expect || gets_answer(arr->items[i]);
+    bool expect = b->expect;
     pthread_mutex_init(&b->mu, NULL);
     mcp_buf_clear(&sl->result);
     for (size_t i = 0; i < arr->n && !atomic_load(&s->broken); i++)
         dispatch(s, sl, b, arr->items[i]);
     batch_unref(s, b);
+    return expect;
 }
 
 /* ---------------------------------------------------------------- the entry points */
@@ -872,30 +1039,32 @@ static bool is_blank(const char *t, size_t n)
     return true;
 }
 
-void mcp_session_too_large(mcp_session *s)
+void mcp_session_too_large(mcp_session *s, void *reply_ctx)
 {
+    s->rctx = reply_ctx;
     reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
                 "Invalid Request: message too large (limit %zu bytes)", s->set.max_message);
 }
 
-void mcp_session_message(mcp_session *s, const char *text, size_t len)
+bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *reply_ctx)
 {
+    s->rctx = reply_ctx;
     if (len > 0 && text[len - 1] == '\r')
         len--;
     /* Blank lines are not messages: clients may send a newline too many
      * (a keep-alive, a trailing "\n\n"), and answering those with parse
      * errors would only confuse them. */
     if (is_blank(text, len))
-        return;
+        return false;
     if (len > s->set.max_message) {
-        mcp_session_too_large(s);
-        return;
+        mcp_session_too_large(s, reply_ctx);
+        return true;
     }
     slot *sl = s->cur ? s->cur : slot_get(s);
     s->cur = NULL;
     if (!sl) {
-        send_oom(s, NULL);
-        return;
+        send_oom(s, NULL, reply_ctx, NULL);
+        return true;
     }
     /* Every node of the DOM lives in the slot's arena (mcp_json_parse copies
      * strings and number literals): a job may take it to a worker while the
@@ -903,7 +1072,7 @@ void mcp_session_message(mcp_session *s, const char *text, size_t len)
     mcp_json_err err = MCP_JSON_E_NOMEM;
     size_t off = 0;
     mcp_json *m = mcp_json_parse(&sl->arena, text, len, &s->limits, &err, &off);
-    bool taken = false;
+    bool taken = false, answered = true;
     if (!m) {
         if (err == MCP_JSON_E_NOMEM)
             reply_error(s, NULL, NULL, RPC_INTERNAL_ERROR, "Internal error: out of memory");
@@ -921,10 +1090,11 @@ void mcp_session_message(mcp_session *s, const char *text, size_t len)
         } else if (m->n == 0) {
             reply_error(s, NULL, NULL, RPC_INVALID_REQUEST, "Invalid Request: empty batch");
         } else {
-            run_batch(s, sl, m);
+            answered = run_batch(s, sl, m);
             taken = true;
         }
     } else {
+        answered = gets_answer(m);
         taken = dispatch(s, sl, NULL, m);
     }
     if (!taken) {
@@ -934,7 +1104,10 @@ void mcp_session_message(mcp_session *s, const char *text, size_t len)
     /* An answer that echoed a huge name does not keep its memory. */
     buf_recycle(&s->reply);
     buf_recycle(&s->msg);
+    return answered;
 }
+
+void mcp_session_close(mcp_session *s) { mark_broken(s); }
 
 bool mcp_session_broken(mcp_session *s) { return atomic_load(&s->broken); }
 
@@ -994,8 +1167,8 @@ static bool render_pages(mcp_session *s)
     return true;
 }
 
-mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *settings,
-                             mcp_sink_fn sink, void *sink_ctx)
+static mcp_session *session_new(const mcp_server *server, const mcp_settings *settings,
+                                bool own_pool, mcp_pool *pool, mcp_sink_fn sink, void *sink_ctx)
 {
     mcp_session *s = calloc(1, sizeof *s);
     if (!s)
@@ -1018,6 +1191,11 @@ mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *setti
     if (s->set.max_depth > MCP_JSON_DEPTH_CAP)
         s->set.max_depth = MCP_JSON_DEPTH_CAP;
     s->limits.max_depth = s->set.max_depth;
+    if (s->set.client_timeout_ms <= 0)
+        s->set.client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
+    if (s->set.max_pending <= 0)
+        s->set.max_pending = MCP_DEFAULT_MAX_PENDING;
+    atomic_init(&s->log_min, MCP_LEVEL_INFO);
     s->sink = sink;
     s->sink_ctx = sink_ctx;
     atomic_init(&s->broken, false);
@@ -1039,9 +1217,12 @@ mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *setti
             qsort(s->tools, s->ntools, sizeof *s->tools, tool_ref_cmp);
     }
     ok = ok && render_pages(s);
-    if (ok && s->set.workers > 0) {
+    s->own_pool = own_pool;
+    if (ok && own_pool && s->set.workers > 0) {
         s->pool = mcp_pool_new(s->set.workers, (size_t)s->set.max_concurrent);
         ok = s->pool != NULL;
+    } else if (!own_pool) {
+        s->pool = pool;
     }
     if (!ok) {
         mcp_session_free(s);
@@ -1050,12 +1231,30 @@ mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *setti
     return s;
 }
 
+mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *settings,
+                             mcp_sink_fn sink, void *sink_ctx)
+{
+    return session_new(server, settings, true, NULL, sink, sink_ctx);
+}
+
+mcp_session *mcp_session_new_pooled(const mcp_server *server, const mcp_settings *settings,
+                                    mcp_pool *pool, mcp_sink_fn sink, void *sink_ctx)
+{
+    return session_new(server, settings, false, pool, sink, sink_ctx);
+}
+
 void mcp_session_free(mcp_session *s)
 {
     if (!s)
         return;
+    /* No more input: a handler waiting for the client would wait in vain. */
+    pthread_mutex_lock(&s->mu);
+    s->closing = true;
+    pending_wake_all(s);
+    pthread_mutex_unlock(&s->mu);
     mcp_session_drain(s);
-    mcp_pool_shutdown(s->pool);
+    if (s->own_pool)
+        mcp_pool_shutdown(s->pool);
     if (s->cur)
         slot_destroy(s->cur);
     for (slot *sl = s->free_slots, *next; sl; sl = next) {
@@ -1066,9 +1265,492 @@ void mcp_session_free(mcp_session *s)
         mcp_buf_free(&s->pages[p].text);
     free(s->pages);
     free(s->tools);
+    for (int i = 0; s->pend && i < s->set.max_pending; i++)
+        pthread_cond_destroy(&s->pend[i].cv);
+    free(s->pend);
     mcp_buf_free(&s->reply);
     mcp_buf_free(&s->msg);
     pthread_cond_destroy(&s->idle);
     pthread_mutex_destroy(&s->mu);
     free(s);
+}
+
+/* ---------------------------------------------------------------- messages from handlers
+ * A handler's notifications (log messages, progress) and requests to the
+ * client go to the sink with its request's reply context, not final: before
+ * the answer, on the request's own stream (HTTP: the POST's SSE stream). */
+
+/* The length of the longest prefix of s[0..n) that is UTF-8 (RFC 3629: no
+ * overlongs, surrogates, or code points beyond U+10FFFF): n when all is. */
+static size_t utf8_prefix(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            k = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            k = 2;
+            if (c == 0xE0)
+                lo = 0xA0;
+            if (c == 0xED)
+                hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            k = 3;
+            if (c == 0xF0)
+                lo = 0x90;
+            if (c == 0xF4)
+                hi = 0x8F;
+        } else {
+            return i;
+        }
+        if (i + k >= n) /* cut short */
+            return i;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t q = 2; q <= k; q++)
+            if (s[i + q] < 0x80 || s[i + q] > 0xBF)
+                return i;
+        i += k + 1;
+    }
+    return n;
+}
+
+/* A JSON string of a handler's text: bytes that are not UTF-8 become U+FFFD. */
+static void put_handler_str(mcp_buf *b, const char *s, size_t n)
+{
+    size_t ok = utf8_prefix((const unsigned char *)s, n);
+    if (ok == n) {
+        put_str(b, s, n);
+        return;
+    }
+    mcp_buf fixed;
+    mcp_buf_init(&fixed);
+    while (n > 0) {
+        ok = utf8_prefix((const unsigned char *)s, n);
+        mcp_buf_put(&fixed, s, ok);
+        if (ok == n)
+            break;
+        mcp_buf_puts(&fixed, "\xef\xbf\xbd");
+        s += ok + 1;
+        n -= ok + 1;
+    }
+    put_str(b, fixed.data ? fixed.data : "", fixed.len);
+    if (fixed.oom)
+        b->oom = true;
+    mcp_buf_free(&fixed);
+}
+
+/* A number as an integer when it is one (progress 50, not 50.0). */
+static void put_number(mcp_buf *b, double d)
+{
+    if (d > -9007199254740992.0 && d < 9007199254740992.0 && (double)(int64_t)d == d)
+        put_int(b, (int64_t)d);
+    else
+        mcp_json_double(b, d);
+}
+
+static job *call_job(const mcp_call *call) { return call ? (job *)call->job : NULL; }
+
+/* Whether the job may still send: not cancelled, the client not gone. */
+static bool job_live(const job *j)
+{
+    return j && !atomic_load(&j->cancelled) && !atomic_load(&j->s->broken);
+}
+
+/* One whole message from the job's handler, not final. */
+static bool job_send(job *j, const mcp_buf *msg)
+{
+    if (!job_live(j) || msg->oom)
+        return false;
+    mcp_out_part part = {msg->data, msg->len};
+    sink_send(j->s, j->rctx, &part, 1, false);
+    return !atomic_load(&j->s->broken);
+}
+
+bool mcp_log_enabled(const mcp_call *call, mcp_level level)
+{
+    job *j = call_job(call);
+    return job_live(j) && (int)level >= MCP_LEVEL_DEBUG && (int)level < NLEVELS &&
+           (int)level >= atomic_load(&j->s->log_min);
+}
+
+/* notifications/message with data[0..n) as the (already written) value. */
+static void send_log(job *j, mcp_level level, const char *logger, const char *data, size_t n)
+{
+    mcp_buf m;
+    mcp_buf_init(&m);
+    mcp_buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+                     "\"level\":");
+    put_cstr(&m, LEVELS[level]);
+    if (logger) {
+        mcp_buf_puts(&m, ",\"logger\":");
+        put_handler_str(&m, logger, strlen(logger));
+    }
+    mcp_buf_puts(&m, ",\"data\":");
+    mcp_buf_put(&m, data, n);
+    mcp_buf_puts(&m, "}}");
+    job_send(j, &m);
+    mcp_buf_free(&m);
+}
+
+void mcp_log_message(mcp_call *call, mcp_level level, const char *logger, const char *fmt, ...)
+{
+    if (!mcp_log_enabled(call, level) || !fmt)
+        return;
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text)
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    if (!text)
+        return;
+    mcp_buf d;
+    mcp_buf_init(&d);
+    put_handler_str(&d, text, (size_t)n);
+    free(text);
+    if (!d.oom)
+        send_log(call_job(call), level, logger, d.data, d.len);
+    mcp_buf_free(&d);
+}
+
+void mcp_log_json(mcp_call *call, mcp_level level, const char *logger, const mcp_json *data)
+{
+    if (!mcp_log_enabled(call, level))
+        return;
+    mcp_buf d;
+    mcp_buf_init(&d);
+    if (data)
+        mcp_json_write(&d, data, -1); /* a non-finite float is written as null */
+    else
+        mcp_buf_puts(&d, "null");
+    if (!d.oom)
+        send_log(call_job(call), level, logger, d.data, d.len);
+    mcp_buf_free(&d);
+}
+
+bool mcp_progress(mcp_call *call, double progress, double total, const char *message)
+{
+    job *j = call_job(call);
+    const mcp_json *token = call ? mcp_json_get(call->meta, "progressToken") : NULL;
+    if (!job_live(j) || !token ||
+        (token->kind != MCP_JINT && token->kind != MCP_JBIGINT && token->kind != MCP_JSTRING))
+        return false;
+    if (progress != progress || progress - progress != 0 || total != total || total - total != 0)
+        return false; /* NaN or infinite */
+    mcp_buf m;
+    mcp_buf_init(&m);
+    mcp_buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+                     "\"progressToken\":");
+    mcp_json_write(&m, token, -1); /* as received: a string, or an integer's digits */
+    mcp_buf_puts(&m, ",\"progress\":");
+    put_number(&m, progress);
+    if (total > 0) {
+        mcp_buf_puts(&m, ",\"total\":");
+        put_number(&m, total);
+    }
+    if (message) {
+        mcp_buf_puts(&m, ",\"message\":");
+        put_handler_str(&m, message, strlen(message));
+    }
+    mcp_buf_puts(&m, "}}");
+    bool ok = job_send(j, &m);
+    mcp_buf_free(&m);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- requests to the client */
+
+static const mcp_json *client_fail(mcp_call *call, const char *fmt, ...) MCP_PRINTF(2, 3);
+
+static const mcp_json *client_fail(mcp_call *call, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    const char *msg = mcp_arena_strdup(call->arena, text);
+    call->client_error = msg ? msg : "a request to the client failed (out of memory)";
+    return NULL;
+}
+
+/* notifications/cancelled for a request of ours that is given up. */
+static void cancel_client_request(job *j, int64_t id, const char *reason)
+{
+    if (atomic_load(&j->s->broken))
+        return;
+    char text[256];
+    int n = snprintf(text, sizeof text,
+                     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+                     "{\"requestId\":%lld,\"reason\":\"%s\"}}",
+                     (long long)id, reason);
+    mcp_out_part part = {text, (size_t)n};
+    sink_send(j->s, j->rctx, &part, 1, false);
+}
+
+/* The capability `method` needs from the client, when it needs one. */
+static const char *needed_capability(const mcp_session *s, const char *method, bool *declared)
+{
+    *declared = true;
+    if (strcmp(method, "sampling/createMessage") == 0) {
+        *declared = s->client_sampling;
+        return "sampling";
+    }
+    if (strcmp(method, "elicitation/create") == 0) {
+        *declared = s->client_elicitation;
+        return "elicitation";
+    }
+    if (strcmp(method, "roots/list") == 0) {
+        *declared = s->client_roots;
+        return "roots";
+    }
+    return NULL;
+}
+
+/* A request whose params are JSON text (NULL: none); the result parsed into
+ * the call's arena. */
+static const mcp_json *client_request_text(mcp_call *call, const char *method, const char *params,
+                                           size_t params_len)
+{
+    if (!call)
+        return NULL;
+    call->client_error = NULL;
+    job *j = call_job(call);
+    if (!j)
+        return client_fail(call, "%s: no client to ask (the call is not served by a session)",
+                           method);
+    mcp_session *s = j->s;
+    if (!s->pool)
+        return client_fail(call,
+                           "%s: requests to the client need worker threads (with --workers 0 "
+                           "the handler runs on the thread that would read the answer)",
+                           method);
+    bool declared;
+    const char *cap = needed_capability(s, method, &declared);
+    if (!declared)
+        return client_fail(call, "%s: the client did not declare the %s capability", method, cap);
+    if (!job_live(j))
+        return client_fail(call, "%s: the call was cancelled", method);
+
+    /* A slot in the table, and an id. */
+    pthread_mutex_lock(&s->mu);
+    if (!s->pend && !s->closing) {
+        s->pend = calloc((size_t)s->set.max_pending, sizeof *s->pend);
+        pthread_condattr_t attr;
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        for (int i = 0; s->pend && i < s->set.max_pending; i++)
+            pthread_cond_init(&s->pend[i].cv, &attr);
+        pthread_condattr_destroy(&attr);
+    }
+    pending *p = NULL;
+    for (int i = 0; s->pend && !s->closing && i < s->set.max_pending && !p; i++)
+        if (!s->pend[i].used)
+            p = &s->pend[i];
+    if (p) {
+        p->used = true;
+        p->id = ++s->next_req_id;
+        p->j = j;
+        p->state = P_WAIT;
+        p->text = NULL;
+        p->len = 0;
+    }
+    bool closing = s->closing, nomem = !s->pend;
+    int64_t id = p ? p->id : 0;
+    pthread_mutex_unlock(&s->mu);
+    if (!p) {
+        if (closing)
+            return client_fail(call, "%s: the session is closing", method);
+        if (nomem)
+            return client_fail(call, "%s: out of memory", method);
+        return client_fail(call, "%s: too many requests to the client pending (limit %d)", method,
+                           s->set.max_pending);
+    }
+
+    mcp_buf m;
+    mcp_buf_init(&m);
+    mcp_buf_printf(&m, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"method\":", (long long)id);
+    put_cstr(&m, method);
+    if (params) {
+        mcp_buf_puts(&m, ",\"params\":");
+        mcp_buf_put(&m, params, params_len);
+    }
+    mcp_buf_putc(&m, '}');
+    bool sent = job_send(j, &m);
+    bool oom = m.oom;
+    mcp_buf_free(&m);
+
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += s->set.client_timeout_ms / 1000;
+    deadline.tv_nsec += (long)(s->set.client_timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    bool timed_out = false;
+    pthread_mutex_lock(&s->mu);
+    while (sent && p->state == P_WAIT && !atomic_load(&j->cancelled) &&
+           !atomic_load(&s->broken) && !s->closing) {
+        if (pthread_cond_timedwait(&p->cv, &s->mu, &deadline) == ETIMEDOUT) {
+            timed_out = p->state == P_WAIT;
+            break;
+        }
+    }
+    pend_state st = p->state;
+    char *text = p->text;
+    size_t len = p->len;
+    bool cancelled = atomic_load(&j->cancelled), broken = atomic_load(&s->broken);
+    closing = s->closing;
+    p->used = false;
+    p->j = NULL;
+    p->text = NULL;
+    pthread_mutex_unlock(&s->mu);
+
+    const mcp_json *result = NULL;
+    if (st == P_RESULT) {
+        mcp_json_err err = MCP_JSON_OK;
+        result = mcp_json_parse(call->arena, text, len, NULL, &err, NULL);
+        if (!result)
+            client_fail(call, "%s: out of memory", method);
+    } else if (st == P_ERROR) {
+        client_fail(call, "%s: %s", method, text);
+    } else if (!sent) {
+        client_fail(call, "%s: %s", method,
+                    oom ? "out of memory" : broken ? "the client is gone" : "the call was cancelled");
+    } else if (broken) {
+        client_fail(call, "%s: the client is gone", method);
+    } else if (cancelled) {
+        cancel_client_request(j, id, "the tool call was cancelled");
+        client_fail(call, "%s: the call was cancelled", method);
+    } else if (closing) {
+        client_fail(call, "%s: the session is closing", method);
+    } else {
+        (void)timed_out;
+        cancel_client_request(j, id, "timed out");
+        client_fail(call, "%s: no answer from the client within %d ms", method,
+                    s->set.client_timeout_ms);
+    }
+    free(text);
+    return result;
+}
+
+const mcp_json *mcp_client_request(mcp_call *call, const char *method, const mcp_json *params)
+{
+    if (!call || !method)
+        return NULL;
+    if (!params)
+        return client_request_text(call, method, NULL, 0);
+    mcp_buf t;
+    mcp_buf_init(&t);
+    bool finite = mcp_json_write(&t, params, -1);
+    if (t.oom || !finite) {
+        mcp_buf_free(&t);
+        return client_fail(call, "%s: %s", method,
+                           finite ? "out of memory" : "the params hold a NaN or infinite float");
+    }
+    const mcp_json *r = client_request_text(call, method, t.data, t.len);
+    mcp_buf_free(&t);
+    return r;
+}
+
+const char *mcp_client_error(const mcp_call *call) { return call ? call->client_error : NULL; }
+
+bool mcp_sample_text(mcp_call *call, const char *prompt, int max_tokens, const char **reply_text)
+{
+    if (reply_text)
+        *reply_text = NULL;
+    if (!call)
+        return false;
+    mcp_buf t;
+    mcp_buf_init(&t);
+    mcp_buf_puts(&t, "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":");
+    const char *pr = prompt ? prompt : "";
+    put_handler_str(&t, pr, strlen(pr));
+    mcp_buf_printf(&t, "}}],\"maxTokens\":%d}", max_tokens > 0 ? max_tokens : 1);
+    if (t.oom) {
+        mcp_buf_free(&t);
+        client_fail(call, "sampling/createMessage: out of memory");
+        return false;
+    }
+    const mcp_json *r = client_request_text(call, "sampling/createMessage", t.data, t.len);
+    mcp_buf_free(&t);
+    if (!r)
+        return false;
+    /* content: one block, or (2025-11-25) an array of them: the first text. */
+    const mcp_json *content = mcp_json_get(r, "content");
+    const mcp_json *text = NULL;
+    if (content && content->kind == MCP_JARRAY) {
+        for (size_t i = 0; i < content->n && !text; i++)
+            if (str_is(mcp_json_get(content->items[i], "type"), "text"))
+                text = mcp_json_get(content->items[i], "text");
+    } else if (str_is(mcp_json_get(content, "type"), "text")) {
+        text = mcp_json_get(content, "text");
+    }
+    if (!text || text->kind != MCP_JSTRING) {
+        client_fail(call, "sampling/createMessage: the client's answer holds no text content");
+        return false;
+    }
+    if (reply_text)
+        *reply_text = text->s;
+    return true;
+}
+
+bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schema_json,
+                const mcp_json **content, const char **action)
+{
+    if (content)
+        *content = NULL;
+    if (action)
+        *action = NULL;
+    if (!call)
+        return false;
+    const char *schema_text = requested_schema_json ? requested_schema_json : "";
+    mcp_json_err err = MCP_JSON_OK;
+    size_t off = 0;
+    mcp_json *schema =
+        mcp_json_parse(call->arena, schema_text, strlen(schema_text), NULL, &err, &off);
+    if (!schema || schema->kind != MCP_JOBJECT) {
+        client_fail(call, "elicitation/create: the requested schema is not a JSON object%s%s",
+                    schema ? "" : ": ", schema ? "" : mcp_json_error_str(err));
+        return false;
+    }
+    mcp_buf t;
+    mcp_buf_init(&t);
+    mcp_buf_puts(&t, "{\"message\":");
+    const char *msg = message ? message : "";
+    put_handler_str(&t, msg, strlen(msg));
+    mcp_buf_puts(&t, ",\"requestedSchema\":");
+    mcp_json_write(&t, schema, -1);
+    mcp_buf_putc(&t, '}');
+    if (t.oom) {
+        mcp_buf_free(&t);
+        client_fail(call, "elicitation/create: out of memory");
+        return false;
+    }
+    const mcp_json *r = client_request_text(call, "elicitation/create", t.data, t.len);
+    mcp_buf_free(&t);
+    if (!r)
+        return false;
+    const mcp_json *act = mcp_json_get(r, "action");
+    if (!(str_is(act, "accept") || str_is(act, "decline") || str_is(act, "cancel"))) {
+        client_fail(call, "elicitation/create: the client's answer has no valid action");
+        return false;
+    }
+    if (action)
+        *action = act->s;
+    const mcp_json *c = mcp_json_get(r, "content");
+    if (content && str_is(act, "accept") && c && c->kind == MCP_JOBJECT)
+        *content = c;
+    return true;
 }

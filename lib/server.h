@@ -21,6 +21,8 @@
 #define MCP_DEFAULT_MAX_CONCURRENT 64      /* tools/call in flight per session */
 #define MCP_DEFAULT_PAGE_SIZE 100          /* tools per tools/list page */
 #define MCP_MAX_WORKERS 1024
+#define MCP_DEFAULT_CLIENT_TIMEOUT_MS 60000 /* a handler's request to the client */
+#define MCP_DEFAULT_MAX_PENDING 64          /* requests to the client pending per session */
 
 typedef struct mcp_settings {
     int workers;             /* worker threads; 0: handlers run on the reading thread */
@@ -28,6 +30,9 @@ typedef struct mcp_settings {
     int max_depth;           /* JSON nesting limit (mcp_json_limits.max_depth) */
     int max_concurrent;      /* requests in flight before -32603 */
     size_t page_size;        /* tools per tools/list page */
+    int client_timeout_ms;   /* how long a handler waits for the client's answer
+                                (mcp_client_request); <= 0: the default */
+    int max_pending;         /* requests to the client pending at once; <= 0: the default */
 } mcp_settings;
 
 /* The defaults: one worker per online CPU, the limits above, depth 128. */
@@ -60,10 +65,19 @@ typedef struct mcp_out_part {
 } mcp_out_part;
 
 /* Where answers go: the concatenation of parts[0..n) is one whole JSON-RPC
- * message (no newline; the transport frames it). Called from the reading
- * thread and from workers: the sink serialises writes itself. Returns false
- * when the peer is gone (the session then stops doing work). */
-typedef bool (*mcp_sink_fn)(void *ctx, const mcp_out_part *parts, size_t n);
+ * message (no newline; the transport frames it). `reply_ctx` is the value the
+ * transport passed to mcp_session_message() with the request being served
+ * (NULL for stdio, and for messages that belong to no request). `final` marks
+ * the last call for that reply_ctx: the answer itself, or, for a request that
+ * is answered no more (cancelled, or the peer is gone), a call with n == 0, so
+ * that the transport can close whatever it holds open for it. Messages sent
+ * while serving a request (n > 0, !final) come before its final call. Called
+ * from the reading thread and from workers: the sink serialises writes
+ * itself. Returns false when the peer is gone (the session then stops doing
+ * work); a transport with many peers returns true and drops what it cannot
+ * deliver. */
+typedef bool (*mcp_sink_fn)(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n,
+                            bool final);
 
 typedef struct mcp_session mcp_session;
 
@@ -72,14 +86,31 @@ typedef struct mcp_session mcp_session;
  * session. */
 mcp_session *mcp_session_new(const mcp_server *server, const mcp_settings *settings,
                              mcp_sink_fn sink, void *sink_ctx);
+
+struct mcp_pool;
+/* The same, with handlers run on `pool` (shared by many sessions, which must
+ * all be freed before it is shut down) rather than on workers of its own;
+ * NULL runs them on the reading thread. */
+mcp_session *mcp_session_new_pooled(const mcp_server *server, const mcp_settings *settings,
+                                    struct mcp_pool *pool, mcp_sink_fn sink, void *sink_ctx);
 /* One message: the text of one line, without its '\n' (a final '\r' is
  * ignored). Blank lines (only spaces, tabs, CRs) are ignored. A message
  * longer than settings.max_message is answered as too large. Reading thread
- * only. */
-void mcp_session_message(mcp_session *s, const char *text, size_t len);
+ * only (a transport with several readers serialises its calls).
+ *
+ * Everything sent for this message goes to the sink with `reply_ctx`.
+ * Returns true when the message gets exactly one final sink call (now or
+ * later: a request, a batch holding one, or a message answered with an
+ * error); false when it gets none (a notification, a response from the
+ * client, a batch of those, a blank line): the sink then never sees
+ * `reply_ctx`. */
+bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *reply_ctx);
 /* The transport dropped a message longer than settings.max_message without
- * buffering it: answer -32600, no id. */
-void mcp_session_too_large(mcp_session *s);
+ * buffering it: answer -32600, no id, final, on reply_ctx. */
+void mcp_session_too_large(mcp_session *s, void *reply_ctx);
+/* The peer is gone for good: cancel every request in flight (their final
+ * calls come with no parts) and send nothing more. */
+void mcp_session_close(mcp_session *s);
 /* True once the sink reported the peer gone. */
 bool mcp_session_broken(mcp_session *s);
 /* Wait until every request in flight is answered (or dropped as cancelled). */
@@ -99,5 +130,9 @@ int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int 
  * input (a second one kills the process as usual). False when the handlers
  * cannot be installed. */
 bool mcp_stdio_install_signals(void);
+/* After mcp_stdio_install_signals(): a descriptor that becomes readable when
+ * SIGINT or SIGTERM arrives (-1 before), and whether one has. */
+int mcp_stop_fd(void);
+bool mcp_stop_requested(void);
 
 #endif

@@ -74,6 +74,10 @@ bool mcp_stdio_install_signals(void)
     return sigaction(SIGINT, &sa, NULL) == 0 && sigaction(SIGTERM, &sa, NULL) == 0;
 }
 
+int mcp_stop_fd(void) { return stop_pipe[0]; }
+
+bool mcp_stop_requested(void) { return stop_requested != 0; }
+
 /* ---------------------------------------------------------------- output */
 
 typedef struct stdio_out {
@@ -95,9 +99,14 @@ static bool wait_fd(int fd, short events)
     }
 }
 
-static bool stdio_sink(void *ctx, const mcp_out_part *parts, size_t n)
+static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n,
+                       bool final)
 {
     stdio_out *o = ctx;
+    (void)reply_ctx;
+    (void)final;
+    if (n == 0) /* a request answered no more: nothing to write */
+        return !o->broken;
     struct iovec iov[8];
     size_t niov = 0;
     for (size_t i = 0; i < n && niov < 7; i++)
@@ -179,7 +188,7 @@ int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int 
             if (skipping)
                 skipping = false;
             else
-                mcp_session_message(s, buf + start, at - start);
+                mcp_session_message(s, buf + start, at - start, NULL);
             start = scan = at + 1;
             if (stop_requested || mcp_session_broken(s))
                 break;
@@ -189,7 +198,7 @@ int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int 
         if (skipping) {
             start = end = scan = 0;
         } else if (end - start > limit + 1) {
-            mcp_session_too_large(s);
+            mcp_session_too_large(s, NULL);
             skipping = true;
             start = end = scan = 0;
         }
@@ -206,7 +215,7 @@ int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int 
                 char *nb = realloc(buf, ncap);
                 if (!nb) {
                     mcp_log(MCP_LOG_ERROR, "out of memory reading a message");
-                    mcp_session_too_large(s);
+                    mcp_session_too_large(s, NULL);
                     skipping = true;
                     start = end = scan = 0;
                 } else {
@@ -244,7 +253,7 @@ int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int 
         if (r == 0) {
             /* End of input: a last line without its newline is a message too. */
             if (!skipping && end > start)
-                mcp_session_message(s, buf + start, end - start);
+                mcp_session_message(s, buf + start, end - start, NULL);
             break;
         }
         end += (size_t)r;

@@ -127,9 +127,13 @@ typedef struct capture {
 
 static capture cap;
 
-static bool cap_sink(void *ctx, const mcp_out_part *parts, size_t n)
+static bool cap_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
 {
     capture *c = ctx;
+    (void)reply_ctx;
+    (void)final;
+    if (n == 0) /* a request answered no more */
+        return true;
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         len += parts[i].n;
@@ -229,7 +233,7 @@ static mcp_session *open_with(const mcp_server *srv, int workers, int max_concur
     return s;
 }
 
-static void feed(mcp_session *s, const char *line) { mcp_session_message(s, line, strlen(line)); }
+static void feed(mcp_session *s, const char *line) { mcp_session_message(s, line, strlen(line), NULL); }
 
 /* Send a line handled on the reading thread; expect exactly `want` as the
  * answer, or no answer when want is NULL. */
@@ -254,7 +258,8 @@ static void expect(mcp_session *s, const char *line, const char *want)
     "\"2025-03-26\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 #define RESULT_INIT(v)                                                                          \
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"" v "\",\"capabilities\":" \
-    "{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":\"testsrv\",\"title\":"      \
+    "{\"logging\":{},\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":"         \
+    "\"testsrv\",\"title\":"                                                                 \
     "\"Test Server\",\"version\":\"1.2.3\"},\"instructions\":\"Use \\\"echo\\\".\"}}"
 
 static void initialize(mcp_session *s, const char *init)
@@ -376,7 +381,20 @@ static const struct row {
     {READY, REQ("\"id\":5,\"method\":\"resources/list\""),
      ERR(ID(5), -32601, "Method not found: resources/list")},
     {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}"),
-     ERR(ID(5), -32601, "Method not found: logging/setLevel")},
+     OK(5, "{}")},
+    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"emergency\"}"),
+     OK(5, "{}")},
+    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"verbose\"}"),
+     ERR(ID(5), -32602, "Invalid params: level must be one of debug, info, notice, warning, error, "
+                        "critical, alert, emergency")},
+    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":3}"),
+     ERR(ID(5), -32602, "Invalid params: level must be one of debug, info, notice, warning, error, "
+                        "critical, alert, emergency")},
+    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\""),
+     ERR(ID(5), -32602, "Invalid params: level must be one of debug, info, notice, warning, error, "
+                        "critical, alert, emergency")},
+    {FRESH, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}"),
+     ERR(ID(5), -32600, "Invalid Request: the server is not initialized (send initialize first)")},
     {READY, REQ("\"id\":5,\"method\":\"a\\\"b\\u0000\\u00e9\""),
      ERR(ID(5), -32601, "Method not found: a\\\"b\\u0000\xc3\xa9")},
     {READY, REQ("\"id\":5,\"method\":\"Ping\""), ERR(ID(5), -32601, "Method not found: Ping")},
@@ -558,7 +576,7 @@ START_TEST(empty_server)
     ck_assert_ptr_nonnull(s);
     /* No tools: no tools capability, no title, no instructions. */
     expect(s, REQ("\"id\":0,\"method\":\"initialize\""),
-           OK(0, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"serverInfo\":{"
+           OK(0, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"logging\":{}},\"serverInfo\":{"
                  "\"name\":\"empty\",\"version\":\"0\"}}"));
     expect(s, REQ("\"id\":1,\"method\":\"tools/list\""), OK(1, "{\"tools\":[]}"));
     expect(s, REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"),
@@ -1043,8 +1061,8 @@ START_TEST(stdio_too_large)
     char want[2048];
     snprintf(want, sizeof want,
              "%s\n%s\n%s\n%s\n%s\n%s\n",
-             OK(0, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":"
-                   "false}},\"serverInfo\":{\"name\":\"testsrv\",\"title\":\"Test Server\","
+             OK(0, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"logging\":{},\"tools\":"
+                   "{\"listChanged\":false}},\"serverInfo\":{\"name\":\"testsrv\",\"title\":\"Test Server\","
                    "\"version\":\"1.2.3\"},\"instructions\":\"Use \\\"echo\\\".\"}"),
              too, OK(1, "{}"), too, OK(3, "{}"), OK(4, "{}"));
     ck_assert_str_eq(out, want);

@@ -1,0 +1,1181 @@
+/* http.c: Streamable HTTP (MCP 2025-11-25 transports) on libmicrohttpd.
+ *
+ * Threads. libmicrohttpd runs one thread per connection, so a request that
+ * waits (a JSON answer to come, an SSE stream to be fed) blocks only its own
+ * connection. Calls into one mcp_session are serialised by the session's
+ * msg_mu (the session has one "reading thread" at a time); tool handlers run
+ * on one worker pool shared by every session.
+ *
+ * Streams. Every POST carrying a request gets a stream, the reply context
+ * the session passes back to the sink with each message for it. An SSE
+ * stream keeps its events (bounded: MCP_HTTP_SSE_RETAIN bytes) so that a
+ * client can resume after Last-Event-ID "N-K" (stream N, events after K);
+ * stream 0 is the session's standalone stream (GET), which receives the
+ * messages that belong to no request. A JSON stream waits for its final
+ * message and is answered with it. Stream state is guarded by the session's
+ * mu; each stream has a condition variable its reader waits on.
+ *
+ * Lifetimes. A session (hsession) is referenced by the table and by each
+ * connection using it; ending it (DELETE, idle expiry, stop) takes it out of
+ * the table, closes its streams and frees its mcp_session (which answers or
+ * drops the requests in flight); the memory goes with the last reference.
+ */
+#define _GNU_SOURCE
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcpidl/arena.h"
+#include "mcpidl/json.h"
+#include "pool.h"
+
+#define KEEPALIVE_SECONDS 15
+#define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */
+#define SESSION_ID_BYTES 16
+
+static const char *const VERSIONS[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+/* ---------------------------------------------------------------- types */
+
+typedef struct event {
+    struct event *next;
+    uint64_t seq;
+    size_t len;
+    char text[]; /* "id: N-K\ndata: JSON\n\n" */
+} event;
+
+typedef struct hsession hsession;
+
+typedef struct stream {
+    struct stream *next; /* the session's list */
+    hsession *hs;
+    uint64_t num;        /* 0: the standalone stream */
+    bool json;           /* answered as application/json */
+    bool final;          /* the session is done with it (its final call came) */
+    bool closed;         /* no more events: final, or the session ended */
+    event *head, *tail;
+    size_t bytes;
+    uint64_t next_seq;   /* the next event's number (from 1) */
+    uint64_t sent_seq;   /* events before this one reached a reader */
+    uint64_t gen;        /* a reader whose generation differs was superseded */
+    int readers;         /* connections using it (an SSE reader, a JSON waiter) */
+    char *body;          /* JSON mode: the answer */
+    size_t body_len;
+    pthread_cond_t cv;
+} stream;
+
+struct hsession {
+    hsession *next; /* the table */
+    mcp_http *h;
+    char id[2 * SESSION_ID_BYTES + 1];
+    int refs;         /* under h->mu: the table's and one per connection */
+    time_t last_used; /* under h->mu */
+    bool in_table;    /* under h->mu */
+
+    pthread_mutex_t msg_mu; /* serialises calls into s */
+    mcp_session *s;         /* NULL once ended */
+
+    pthread_mutex_t mu; /* the streams */
+    bool dead;
+    stream *streams;
+    stream *standalone;
+    uint64_t next_stream;
+};
+
+struct mcp_http {
+    const mcp_server *server;
+    mcp_settings set;
+    mcp_pool *pool;
+    struct MHD_Daemon *d;
+    unsigned port;
+    char *path;
+    char **allow;
+    size_t nallow;
+    int max_sessions, idle_seconds;
+    atomic_bool stopping;
+
+    pthread_mutex_t mu;
+    hsession *sessions;
+    int nsessions;
+};
+
+typedef struct conn {
+    char *body;
+    size_t len, cap;
+    bool too_large;
+} conn;
+
+typedef struct reader {
+    hsession *hs;
+    stream *st;
+    uint64_t gen;
+    uint64_t next_seq;
+    size_t off;
+    char pre[96];
+    size_t pre_len, pre_off;
+} reader;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static void *xcalloc(size_t n, size_t sz) { return calloc(n, sz); }
+
+static void wait_secs(pthread_cond_t *cv, pthread_mutex_t *mu, int secs)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += secs;
+    pthread_cond_timedwait(cv, mu, &ts);
+}
+
+static bool header_has(const char *v, const char *token)
+{
+    if (!v)
+        return false;
+    size_t n = strlen(token);
+    for (const char *p = v; *p; p++)
+        if (strncasecmp(p, token, n) == 0)
+            return true;
+    return false;
+}
+
+/* A JSON-RPC error body with id null. */
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, int code,
+                                   const char *message)
+{
+    char text[512];
+    int n = snprintf(text, sizeof text,
+                     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"},\"id\":null}",
+                     code, message);
+    if (n < 0 || (size_t)n >= sizeof text)
+        n = 0;
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer((size_t)n, text, MHD_RESPMEM_MUST_COPY);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result reply_empty(struct MHD_Connection *c, unsigned status, const char *sid)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    if (sid)
+        MHD_add_response_header(r, "Mcp-Session-Id", sid);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* ---------------------------------------------------------------- host and origin */
+
+static bool host_allowed(const mcp_http *h, const char *name, size_t n)
+{
+    static const char *const LOCAL[] = {"localhost", "127.0.0.1", "[::1]"};
+    for (size_t i = 0; i < 3; i++)
+        if (strlen(LOCAL[i]) == n && strncasecmp(name, LOCAL[i], n) == 0)
+            return true;
+    for (size_t i = 0; i < h->nallow; i++)
+        if (strlen(h->allow[i]) == n && strncasecmp(name, h->allow[i], n) == 0)
+            return true;
+    return false;
+}
+
+/* "name", "name:port", "[v6]", "[v6]:port": the length of the name part
+ * (brackets included), or 0 when malformed. */
+static size_t host_name_len(const char *v)
+{
+    size_t n;
+    if (v[0] == '[') {
+        const char *e = strchr(v, ']');
+        if (!e)
+            return 0;
+        n = (size_t)(e - v) + 1;
+    } else {
+        n = strcspn(v, ":");
+    }
+    if (v[n] == ':') {
+        if (!v[n + 1])
+            return 0;
+        for (const char *p = v + n + 1; *p; p++)
+            if (*p < '0' || *p > '9')
+                return 0;
+    } else if (v[n]) {
+        return 0;
+    }
+    return n;
+}
+
+static bool host_ok(const mcp_http *h, const char *v)
+{
+    if (!v || !*v)
+        return false;
+    size_t n = host_name_len(v);
+    return n > 0 && host_allowed(h, v, n);
+}
+
+static bool origin_ok(const mcp_http *h, const char *v)
+{
+    const char *rest;
+    if (strncasecmp(v, "http://", 7) == 0)
+        rest = v + 7;
+    else if (strncasecmp(v, "https://", 8) == 0)
+        rest = v + 8;
+    else
+        return false;
+    char hostport[300];
+    size_t len = strcspn(rest, "/");
+    if (len == 0 || len >= sizeof hostport || (rest[len] && strcmp(rest + len, "/") != 0))
+        return false;
+    memcpy(hostport, rest, len);
+    hostport[len] = 0;
+    return host_ok(h, hostport);
+}
+
+/* ---------------------------------------------------------------- streams */
+
+/* Under hs->mu. */
+static stream *stream_new(hsession *hs, bool json)
+{
+    stream *st = xcalloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->hs = hs;
+    st->num = hs->next_stream++;
+    st->json = json;
+    st->next_seq = 1;
+    st->sent_seq = 1;
+    pthread_cond_init(&st->cv, NULL);
+    st->next = hs->streams;
+    hs->streams = st;
+    return st;
+}
+
+static void stream_free(stream *st)
+{
+    for (event *e = st->head, *next; e; e = next) {
+        next = e->next;
+        free(e);
+    }
+    free(st->body);
+    pthread_cond_destroy(&st->cv);
+    free(st);
+}
+
+/* Under hs->mu: free finished, unread streams beyond the newest few. */
+static void streams_gc(hsession *hs)
+{
+    int kept = 0;
+    for (stream **pp = &hs->streams; *pp;) {
+        stream *st = *pp;
+        bool done = st != hs->standalone && st->final && st->readers == 0;
+        if (done && (st->json || ++kept > MAX_KEPT_STREAMS)) {
+            *pp = st->next;
+            stream_free(st);
+            continue;
+        }
+        pp = &st->next;
+    }
+}
+
+/* Under hs->mu: drop the oldest events beyond the limit, never one a reader
+ * still has to send. */
+static void stream_trim(stream *st)
+{
+    while (st->bytes > MCP_HTTP_SSE_RETAIN && st->head && st->head != st->tail) {
+        event *e = st->head;
+        if (st->readers > 0 && e->seq >= st->sent_seq)
+            break;
+        st->head = e->next;
+        st->bytes -= e->len;
+        free(e);
+    }
+}
+
+/* Under hs->mu. */
+static void stream_append(stream *st, const mcp_out_part *parts, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += parts[i].n;
+    char idbuf[64];
+    int idn = snprintf(idbuf, sizeof idbuf, "id: %llu-%llu\ndata: ", (unsigned long long)st->num,
+                       (unsigned long long)st->next_seq);
+    size_t total = (size_t)idn + len + 2;
+    event *e = malloc(sizeof *e + total);
+    if (!e) {
+        mcp_log(MCP_LOG_ERROR, "http: out of memory: an event is lost");
+        return;
+    }
+    e->next = NULL;
+    e->seq = st->next_seq++;
+    e->len = total;
+    memcpy(e->text, idbuf, (size_t)idn);
+    size_t at = (size_t)idn;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(e->text + at, parts[i].p, parts[i].n);
+        at += parts[i].n;
+    }
+    memcpy(e->text + at, "\n\n", 2);
+    if (st->tail)
+        st->tail->next = e;
+    else
+        st->head = e;
+    st->tail = e;
+    st->bytes += total;
+    stream_trim(st);
+}
+
+static char *join_parts(const mcp_out_part *parts, size_t n, size_t *len)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += parts[i].n;
+    char *b = malloc(total + 1);
+    if (!b)
+        return NULL;
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(b + at, parts[i].p, parts[i].n);
+        at += parts[i].n;
+    }
+    b[total] = 0;
+    *len = total;
+    return b;
+}
+
+/* The session's sink: each message to the stream of its request. */
+static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
+{
+    hsession *hs = ctx;
+    stream *st = reply_ctx;
+    pthread_mutex_lock(&hs->mu);
+    if (!st) {
+        if (n > 0 && hs->standalone && !hs->standalone->closed)
+            stream_append(hs->standalone, parts, n);
+        if (hs->standalone)
+            pthread_cond_broadcast(&hs->standalone->cv);
+    } else if (st->json) {
+        if (final) {
+            if (n > 0 && !st->body) {
+                st->body = join_parts(parts, n, &st->body_len);
+                if (!st->body)
+                    mcp_log(MCP_LOG_ERROR, "http: out of memory: an answer is lost");
+            }
+            st->final = st->closed = true;
+            pthread_cond_broadcast(&st->cv);
+            streams_gc(hs);
+        } else if (n > 0 && hs->standalone && !hs->standalone->closed) {
+            /* A JSON answer carries one message: the others go to the GET stream. */
+            stream_append(hs->standalone, parts, n);
+            pthread_cond_broadcast(&hs->standalone->cv);
+        }
+    } else {
+        if (n > 0 && !st->closed)
+            stream_append(st, parts, n);
+        if (final)
+            st->final = st->closed = true;
+        pthread_cond_broadcast(&st->cv);
+        if (final)
+            streams_gc(hs);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    return true;
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static bool random_id(char *out)
+{
+    unsigned char raw[SESSION_ID_BYTES];
+    size_t got = 0;
+    while (got < sizeof raw) {
+        ssize_t r = getrandom(raw + got, sizeof raw - got, 0);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        got += (size_t)r;
+    }
+    static const char HEX[] = "0123456789abcdef";
+    for (size_t i = 0; i < sizeof raw; i++) {
+        out[2 * i] = HEX[raw[i] >> 4];
+        out[2 * i + 1] = HEX[raw[i] & 15];
+    }
+    out[2 * sizeof raw] = 0;
+    return true;
+}
+
+static void hsession_unref(hsession *hs);
+
+/* End a session: take it out of the table (when there), close its streams,
+ * free its mcp_session. Any thread holding a reference; not under h->mu. */
+static void hsession_end(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&h->mu);
+    bool was = hs->in_table;
+    if (was) {
+        for (hsession **pp = &h->sessions; *pp; pp = &(*pp)->next)
+            if (*pp == hs) {
+                *pp = hs->next;
+                break;
+            }
+        hs->in_table = false;
+        h->nsessions--;
+    }
+    pthread_mutex_unlock(&h->mu);
+
+    pthread_mutex_lock(&hs->msg_mu);
+    pthread_mutex_lock(&hs->mu);
+    hs->dead = true;
+    for (stream *st = hs->streams; st; st = st->next) {
+        st->closed = true;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    mcp_session *s = hs->s;
+    hs->s = NULL;
+    if (s) {
+        mcp_session_close(s);
+        mcp_session_free(s); /* the final calls of what was in flight come here */
+    }
+    pthread_mutex_unlock(&hs->msg_mu);
+    if (was)
+        hsession_unref(hs);
+}
+
+static void hsession_unref(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&h->mu);
+    bool last = --hs->refs == 0;
+    pthread_mutex_unlock(&h->mu);
+    if (!last)
+        return;
+    if (hs->s) { /* never in the table */
+        mcp_session_free(hs->s);
+        hs->s = NULL;
+    }
+    for (stream *st = hs->streams, *next; st; st = next) {
+        next = st->next;
+        stream_free(st);
+    }
+    pthread_mutex_destroy(&hs->mu);
+    pthread_mutex_destroy(&hs->msg_mu);
+    free(hs);
+}
+
+/* The session with this id, referenced; NULL when unknown. */
+static hsession *hsession_find(mcp_http *h, const char *id)
+{
+    pthread_mutex_lock(&h->mu);
+    hsession *hs = h->sessions;
+    while (hs && strcmp(hs->id, id) != 0)
+        hs = hs->next;
+    if (hs) {
+        hs->refs++;
+        hs->last_used = time(NULL);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return hs;
+}
+
+void mcp_http_sweep(mcp_http *h)
+{
+    time_t now = time(NULL);
+    for (;;) {
+        hsession *victim = NULL;
+        pthread_mutex_lock(&h->mu);
+        for (hsession *hs = h->sessions; hs; hs = hs->next)
+            if (hs->refs == 1 && now - hs->last_used >= h->idle_seconds) {
+                victim = hs;
+                victim->refs++;
+                break;
+            }
+        pthread_mutex_unlock(&h->mu);
+        if (!victim)
+            return;
+        mcp_log(MCP_LOG_INFO, "http: session %.8s... expired", victim->id);
+        hsession_end(victim);
+        hsession_unref(victim);
+    }
+}
+
+/* A new session, in the table, referenced for the caller; NULL when the
+ * table is full (*full set) or out of memory. */
+static hsession *hsession_new(mcp_http *h, bool *full)
+{
+    *full = false;
+    mcp_http_sweep(h);
+    hsession *hs = xcalloc(1, sizeof *hs);
+    if (!hs)
+        return NULL;
+    hs->h = h;
+    hs->next_stream = 1;
+    pthread_mutex_init(&hs->mu, NULL);
+    pthread_mutex_init(&hs->msg_mu, NULL);
+    hs->refs = 1;
+    if (!random_id(hs->id))
+        goto fail;
+    hs->standalone = xcalloc(1, sizeof *hs->standalone);
+    if (!hs->standalone)
+        goto fail;
+    stream *sa = hs->standalone;
+    sa->hs = hs;
+    sa->num = 0;
+    sa->next_seq = sa->sent_seq = 1;
+    pthread_cond_init(&sa->cv, NULL);
+    hs->streams = sa;
+    hs->s = mcp_session_new_pooled(h->server, &h->set, h->pool, http_sink, hs);
+    if (!hs->s)
+        goto fail;
+    pthread_mutex_lock(&h->mu);
+    if (h->nsessions >= h->max_sessions) {
+        pthread_mutex_unlock(&h->mu);
+        *full = true;
+        goto fail;
+    }
+    hs->refs = 2;
+    hs->in_table = true;
+    hs->last_used = time(NULL);
+    hs->next = h->sessions;
+    h->sessions = hs;
+    h->nsessions++;
+    pthread_mutex_unlock(&h->mu);
+    return hs;
+fail:
+    hsession_unref(hs);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- SSE readers */
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    reader *r = cls;
+    if (r->pre_off < r->pre_len) {
+        size_t n = r->pre_len - r->pre_off;
+        if (n > max)
+            n = max;
+        memcpy(buf, r->pre + r->pre_off, n);
+        r->pre_off += n;
+        return (ssize_t)n;
+    }
+    hsession *hs = r->hs;
+    stream *st = r->st;
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&hs->mu);
+    for (;;) {
+        if (st->gen != r->gen || atomic_load(&h->stopping))
+            break;
+        event *e = st->head;
+        while (e && e->seq < r->next_seq)
+            e = e->next;
+        if (e) {
+            if (e->seq > r->next_seq) { /* dropped from the buffer: skip on */
+                r->next_seq = e->seq;
+                r->off = 0;
+            }
+            size_t n = e->len - r->off;
+            if (n > max)
+                n = max;
+            memcpy(buf, e->text + r->off, n);
+            r->off += n;
+            if (r->off == e->len) {
+                r->next_seq++;
+                r->off = 0;
+                if (r->next_seq > st->sent_seq)
+                    st->sent_seq = r->next_seq;
+                stream_trim(st);
+            }
+            pthread_mutex_unlock(&hs->mu);
+            return (ssize_t)n;
+        }
+        if (st->closed)
+            break;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += KEEPALIVE_SECONDS;
+        if (pthread_cond_timedwait(&st->cv, &hs->mu, &ts) == ETIMEDOUT) {
+            /* A comment now and then: finds out whether the client is still there. */
+            pthread_mutex_unlock(&hs->mu);
+            static const char PING[] = ": keep-alive\n\n";
+            if (max < sizeof PING - 1)
+                return 0;
+            memcpy(buf, PING, sizeof PING - 1);
+            return (ssize_t)(sizeof PING - 1);
+        }
+    }
+    pthread_mutex_unlock(&hs->mu);
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void sse_free(void *cls)
+{
+    reader *r = cls;
+    hsession *hs = r->hs;
+    pthread_mutex_lock(&hs->mu);
+    r->st->readers--;
+    streams_gc(hs);
+    pthread_mutex_unlock(&hs->mu);
+    hsession_unref(hs);
+    free(r);
+}
+
+/* Answer with stream st as SSE from event `from` on; the reader takes over
+ * the caller's reference to hs and st's reader count. */
+static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream *st,
+                                 uint64_t from, const char *sid)
+{
+    reader *r = xcalloc(1, sizeof *r);
+    struct MHD_Response *resp = NULL;
+    if (r) {
+        r->hs = hs;
+        r->st = st;
+        pthread_mutex_lock(&hs->mu);
+        r->gen = ++st->gen; /* a reader still on it stops */
+        pthread_cond_broadcast(&st->cv);
+        pthread_mutex_unlock(&hs->mu);
+        r->next_seq = from;
+        int n = snprintf(r->pre, sizeof r->pre, "id: %llu-%llu\nretry: 500\ndata: \n\n",
+                         (unsigned long long)st->num, (unsigned long long)(from - 1));
+        r->pre_len = n > 0 ? (size_t)n : 0;
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, sse_read, r,
+                                                 sse_free);
+    }
+    if (!resp) {
+        if (r)
+            free(r);
+        pthread_mutex_lock(&hs->mu);
+        st->readers--;
+        pthread_mutex_unlock(&hs->mu);
+        hsession_unref(hs);
+        return reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, -32603,
+                           "Internal error: out of memory");
+    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    if (sid)
+        MHD_add_response_header(resp, "Mcp-Session-Id", sid);
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* ---------------------------------------------------------------- the methods */
+
+static bool is_initialize(const mcp_http *h, const char *body, size_t len)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    mcp_json_limits lim = {.max_depth = h->set.max_depth > 0 ? h->set.max_depth : 128};
+    mcp_json_err err;
+    mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
+    const mcp_json *method = m ? mcp_json_get(m, "method") : NULL;
+    bool yes = method && method->kind == MCP_JSTRING && strcmp(method->s, "initialize") == 0 &&
+               mcp_json_get(m, "id") != NULL;
+    mcp_arena_free(&a);
+    return yes;
+}
+
+static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *sid)
+{
+    if (cn->too_large) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
+                 h->set.max_message);
+        return reply_error(c, 413, -32600, msg);
+    }
+    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    bool sse = header_has(accept, "text/event-stream");
+    bool json = !accept || header_has(accept, "application/json") || header_has(accept, "*/*");
+    if (!sse && !json)
+        return reply_error(c, MHD_HTTP_NOT_ACCEPTABLE, -32000,
+                           "Not Acceptable: accept application/json or text/event-stream");
+    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    if (!ctype || strncasecmp(ctype, "application/json", 16) != 0)
+        return reply_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, -32000,
+                           "Unsupported Media Type: send application/json");
+
+    hsession *hs;
+    const char *new_sid = NULL;
+    if (!sid) {
+        if (!is_initialize(h, cn->body ? cn->body : "", cn->len))
+            return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
+                               "Bad Request: Mcp-Session-Id header is required");
+        bool full;
+        hs = hsession_new(h, &full);
+        if (!hs)
+            return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32603,
+                               full ? "Internal error: too many sessions"
+                                    : "Internal error: cannot start a session");
+        new_sid = hs->id;
+        mcp_log(MCP_LOG_INFO, "http: new session %.8s...", hs->id);
+    } else {
+        hs = hsession_find(h, sid);
+        if (!hs)
+            return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+    }
+
+    pthread_mutex_lock(&hs->mu);
+    stream *st = hs->dead ? NULL : stream_new(hs, !sse);
+    if (st)
+        st->readers = 1;
+    bool dead = hs->dead;
+    pthread_mutex_unlock(&hs->mu);
+    if (!st) {
+        hsession_unref(hs);
+        return dead ? reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found")
+                    : reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, -32603,
+                                  "Internal error: out of memory");
+    }
+
+    bool answered = false;
+    pthread_mutex_lock(&hs->msg_mu);
+    if (hs->s)
+        answered = mcp_session_message(hs->s, cn->body ? cn->body : "", cn->len, st);
+    else
+        dead = true;
+    pthread_mutex_unlock(&hs->msg_mu);
+
+    if (!answered) {
+        /* The session never saw st: let it go now. */
+        pthread_mutex_lock(&hs->mu);
+        st->json = true;
+        st->readers = 0;
+        st->final = st->closed = true;
+        streams_gc(hs);
+        pthread_mutex_unlock(&hs->mu);
+        hsession_unref(hs);
+        if (dead)
+            return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+        return reply_empty(c, MHD_HTTP_ACCEPTED, new_sid);
+    }
+    if (sse)
+        return reply_sse(c, hs, st, 1, new_sid);
+
+    /* JSON: wait for the answer on this connection's own thread. */
+    pthread_mutex_lock(&hs->mu);
+    while (!st->closed && !atomic_load(&h->stopping))
+        wait_secs(&st->cv, &hs->mu, KEEPALIVE_SECONDS);
+    char *body = st->body;
+    size_t body_len = st->body_len;
+    st->body = NULL;
+    st->readers = 0;
+    streams_gc(hs);
+    pthread_mutex_unlock(&hs->mu);
+    enum MHD_Result ret;
+    if (!body) {
+        /* Cancelled, or the session ended: nothing to say. */
+        ret = reply_empty(c, MHD_HTTP_ACCEPTED, new_sid);
+    } else {
+        struct MHD_Response *r =
+            MHD_create_response_from_buffer(body_len, body, MHD_RESPMEM_MUST_FREE);
+        if (!r) {
+            free(body);
+            ret = MHD_NO;
+        } else {
+            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+            if (new_sid)
+                MHD_add_response_header(r, "Mcp-Session-Id", new_sid);
+            ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+            MHD_destroy_response(r);
+        }
+    }
+    hsession_unref(hs);
+    return ret;
+}
+
+/* "N-K" */
+static bool parse_event_id(const char *v, uint64_t *num, uint64_t *seq)
+{
+    char *end;
+    errno = 0;
+    unsigned long long a = strtoull(v, &end, 10);
+    if (end == v || *end != '-' || errno)
+        return false;
+    const char *p = end + 1;
+    unsigned long long b = strtoull(p, &end, 10);
+    if (end == p || *end || errno)
+        return false;
+    *num = a;
+    *seq = b;
+    return true;
+}
+
+static enum MHD_Result do_get(mcp_http *h, struct MHD_Connection *c, const char *sid)
+{
+    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    if (!header_has(accept, "text/event-stream") && !header_has(accept, "*/*"))
+        return reply_error(c, MHD_HTTP_NOT_ACCEPTABLE, -32000,
+                           "Not Acceptable: accept text/event-stream");
+    if (!sid)
+        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
+                           "Bad Request: Mcp-Session-Id header is required");
+    hsession *hs = hsession_find(h, sid);
+    if (!hs)
+        return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+    const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    uint64_t num = 0, seq = 0;
+    bool resume = last != NULL;
+    if (resume && !parse_event_id(last, &num, &seq)) {
+        hsession_unref(hs);
+        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000, "Bad Request: invalid Last-Event-ID");
+    }
+    pthread_mutex_lock(&hs->mu);
+    stream *st = NULL;
+    if (!hs->dead) {
+        if (!resume)
+            st = hs->standalone;
+        else
+            for (st = hs->streams; st && st->num != num; st = st->next)
+                ;
+    }
+    uint64_t from = 0;
+    if (st) {
+        st->readers++;
+        from = resume ? seq + 1 : st->sent_seq;
+    }
+    bool dead = hs->dead;
+    pthread_mutex_unlock(&hs->mu);
+    if (!st) {
+        hsession_unref(hs);
+        if (dead)
+            return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
+                           "Bad Request: Last-Event-ID names no stream of this session");
+    }
+    return reply_sse(c, hs, st, from, NULL);
+}
+
+static enum MHD_Result do_delete(mcp_http *h, struct MHD_Connection *c, const char *sid)
+{
+    if (!sid)
+        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
+                           "Bad Request: Mcp-Session-Id header is required");
+    hsession *hs = hsession_find(h, sid);
+    if (!hs)
+        return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+    mcp_log(MCP_LOG_INFO, "http: session %.8s... deleted", hs->id);
+    hsession_end(hs);
+    hsession_unref(hs);
+    return reply_empty(c, MHD_HTTP_OK, NULL);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    mcp_http *h = cls;
+    conn *cn = *con_cls;
+    if (!cn) {
+        cn = xcalloc(1, sizeof *cn);
+        if (!cn)
+            return MHD_NO;
+        *con_cls = cn;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        if (cl && strtoull(cl, NULL, 10) > h->set.max_message)
+            cn->too_large = true;
+        return MHD_YES;
+    }
+    if (*upload_size > 0) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (cn->too_large)
+            return MHD_YES;
+        if (cn->len + n > h->set.max_message) {
+            cn->too_large = true;
+            free(cn->body);
+            cn->body = NULL;
+            cn->len = cn->cap = 0;
+            return MHD_YES;
+        }
+        if (cn->len + n + 1 > cn->cap) {
+            size_t cap = cn->cap ? cn->cap : 4096;
+            while (cap < cn->len + n + 1)
+                cap *= 2;
+            char *b = realloc(cn->body, cap);
+            if (!b) {
+                cn->too_large = true;
+                return MHD_YES;
+            }
+            cn->body = b;
+            cn->cap = cap;
+        }
+        memcpy(cn->body + cn->len, upload_data, n);
+        cn->len += n;
+        cn->body[cn->len] = 0;
+        return MHD_YES;
+    }
+
+    /* DNS rebinding protection comes first. */
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    if (!host_ok(h, host)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "Forbidden: invalid Host header");
+        return reply_error(c, MHD_HTTP_FORBIDDEN, -32000, msg);
+    }
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (origin && !origin_ok(h, origin))
+        return reply_error(c, MHD_HTTP_FORBIDDEN, -32000, "Forbidden: invalid Origin header");
+    if (strcmp(url, h->path) != 0)
+        return reply_error(c, MHD_HTTP_NOT_FOUND, -32000, "Not Found");
+    bool post = strcmp(method, "POST") == 0, get = strcmp(method, "GET") == 0,
+         del = strcmp(method, "DELETE") == 0;
+    if (!post && !get && !del)
+        return reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, -32000, "Method Not Allowed");
+    const char *pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
+    if (pv) {
+        bool known = false;
+        for (size_t i = 0; i < sizeof VERSIONS / sizeof *VERSIONS; i++)
+            known = known || strcmp(pv, VERSIONS[i]) == 0;
+        if (!known)
+            return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
+                               "Bad Request: unsupported MCP-Protocol-Version");
+    }
+    const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+    if (atomic_load(&h->stopping))
+        return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32000, "Service Unavailable");
+    if (post)
+        return do_post(h, c, cn, sid);
+    if (get)
+        return do_get(h, c, sid);
+    return do_delete(h, c, sid);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    (void)toe;
+    conn *cn = *con_cls;
+    if (cn) {
+        free(cn->body);
+        free(cn);
+        *con_cls = NULL;
+    }
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    size_t n = strlen(line);
+    while (n > 0 && line[n - 1] == '\n')
+        line[--n] = 0;
+    mcp_log(MCP_LOG_DEBUG, "http: %s", line);
+}
+
+/* ---------------------------------------------------------------- start and stop */
+
+static bool parse_host_port(const char *hp, char *host, size_t host_cap, unsigned *port)
+{
+    const char *colon;
+    if (hp[0] == '[') {
+        const char *e = strchr(hp, ']');
+        if (!e || e[1] != ':')
+            return false;
+        if ((size_t)(e - hp - 1) >= host_cap)
+            return false;
+        memcpy(host, hp + 1, (size_t)(e - hp - 1));
+        host[e - hp - 1] = 0;
+        colon = e + 1;
+    } else {
+        colon = strrchr(hp, ':');
+        if (!colon || (size_t)(colon - hp) >= host_cap)
+            return false;
+        memcpy(host, hp, (size_t)(colon - hp));
+        host[colon - hp] = 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long p = strtoul(colon + 1, &end, 10);
+    if (end == colon + 1 || *end || errno || p > 65535)
+        return false;
+    *port = (unsigned)p;
+    return true;
+}
+
+static void http_free(mcp_http *h)
+{
+    for (size_t i = 0; i < h->nallow; i++)
+        free(h->allow[i]);
+    free(h->allow);
+    free(h->path);
+    if (h->pool)
+        mcp_pool_shutdown(h->pool);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
+                         const mcp_http_options *opt)
+{
+    char host[256];
+    unsigned port;
+    if (!opt || !opt->host_port || !parse_host_port(opt->host_port, host, sizeof host, &port)) {
+        mcp_log(MCP_LOG_ERROR, "--http: '%s' is not HOST:PORT",
+                opt && opt->host_port ? opt->host_port : "");
+        return NULL;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICSERV | AI_PASSIVE};
+    struct addrinfo *ai = NULL;
+    char portstr[8];
+    snprintf(portstr, sizeof portstr, "%u", port);
+    int gai = getaddrinfo(host[0] ? host : NULL, portstr, &hints, &ai);
+    if (gai != 0 || !ai) {
+        mcp_log(MCP_LOG_ERROR, "--http: cannot resolve '%s': %s", host, gai_strerror(gai));
+        return NULL;
+    }
+
+    mcp_http *h = xcalloc(1, sizeof *h);
+    if (!h) {
+        freeaddrinfo(ai);
+        return NULL;
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    h->server = server;
+    if (settings)
+        h->set = *settings;
+    else
+        mcp_settings_default(&h->set);
+    h->max_sessions = opt->max_sessions > 0 ? opt->max_sessions : MCP_HTTP_DEFAULT_MAX_SESSIONS;
+    h->idle_seconds = opt->idle_seconds > 0 ? opt->idle_seconds : MCP_HTTP_DEFAULT_IDLE_SECONDS;
+    atomic_init(&h->stopping, false);
+    h->path = strdup(opt->path ? opt->path : MCP_HTTP_DEFAULT_PATH);
+    h->allow = opt->nallow ? xcalloc(opt->nallow, sizeof *h->allow) : NULL;
+    bool ok = h->path && (opt->nallow == 0 || h->allow);
+    for (size_t i = 0; ok && i < opt->nallow; i++) {
+        h->allow[i] = strdup(opt->allow_hosts[i]);
+        ok = h->allow[i] != NULL;
+        h->nallow += ok;
+    }
+    if (ok && h->set.workers > 0) {
+        int cap = h->set.max_concurrent > 0 ? h->set.max_concurrent : MCP_DEFAULT_MAX_CONCURRENT;
+        h->pool = mcp_pool_new(h->set.workers, (size_t)cap * 16);
+        ok = h->pool != NULL;
+    }
+    if (!ok) {
+        freeaddrinfo(ai);
+        mcp_log(MCP_LOG_ERROR, "http: cannot start: out of memory or no threads");
+        http_free(h);
+        return NULL;
+    }
+
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                     MHD_USE_POLL | MHD_USE_ERROR_LOG;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h,
+                            MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+                            MHD_OPTION_END);
+    freeaddrinfo(ai);
+    if (!h->d) {
+        mcp_log(MCP_LOG_ERROR, "http: cannot listen on %s", opt->host_port);
+        http_free(h);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info ? info->port : port;
+    return h;
+}
+
+unsigned mcp_http_port(const mcp_http *h) { return h->port; }
+
+void mcp_http_stop(mcp_http *h)
+{
+    if (!h)
+        return;
+    atomic_store(&h->stopping, true);
+    /* Wake every reader and waiter: they see `stopping` and end. */
+    pthread_mutex_lock(&h->mu);
+    for (hsession *hs = h->sessions; hs; hs = hs->next) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st; st = st->next)
+            pthread_cond_broadcast(&st->cv);
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+    MHD_stop_daemon(h->d); /* joins the connections' threads */
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        hsession *hs = h->sessions;
+        if (hs)
+            hs->refs++;
+        pthread_mutex_unlock(&h->mu);
+        if (!hs)
+            break;
+        hsession_end(hs);
+        hsession_unref(hs);
+    }
+    http_free(h);
+}
+
+int mcp_http_serve(const mcp_server *server, const mcp_settings *settings, const char *host_port,
+                   const char *const *allow_hosts, size_t nallow)
+{
+    signal(SIGPIPE, SIG_IGN);
+    mcp_http_options opt = {.host_port = host_port, .allow_hosts = allow_hosts, .nallow = nallow};
+    mcp_http *h = mcp_http_start(server, settings, &opt);
+    if (!h)
+        return 1;
+    char host[256];
+    unsigned port;
+    parse_host_port(host_port, host, sizeof host, &port);
+    bool v6 = strchr(host, ':') != NULL;
+    fprintf(stderr, "mcpidl: %s %s listening on http://%s%s%s:%u%s\n",
+            server->name ? server->name : "?", server->version ? server->version : "?",
+            v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), MCP_HTTP_DEFAULT_PATH);
+    fflush(stderr);
+    int fd = mcp_stop_fd();
+    for (;;) {
+        if (fd >= 0) {
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            int r = poll(&p, 1, 60 * 1000);
+            if (r > 0)
+                break;
+            if (r < 0 && errno != EINTR)
+                break;
+        } else {
+            sleep(60);
+        }
+        if (mcp_stop_requested())
+            break;
+        mcp_http_sweep(h);
+    }
+    mcp_log(MCP_LOG_INFO, "http: stopping");
+    mcp_http_stop(h);
+    return 0;
+}

@@ -1,0 +1,404 @@
+/* test_http.c: the Streamable HTTP transport (lib/http/http.c) over real
+ * sockets on 127.0.0.1, with a hand-made server table and stub tools (like
+ * test_server.c: mcp_call_init and mcp_tool_invoke are defined here, so the
+ * test is built from the protocol's sources rather than the library).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "call.h"
+#include "http.h"
+#include "server.h"
+
+/* ---------------------------------------------------------------- stub codec */
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
+                   const atomic_bool *cancelled)
+{
+    memset(call, 0, sizeof *call);
+    call->arena = arena;
+    call->tool = tool;
+    call->meta = meta;
+    call->cancelled = cancelled;
+}
+
+bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+{
+    (void)arguments;
+    if (strcmp(call->tool->name, "slow") == 0)
+        sleep_ms(400);
+    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}",
+                   call->tool->name);
+    return true;
+}
+
+static const mcp_tool TOOLS[] = {
+    {.name = "echo", .list_entry = "{\"name\":\"echo\"}"},
+    {.name = "slow", .list_entry = "{\"name\":\"slow\"}"},
+};
+
+static const mcp_server SERVER = {
+    .abi = MCPIDL_ABI, .name = "httpsrv", .version = "1.0", .tools = TOOLS, .ntools = 2,
+};
+
+/* ---------------------------------------------------------------- a tiny client */
+
+static mcp_http *srv;
+static unsigned port;
+
+static void setup(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    mcp_settings set;
+    mcp_settings_default(&set);
+    set.workers = 4;
+    mcp_http_options opt = {.host_port = "127.0.0.1:0"};
+    srv = mcp_http_start(&SERVER, &set, &opt);
+    ck_assert_ptr_nonnull(srv);
+    port = mcp_http_port(srv);
+    ck_assert_uint_gt(port, 0);
+}
+
+static void teardown(void)
+{
+    mcp_http_stop(srv);
+    srv = NULL;
+}
+
+static int dial(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    struct timeval tv = {10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    return fd;
+}
+
+/* Send a request (Connection: close); `headers` are extra lines, each ending in \r\n. */
+static int send_req(const char *method, const char *host, const char *headers, const char *body)
+{
+    int fd = dial();
+    char req[8192];
+    char hostbuf[64];
+    if (!host) {
+        snprintf(hostbuf, sizeof hostbuf, "127.0.0.1:%u", port);
+        host = hostbuf;
+    }
+    int n = snprintf(req, sizeof req,
+                     "%s /mcp HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n%s"
+                     "Content-Length: %zu\r\n\r\n%s",
+                     method, host, headers ? headers : "", body ? strlen(body) : 0,
+                     body ? body : "");
+    ck_assert_int_eq(write(fd, req, (size_t)n), n);
+    return fd;
+}
+
+/* Read until the peer closes (or `until` appears); returns malloc'd text. */
+static char *read_all(int fd, const char *until)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *b = malloc(cap);
+    for (;;) {
+        if (len + 1 >= cap)
+            b = realloc(b, cap *= 2);
+        ssize_t r = read(fd, b + len, cap - len - 1);
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+        b[len] = 0;
+        if (until && strstr(b, until))
+            break;
+    }
+    b[len] = 0;
+    close(fd);
+    return b;
+}
+
+static char *req(const char *method, const char *host, const char *headers, const char *body)
+{
+    return read_all(send_req(method, host, headers, body), NULL);
+}
+
+static int status_of(const char *resp)
+{
+    int st = 0;
+    sscanf(resp, "HTTP/1.1 %d", &st);
+    return st;
+}
+
+#define JSON_HDRS "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+#define INIT                                                                                    \
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
+    "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
+
+/* Initialize; the session id into sid. */
+static void open_session(char *sid)
+{
+    char *r = req("POST", NULL, JSON_HDRS, INIT);
+    ck_assert_int_eq(status_of(r), 200);
+    const char *h = strcasestr(r, "Mcp-Session-Id: ");
+    ck_assert_ptr_nonnull(h);
+    size_t n = strcspn(h + 16, "\r\n");
+    ck_assert_uint_eq(n, 32);
+    memcpy(sid, h + 16, n);
+    sid[n] = 0;
+    for (size_t i = 0; i < n; i++)
+        ck_assert(sid[i] > 0x20 && sid[i] < 0x7f);
+    ck_assert_ptr_nonnull(strstr(r, "\"protocolVersion\":\"2025-11-25\""));
+    free(r);
+}
+
+static char *with_session(const char *sid, const char *more)
+{
+    static char h[1024];
+    snprintf(h, sizeof h, JSON_HDRS "Mcp-Session-Id: %s\r\n%s", sid, more ? more : "");
+    return h;
+}
+
+#define CALL(id, tool) \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\"}}"
+
+/* ---------------------------------------------------------------- tests */
+
+START_TEST(host_and_origin)
+{
+    char *r = req("POST", "evil.example.com", JSON_HDRS, INIT);
+    ck_assert_int_eq(status_of(r), 403);
+    ck_assert_ptr_nonnull(strstr(r, "\"error\""));
+    free(r);
+    char host[64];
+    snprintf(host, sizeof host, "localhost:%u", port);
+    r = req("POST", host, JSON_HDRS "Origin: http://evil.example.com\r\n", INIT);
+    ck_assert_int_eq(status_of(r), 403);
+    free(r);
+    r = req("POST", host, JSON_HDRS "Origin: http://localhost:1234\r\n", INIT);
+    ck_assert_int_eq(status_of(r), 200);
+    free(r);
+    r = req("POST", "[::1]", JSON_HDRS, INIT);
+    ck_assert_int_eq(status_of(r), 200);
+    free(r);
+}
+END_TEST
+
+START_TEST(sessions)
+{
+    char sid[64];
+    open_session(sid);
+    char *r = req("POST", NULL, JSON_HDRS, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    ck_assert_int_eq(status_of(r), 400);
+    free(r);
+    r = req("POST", NULL, with_session("0123456789abcdef0123456789abcdef", NULL),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    ck_assert_int_eq(status_of(r), 404);
+    free(r);
+    r = req("POST", NULL, with_session(sid, NULL),
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    ck_assert_int_eq(status_of(r), 202);
+    ck_assert_ptr_nonnull(strstr(r, "Content-Length: 0\r\n"));
+    ck_assert_str_eq(strstr(r, "\r\n\r\n"), "\r\n\r\n");
+    free(r);
+    /* A second initialize without a session makes a new one. */
+    char sid2[64];
+    open_session(sid2);
+    ck_assert_str_ne(sid, sid2);
+    /* DELETE ends it. */
+    r = req("DELETE", NULL, with_session(sid, NULL), NULL);
+    ck_assert_int_eq(status_of(r), 200);
+    free(r);
+    r = req("POST", NULL, with_session(sid, NULL), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    ck_assert_int_eq(status_of(r), 404);
+    free(r);
+}
+END_TEST
+
+START_TEST(call_sse_and_json)
+{
+    char sid[64];
+    open_session(sid);
+    char *r = req("POST", NULL, with_session(sid, NULL), CALL(7, "echo"));
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "Content-Type: text/event-stream"));
+    /* The priming event first (chunked: find it after the headers). */
+    char *prime = strstr(r, "id: ");
+    ck_assert_ptr_nonnull(prime);
+    ck_assert(strncmp(strchr(prime, '\n'), "\nretry: 500\ndata: \n\n", 20) == 0);
+    char *res = strstr(r, "data: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":");
+    ck_assert_ptr_nonnull(res);
+    ck_assert(res > prime);
+    ck_assert_ptr_nonnull(strstr(res, "echo done"));
+    free(r);
+
+    r = req("POST", NULL,
+            "Content-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: x\r\n",
+            CALL(8, "echo"));
+    ck_assert_int_eq(status_of(r), 404);
+    free(r);
+    char h[512];
+    snprintf(h, sizeof h, "Content-Type: application/json\r\nAccept: application/json\r\n"
+                          "Mcp-Session-Id: %s\r\n", sid);
+    r = req("POST", NULL, h, CALL(8, "echo"));
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "Content-Type: application/json"));
+    ck_assert_ptr_nonnull(strstr(r, "\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"content\""));
+    free(r);
+}
+END_TEST
+
+START_TEST(protocol_version_header)
+{
+    char sid[64];
+    open_session(sid);
+    char *r = req("POST", NULL, with_session(sid, "MCP-Protocol-Version: 2025-03-26\r\n"),
+                  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "\"result\":{}"));
+    free(r);
+    r = req("POST", NULL, with_session(sid, "MCP-Protocol-Version: 1999-01-01\r\n"),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    ck_assert_int_eq(status_of(r), 400);
+    free(r);
+}
+END_TEST
+
+START_TEST(get_stream_and_resume)
+{
+    char sid[64];
+    open_session(sid);
+    char h[512];
+    snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n", sid);
+    /* The standalone stream stays open: read its priming event, then hang up. */
+    char *r = read_all(send_req("GET", NULL, h, NULL), "retry: 500\ndata: \n\n");
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "Content-Type: text/event-stream"));
+    ck_assert_ptr_nonnull(strstr(r, "id: 0-0\nretry: 500\n"));
+    free(r);
+
+    /* A call's stream, then its events again after the priming event's id. */
+    r = req("POST", NULL, with_session(sid, NULL), CALL(9, "echo"));
+    char *prime = strstr(r, "id: ");
+    ck_assert_ptr_nonnull(prime);
+    unsigned long long num = 0, seq = 9;
+    ck_assert_int_eq(sscanf(prime, "id: %llu-%llu", &num, &seq), 2);
+    ck_assert_uint_eq(seq, 0);
+    free(r);
+    snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
+                          "Last-Event-ID: %llu-0\r\n", sid, num);
+    r = req("GET", NULL, h, NULL);
+    ck_assert_int_eq(status_of(r), 200);
+    char want[64];
+    snprintf(want, sizeof want, "id: %llu-1\ndata: {\"jsonrpc\":\"2.0\",\"id\":9,", num);
+    ck_assert_msg(strstr(r, want) != NULL, "no replay in %s", r);
+    free(r);
+}
+END_TEST
+
+typedef struct post_arg {
+    const char *hdrs;
+    int id;
+    char *resp;
+} post_arg;
+
+static void *post_slow(void *p)
+{
+    post_arg *a = p;
+    char body[256];
+    snprintf(body, sizeof body, CALL(%d, "slow"), a->id);
+    a->resp = req("POST", NULL, a->hdrs, body);
+    return NULL;
+}
+
+START_TEST(concurrent_posts)
+{
+    char sid[64];
+    open_session(sid);
+    pthread_t t[3];
+    post_arg a[3];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    static char hdrs[1024]; /* with_session's buffer is shared: copy it before the threads */
+    snprintf(hdrs, sizeof hdrs, "%s", with_session(sid, NULL));
+    for (int i = 0; i < 3; i++)
+        a[i] = (post_arg){hdrs, 100 + i, NULL};
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, post_slow, &a[i]), 0);
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(status_of(a[i].resp), 200);
+        char want[64];
+        snprintf(want, sizeof want, "\"id\":%d,\"result\"", 100 + i);
+        ck_assert_ptr_nonnull(strstr(a[i].resp, want));
+        free(a[i].resp);
+    }
+    ck_assert_msg(secs < 1.1, "3 slow calls took %.2f s: not concurrent", secs);
+}
+END_TEST
+
+START_TEST(client_disconnects)
+{
+    char sid[64];
+    open_session(sid);
+    /* Hang up after the priming event, while the handler still runs. */
+    char *r = read_all(send_req("POST", NULL, with_session(sid, NULL), CALL(11, "slow")),
+                       "retry: 500\ndata: \n\n");
+    ck_assert_int_eq(status_of(r), 200);
+    free(r);
+    /* Hang up before anything is read. */
+    close(send_req("POST", NULL, with_session(sid, NULL), CALL(12, "slow")));
+    sleep_ms(600);
+    r = req("POST", NULL, with_session(sid, NULL), CALL(13, "echo"));
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "echo done"));
+    free(r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("http");
+    TCase *tc = tcase_create("http");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, host_and_origin);
+    tcase_add_test(tc, sessions);
+    tcase_add_test(tc, call_sse_and_json);
+    tcase_add_test(tc, protocol_version_header);
+    tcase_add_test(tc, get_stream_and_resume);
+    tcase_add_test(tc, concurrent_posts);
+    tcase_add_test(tc, client_disconnects);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
