@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""The consumer tests: projects that use mcpidl the ways its users do, each building a server
+from IDL files and answering a tools/call.
+
+    run.py install      --build DIR --prefix PREFIX
+    run.py package      --work DIR --prefix PREFIX        find_package(mcpidl CONFIG)
+    run.py subdirectory --work DIR --source ROOT          add_subdirectory(mcpidl)
+    run.py fetchcontent --work DIR --source ROOT          FetchContent from a source archive
+    run.py makefile     --work DIR --prefix PREFIX        make and pkg-config
+
+install runs `cmake --install` of the build under test into PREFIX and checks what it put there;
+package and makefile then use that installation. subdirectory and fetchcontent compile mcpidl
+again, as part of the consumer (only what the server needs: no tests, no examples).
+
+Each project is copied into DIR/<mode> (with tests/consumer/server beside it) and built there.
+Options shared by the modes: --cmake, --generator, --cc, --cflags and --ldflags (for the
+sanitizer build), --jobs. No network is used.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PASSED = []
+
+
+def step(msg):
+    print("--", msg, flush=True)
+
+
+def ok(msg):
+    PASSED.append(msg)
+    print("ok  ", msg, flush=True)
+
+
+def fail(msg):
+    print("FAIL", msg, flush=True)
+    print("%d passed, 1 failed" % len(PASSED), flush=True)
+    sys.exit(1)
+
+
+def run(cmd, cwd=None, env=None, expect_ok=True):
+    """Run a command, return (status, output); fail the test when it fails unexpectedly."""
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, text=True)
+    dt = time.monotonic() - t0
+    step("%s (%.1f s, status %d)" % (" ".join(cmd), dt, p.returncode))
+    if expect_ok and p.returncode != 0:
+        print(p.stdout)
+        fail("%s exited with status %d" % (cmd[0], p.returncode))
+    return p.returncode, p.stdout
+
+
+def copy_project(args, name):
+    """DIR/<name> and DIR/server, fresh copies of tests/consumer/<name> and tests/consumer/server."""
+    work = os.path.abspath(args.work)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+    shutil.copytree(os.path.join(HERE, name), os.path.join(work, name))
+    shutil.copytree(os.path.join(HERE, "server"), os.path.join(work, "server"))
+    return os.path.join(work, name)
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "consumer-test", "version": "0"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def request(server, method, params, extra_args=(), env=None):
+    """initialize, then one request on the server's stdin; the request's result."""
+    msgs = [INIT, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": method, "params": params}]
+    stdin = "".join(json.dumps(m) + "\n" for m in msgs)
+    p = subprocess.run([server, *extra_args], input=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    if p.returncode != 0:
+        fail("%s exited with status %d: %s" % (server, p.returncode, p.stderr))
+    answers = {}
+    for line in p.stdout.splitlines():
+        msg = json.loads(line)
+        answers[msg.get("id")] = msg
+    if 2 not in answers or "result" not in answers[2]:
+        fail("%s: no result for the request: %s" % (server, p.stdout))
+    return answers[2]["result"]
+
+
+def expect_call(server, tool, arguments, structured, extra_args=(), env=None):
+    result = request(server, "tools/call", {"name": tool, "arguments": arguments}, extra_args, env)
+    if result.get("isError") or result.get("structuredContent") != structured:
+        fail("%s: tools/call %s answered %s, expected structuredContent %s"
+             % (os.path.basename(server), tool, json.dumps(result), json.dumps(structured)))
+    ok("%s answers tools/call %s %s" % (os.path.basename(server), tool, json.dumps(arguments)))
+
+
+def check_servers(server):
+    """The calc server and, through its first argument, the greet server (two IDL files)."""
+    expect_call(server, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
+    expect_call(server, "hello", {"name": "C"}, {"result": "Hello, C!"}, extra_args=["greet"])
+
+
+def needed(path):
+    """The DT_NEEDED entries of an ELF file."""
+    _, out = run(["readelf", "-d", path])
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
+
+
+def cmake_configure(args, src, bld, defs):
+    cmd = [args.cmake, "-S", src, "-B", bld, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
+    if args.generator:
+        cmd += ["-G", args.generator]
+    if args.cc:
+        cmd += ["-DCMAKE_C_COMPILER=" + args.cc]
+    if args.cflags:
+        cmd += ["-DCMAKE_C_FLAGS=" + args.cflags]
+    if args.ldflags:
+        cmd += ["-DCMAKE_EXE_LINKER_FLAGS=" + args.ldflags,
+                "-DCMAKE_SHARED_LINKER_FLAGS=" + args.ldflags]
+    cmd += ["-D%s=%s" % kv for kv in defs.items()]
+    run(cmd)
+
+
+def cmake_build(args, bld, targets=(), expect_ok=True):
+    cmd = [args.cmake, "--build", bld, "--parallel", str(args.jobs)]
+    for t in targets:
+        cmd += ["--target", t]
+    return run(cmd, expect_ok=expect_ok)
+
+
+def find_file(root, name):
+    for dirpath, _, files in os.walk(root):
+        if name in files:
+            return os.path.join(dirpath, name)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+
+def mode_install(args):
+    prefix = os.path.abspath(args.prefix)
+    if os.path.isdir(prefix):
+        shutil.rmtree(prefix)
+    run([args.cmake, "--install", args.build, "--prefix", prefix])
+    want = {
+        "bin/mcpidlc": os.path.join(prefix, "bin", "mcpidlc"),
+        "include/mcpidl/mcpidl.h": os.path.join(prefix, "include", "mcpidl", "mcpidl.h"),
+        "include/mcpidl/mock.h": os.path.join(prefix, "include", "mcpidl", "mock.h"),
+        "share/mcpidl/schemas/mcpidl.schema.json":
+            os.path.join(prefix, "share", "mcpidl", "schemas", "mcpidl.schema.json"),
+    }
+    for what, path in want.items():
+        if not os.path.isfile(path):
+            fail("the installation has no %s" % what)
+    ok("bin/mcpidlc, include/mcpidl/*.h and share/mcpidl/schemas are installed")
+    for name in ["libmcpidl.a", "libmcpidl.so", "mcpidl.pc", "mcpidlConfig.cmake",
+                 "mcpidlConfigVersion.cmake", "mcpidlTargets.cmake", "mcpidl_generate.cmake"]:
+        if not find_file(prefix, name):
+            fail("the installation has no %s" % name)
+    ok("libmcpidl.a, libmcpidl.so, mcpidl.pc and the CMake package files are installed")
+    so = os.path.realpath(find_file(prefix, "libmcpidl.so"))
+    _, out = run(["readelf", "-d", so])
+    m = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", out)
+    if not m or not re.fullmatch(r"libmcpidl\.so\.\d+", m.group(1)):
+        fail("libmcpidl.so has no SONAME libmcpidl.so.N: %s" % out)
+    if not os.path.exists(os.path.join(os.path.dirname(so), m.group(1))):
+        fail("no %s link beside %s" % (m.group(1), so))
+    ok("libmcpidl.so is %s, SONAME %s" % (os.path.basename(so), m.group(1)))
+    if args.manpage and not find_file(prefix, "mcpidlc.1"):
+        fail("the installation has no man page mcpidlc.1")
+    if args.manpage:
+        ok("share/man/man1/mcpidlc.1 is installed")
+    _, out = run([want["bin/mcpidlc"], "--version"])
+    ok("the installed mcpidlc runs: %s" % out.strip())
+
+
+def mode_package(args):
+    src = copy_project(args, "package")
+    # An IDL file with a mistake, for the target bad-server: line 13, column 14.
+    with open(os.path.join(src, "..", "server", "calc.mcp.yaml")) as f:
+        calc = f.read()
+    bad = calc.replace("returns: Sum", "returns: Summ")
+    with open(os.path.join(src, "bad.mcp.yaml"), "w") as f:
+        f.write(bad)
+    bad_line = next(i for i, l in enumerate(bad.split("\n"), 1) if "returns: Summ" in l)
+    bad_col = bad.split("\n")[bad_line - 1].index("Summ") + 1
+
+    bld = os.path.join(args.work, "build")
+    cmake_configure(args, src, bld, {"CMAKE_PREFIX_PATH": os.path.abspath(args.prefix)})
+    cmake_build(args, bld)
+    ok("find_package(mcpidl CONFIG) and mcpidl_generate() build three servers")
+    server = os.path.join(bld, "calc-server")
+    check_servers(server)
+    if not any(n.startswith("libmcpidl.so.") for n in needed(server)):
+        fail("calc-server does not link the shared libmcpidl")
+    static = os.path.join(bld, "calc-server-static")
+    check_servers(static)
+    if any("mcpidl" in n for n in needed(static)):
+        fail("calc-server-static links a shared libmcpidl")
+    ok("LIBRARY mcpidl::mcpidl_static links libmcpidl.a")
+    mock = os.path.join(bld, "calc-mock")
+    expect_call(mock, "add", {"a": 1, "b": 1}, {"total": 42, "terms": 2},
+                extra_args=["--mock", os.path.join(src, "..", "server", "calc.mock.json")])
+
+    schemas = os.path.join(bld, "schemas")
+    for name in ["calc.tools.json", "calc.add.input.schema.json", "calc.add.output.schema.json",
+                 "greet.tools.json", "greet.hello.input.schema.json"]:
+        if not os.path.isfile(os.path.join(schemas, name)):
+            fail("SCHEMA_DIR has no %s" % name)
+    ok("SCHEMA_DIR holds the schemas of both IDL files")
+
+    # Editing the IDL regenerates the sources and the schemas.
+    idl = os.path.join(src, "..", "server", "calc.mcp.yaml")
+    with open(idl, "w") as f:
+        f.write(calc.replace("Add two integers.", "Add two whole numbers."))
+    cmake_build(args, bld, ["calc-server"])
+    tools = request(server, "tools/list", {})["tools"]
+    if tools[0]["description"] != "Add two whole numbers.":
+        fail("calc-server was not regenerated after its IDL changed: %s" % json.dumps(tools))
+    with open(os.path.join(schemas, "calc.tools.json")) as f:
+        if json.load(f)[0]["description"] != "Add two whole numbers.":
+            fail("SCHEMA_DIR was not regenerated after the IDL changed")
+    ok("a changed IDL file is compiled again")
+
+    # A newer compiler regenerates too: everything else made older than the compiler.
+    compiler = os.path.join(os.path.abspath(args.prefix), "bin", "mcpidlc")
+    now = time.time()
+    os.utime(idl, (now - 300, now - 300))
+    for dirpath, _, files in os.walk(os.path.join(bld, "mcpidl_calc-server")):
+        for name in files:
+            os.utime(os.path.join(dirpath, name), (now - 200, now - 200))
+    os.utime(os.path.join(schemas, "calc.tools.json"), (now - 200, now - 200))
+    os.utime(compiler, (now - 100, now - 100))
+    _, out = cmake_build(args, bld, ["calc-server"])
+    if "mcpidlc calc.mcp.yaml" not in out:
+        print(out)
+        fail("calc-server's sources were not generated again after mcpidlc changed")
+    _, out = cmake_build(args, bld, ["calc-server"])
+    if "mcpidlc calc.mcp.yaml" in out:
+        print(out)
+        fail("mcpidlc ran again with nothing changed")
+    ok("a changed mcpidlc compiles the IDL again, and only then")
+
+    # A mistake in an IDL file fails the build with its FILE:LINE:COLUMN diagnostic.
+    status, out = cmake_build(args, bld, ["bad-server"], expect_ok=False)
+    where = "bad.mcp.yaml:%d:%d: error: unknown type 'Summ'" % (bad_line, bad_col)
+    if status == 0 or where not in out:
+        print(out)
+        fail("building bad-server did not fail with '%s'" % where)
+    ok("an IDL mistake fails the build with %s" % where)
+
+
+def mode_subdirectory(args):
+    src = copy_project(args, "subdirectory")
+    bld = os.path.join(args.work, "build")
+    cmake_configure(args, src, bld, {"MCPIDL_SOURCE_DIR": os.path.abspath(args.source)})
+    cmake_build(args, bld, ["calc-server"])
+    for unwanted in ["tests", "examples"]:
+        if os.path.exists(os.path.join(bld, "mcpidl", unwanted)):
+            fail("add_subdirectory(mcpidl) configured mcpidl's %s" % unwanted)
+    ok("add_subdirectory(mcpidl) builds the server, without mcpidl's tests and examples")
+    check_servers(os.path.join(bld, "calc-server"))
+
+
+def source_archive(root, dest):
+    """A source archive of the checkout, as a release tarball would be: no .git, no build trees,
+    no node_modules."""
+    root = os.path.abspath(root)
+
+    def skip_dir(dirpath, name):
+        if name in (".git", "node_modules", "__pycache__"):
+            return True
+        if dirpath == root and name.startswith("build"):
+            return True
+        return os.path.exists(os.path.join(dirpath, name, "CMakeCache.txt"))
+
+    with tarfile.open(dest, "w:gz", compresslevel=1) as tar:
+        for dirpath, dirnames, files in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if not skip_dir(dirpath, d))
+            for name in sorted(files):
+                path = os.path.join(dirpath, name)
+                tar.add(path, arcname="mcpidl-src/" + os.path.relpath(path, root), recursive=False)
+    with open(dest, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def mode_fetchcontent(args):
+    src = copy_project(args, "fetchcontent")
+    archive = os.path.join(args.work, "mcpidl-src.tar.gz")
+    t0 = time.monotonic()
+    digest = source_archive(args.source, archive)
+    step("source archive, %d KiB (%.1f s)" % (os.path.getsize(archive) // 1024, time.monotonic() - t0))
+    bld = os.path.join(args.work, "build")
+    cmake_configure(args, src, bld, {
+        "MCPIDL_URL": "file://" + os.path.abspath(archive),
+        "MCPIDL_URL_HASH": "SHA256=" + digest,
+        "FETCHCONTENT_FULLY_DISCONNECTED": "OFF",
+        "FETCHCONTENT_QUIET": "ON",
+    })
+    cmake_build(args, bld, ["calc-server"])
+    mcpidl_bin = os.path.join(bld, "_deps", "mcpidl-build")
+    for unwanted in ["tests", "examples"]:
+        if os.path.exists(os.path.join(mcpidl_bin, unwanted)):
+            fail("FetchContent(mcpidl) configured mcpidl's %s" % unwanted)
+    ok("FetchContent(mcpidl) builds the server, without mcpidl's tests and examples")
+    check_servers(os.path.join(bld, "calc-server"))
+
+
+def mode_makefile(args):
+    src = copy_project(args, "makefile")
+    for name in ["calc.mcp.yaml", "greet.mcp.yaml", "consumer.c"]:
+        shutil.copy(os.path.join(HERE, "server", name), src)
+    prefix = os.path.abspath(args.prefix)
+    pc = find_file(prefix, "mcpidl.pc")
+    if not pc:
+        fail("no mcpidl.pc under the installation")
+    env = dict(os.environ)
+    env["PKG_CONFIG_PATH"] = os.path.dirname(pc)
+    env["CFLAGS"] = ("-O2 -g " + (args.cflags or "")).strip()
+    if args.ldflags:
+        env["LDFLAGS"] = args.ldflags
+    make = ["make", "-j%d" % args.jobs] + (["CC=" + args.cc] if args.cc else [])
+    _, out = run(["pkg-config", "--modversion", "mcpidl"], env=env)
+    _, libs = run(["pkg-config", "--static", "--libs", "mcpidl"], env=env)
+    for lib in ["-lmcpidl", "-ljson-c", "-lpcre2-8", "-lpthread", "-lm"]:
+        if lib not in libs.split():
+            fail("pkg-config --static --libs mcpidl lacks %s: %s" % (lib, libs))
+    ok("pkg-config finds mcpidl %s; --static adds json-c, PCRE2, threads, libm" % out.strip())
+
+    # docs/build.md shows this Makefile: the same rules, whatever its comments say.
+    def rules(text):
+        return [l for l in text.splitlines() if l.strip() and not l.startswith("#")]
+    with open(os.path.join(HERE, "..", "..", "docs", "build.md"), encoding="utf-8") as f:
+        shown = re.search(r"^```make\n(.*?)^```", f.read(), re.S | re.M)
+    with open(os.path.join(src, "Makefile"), encoding="utf-8") as f:
+        if not shown or rules(shown.group(1)) != rules(f.read()):
+            fail("the Makefile of docs/build.md is not tests/consumer/makefile/Makefile")
+    ok("docs/build.md shows this Makefile")
+
+    run(make, cwd=src, env=env)
+    server = os.path.join(src, "calc-server")
+    check_servers(server)
+    if not any(n.startswith("libmcpidl.so.") for n in needed(server)):
+        fail("the make-built calc-server does not link the shared libmcpidl")
+    ok("make with pkg-config links the shared libmcpidl")
+
+    run(["make", "clean"], cwd=src, env=env)
+    run(make + ["LINK=static"], cwd=src, env=env)
+    check_servers(server)
+    if any("mcpidl" in n for n in needed(server)):
+        fail("make LINK=static linked a shared libmcpidl")
+    ok("make LINK=static links libmcpidl.a with pkg-config --static")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile"])
+    ap.add_argument("--build", help="the build tree to install (install)")
+    ap.add_argument("--prefix", help="the installation (install, package, makefile)")
+    ap.add_argument("--source", help="the mcpidl checkout (subdirectory, fetchcontent)")
+    ap.add_argument("--work", help="the directory the project is copied and built in")
+    ap.add_argument("--cmake", default="cmake")
+    ap.add_argument("--generator")
+    ap.add_argument("--cc")
+    ap.add_argument("--cflags", default="")
+    ap.add_argument("--ldflags", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--manpage", action="store_true", help="the build has a man page (install)")
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    globals()["mode_" + args.mode](args)
+    print("consumer %s: %.1f s" % (args.mode, time.monotonic() - t0))
+    print("%d passed, 0 failed" % len(PASSED))
+
+
+if __name__ == "__main__":
+    main()
