@@ -231,6 +231,10 @@ def find_doc_examples(root):
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
             for m in _FENCE.finditer(text):
+                # A block meant to show a mistake is marked by the comment line
+                # "<!-- invalid example -->" just before its fence.
+                if text[:m.start()].rstrip().endswith("<!-- invalid example -->"):
+                    continue
                 block = _doc_example(m.group(1))
                 if block is not None:
                     line = text.count("\n", 0, m.start()) + 2
