@@ -31,6 +31,7 @@ typedef struct checker {
     def_slot *table; /* open addressing, by name */
     size_t table_cap;
     const char **def_names; /* for "did you mean" */
+    size_t suggest_budget;  /* type names left to compare for "did you mean" */
     size_t *line_starts;    /* byte offset of each line of the source, built when first needed */
     size_t nlines;
     bool lines_built;
@@ -698,8 +699,14 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
     }
     ir_def *def = find_def(c, e->name);
     if (!def) {
-        const char *near = idl_did_you_mean(e->name, c->def_names, c->srv->ndefs);
-        if (!near) {
+        /* A suggestion compares the name with every type's: a file with thousands of
+         * unknown names among thousands of types gets suggestions until a budget of
+         * comparisons is spent (and none once the diagnostics are cut short). */
+        bool shown = c->d->len < c->d->max_items && c->srv->ndefs <= c->suggest_budget;
+        if (shown)
+            c->suggest_budget -= c->srv->ndefs;
+        const char *near = shown ? idl_did_you_mean(e->name, c->def_names, c->srv->ndefs) : NULL;
+        if (!near && shown) {
             static const char *const KNOWN[] = {"int", "float", "str", "bool", "bytes", "None", "any"};
             near = idl_did_you_mean(e->name, KNOWN, COUNT(KNOWN));
         }
@@ -1156,45 +1163,118 @@ static void path_push_index(mcp_buf *path, size_t i)
     mcp_buf_printf(path, "%zu", i);
 }
 
+/* Names with their index, sorted by name then index: collisions are found in
+ * n log n, so a type with 100,000 fields is checked in a moment. */
+typedef struct name_ix {
+    const char *name;
+    size_t ix;
+} name_ix;
+
+static int name_ix_cmp(const void *a, const void *b)
+{
+    const name_ix *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    if (r)
+        return r;
+    return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+/* The first position in sorted v[0..n) whose name is not less than `name`. */
+static size_t name_ix_lower(const name_ix *v, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sorted (name, index) pairs of `names`, in malloc'd memory (free it), or NULL. */
+static name_ix *sorted_index(const char *const *names, size_t stride, size_t n)
+{
+    name_ix *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (name_ix){*(const char *const *)((const char *)names + i * stride), i};
+    qsort(v, n, sizeof *v, name_ix_cmp);
+    return v;
+}
+
+/* The index of the entry of sorted v[0..n) named `name` whose length (len_of) is
+ * `len`, or SIZE_MAX: names may hold NUL characters, which strcmp does not see. */
+static size_t sorted_find(const name_ix *v, size_t n, const char *name, size_t len,
+                          size_t (*len_of)(const void *ctx, size_t i), const void *ctx)
+{
+    for (size_t k = name_ix_lower(v, n, name); k < n && strcmp(v[k].name, name) == 0; k++)
+        if (len_of(ctx, v[k].ix) == len)
+            return v[k].ix;
+    return SIZE_MAX;
+}
+
+static size_t key_len(const void *ctx, size_t i) { return ((const idl_node *)ctx)->pairs[i].key->len; }
+static size_t field_name_len(const void *ctx, size_t i) { return strlen(((const ir_def *)ctx)->fields[i].name); }
+
+/* The fields of a model or record. The value's keys and the type's fields are
+ * looked up in sorted copies: a default of 50,000 keys is checked in a moment. */
 static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_buf *path, mcp_buf *msg, fault *loc)
 {
     if (v->kind != IDL_NODE_MAP) {
         mcp_buf_printf(msg, "is not a mapping of the fields of '%s'", def->name);
         return false;
     }
+    name_ix *keys = NULL;
+    if (v->n) {
+        keys = malloc(v->n * sizeof *keys);
+        if (!keys)
+            return true; /* out of memory: no verdict */
+        for (size_t i = 0; i < v->n; i++)
+            keys[i] = (name_ix){v->pairs[i].key->str, i};
+        qsort(keys, v->n, sizeof *keys, name_ix_cmp);
+    }
+    bool ok = true;
     size_t mark = path->len;
-    for (size_t i = 0; i < def->nfields; i++) {
+    for (size_t i = 0; i < def->nfields && ok; i++) {
         const ir_field *f = &def->fields[i];
-        const idl_node *fv = idl_map_get(v, f->name);
-        if (!fv) {
+        size_t k = v->n ? sorted_find(keys, v->n, f->name, strlen(f->name), key_len, v) : SIZE_MAX;
+        if (k == SIZE_MAX) {
             if (f->required) {
                 loc->loc = v->loc;
                 loc->subject = v;
                 mcp_buf_printf(msg, "lacks the required field '%s'", f->name);
-                return false;
+                ok = false;
             }
             continue;
         }
         path_push_key(path, f->name);
-        if (!value_fits(c, f->type, fv, path, msg, loc))
-            return false;
-        path->len = mark;
-        path->data[mark] = 0;
-    }
-    if (def->extra_forbid)
-        for (size_t i = 0; i < v->n; i++) {
-            bool known = false;
-            for (size_t j = 0; j < def->nfields && !known; j++)
-                known = strcmp(def->fields[j].name, v->pairs[i].key->str) == 0;
-            if (!known) {
-                loc->loc = v->pairs[i].key->loc;
-                loc->subject = v;
-                mcp_buf_printf(msg, "has the key '%s', which '%s' does not allow (extra: forbid)",
-                               v->pairs[i].key->str, def->name);
-                return false;
-            }
+        ok = value_fits(c, f->type, v->pairs[k].value, path, msg, loc);
+        if (ok) {
+            path->len = mark;
+            path->data[mark] = 0;
         }
-    return true;
+    }
+    free(keys);
+    if (!ok || !def->extra_forbid || v->n == 0)
+        return ok;
+    name_ix *names = def->nfields ? sorted_index(&def->fields[0].name, sizeof *def->fields, def->nfields) : NULL;
+    if (def->nfields && !names)
+        return true;
+    for (size_t i = 0; i < v->n; i++) {
+        const idl_node *k = v->pairs[i].key;
+        if (def->nfields && sorted_find(names, def->nfields, k->str, k->len, field_name_len, def) != SIZE_MAX)
+            continue;
+        loc->loc = k->loc;
+        loc->subject = v;
+        mcp_buf_printf(msg, "has the key '%s', which '%s' does not allow (extra: forbid)", k->str, def->name);
+        ok = false;
+        break;
+    }
+    free(names);
+    return ok;
 }
 
 static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf *path, mcp_buf *msg, fault *loc)
@@ -2229,6 +2309,51 @@ static void check_finite(checker *c)
 
 /* Mark the types that lie on a reference cycle (Tarjan's strongly connected
  * components, iteratively: a chain of thousands of types needs no deep stack). */
+/* A model or record whose fields hold itself by value, directly or through
+ * other types' fields (`next: {type: Node, default: ...}`): JSON allows it
+ * when a default ends the recursion, but a C struct cannot contain itself.
+ * Optional[...], lists, dicts, unions and tuples hold models by pointer, so
+ * only plain named-type fields count. Iterative depth-first search. */
+static void check_by_value_cycles(checker *c)
+{
+    size_t n = c->srv->ndefs;
+    if (!n)
+        return;
+    unsigned char *state = mcp_arena_alloc(c->a, n); /* 0 new, 1 on the path, 2 done */
+    size_t *stack = mcp_arena_alloc(c->a, n * sizeof *stack);
+    size_t *next = mcp_arena_alloc(c->a, n * sizeof *next);
+    if (!state || !stack || !next)
+        return;
+    for (size_t root = 0; root < n; root++) {
+        if (state[root])
+            continue;
+        size_t sp = 0;
+        stack[sp++] = root;
+        state[root] = 1;
+        while (sp) {
+            const ir_def *d = c->srv->defs[stack[sp - 1]];
+            size_t *k = &next[d->index];
+            if (*k < d->nfields) {
+                const ir_field *f = &d->fields[(*k)++];
+                if (f->type->kind != IR_NAMED || f->type->def->kind == IR_DEF_ENUM)
+                    continue;
+                size_t w = f->type->def->index;
+                if (state[w] == 1) {
+                    ERR(c, f->loc,
+                        "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do; make the field "
+                        "Optional[%s] (or a list)",
+                        f->name, f->type->def->name, f->type->def->name, f->type->def->name);
+                } else if (state[w] == 0) {
+                    state[w] = 1;
+                    stack[sp++] = w;
+                }
+                continue;
+            }
+            state[stack[--sp]] = 2;
+        }
+    }
+}
+
 static void mark_cycles(checker *c)
 {
     size_t n = c->srv->ndefs;
@@ -2292,36 +2417,6 @@ static void mark_cycles(checker *c)
             }
         }
     }
-}
-
-/* Names with their index, sorted by name then index: collisions are found in
- * n log n, so a type with 100,000 fields is checked in a moment. */
-typedef struct name_ix {
-    const char *name;
-    size_t ix;
-} name_ix;
-
-static int name_ix_cmp(const void *a, const void *b)
-{
-    const name_ix *x = a, *y = b;
-    int r = strcmp(x->name, y->name);
-    if (r)
-        return r;
-    return x->ix < y->ix ? -1 : x->ix > y->ix;
-}
-
-/* The first position in sorted v[0..n) whose name is not less than `name`. */
-static size_t name_ix_lower(const name_ix *v, size_t n, const char *name)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(v[mid].name, name) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* Sorted (name, index) pairs of n names (NULL names left out); *m receives the count. */
@@ -2479,7 +2574,7 @@ static void parse_server(checker *c, const idl_node *root)
 ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const idl_options *opts)
 {
     static const idl_options DEFAULTS = {0};
-    checker c = {.a = arena, .d = d, .opts = opts ? opts : &DEFAULTS};
+    checker c = {.a = arena, .d = d, .opts = opts ? opts : &DEFAULTS, .suggest_budget = 5000000};
     size_t errors_before = d->errors;
     if (!root)
         return NULL;
@@ -2517,6 +2612,7 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
      * run reports as much as it can. */
     check_defaults(&c);
     check_finite(&c);
+    check_by_value_cycles(&c);
     mark_cycles(&c);
     check_c_names(&c);
     free(c.line_starts);

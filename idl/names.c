@@ -114,17 +114,21 @@ char *idl_c_ident(mcp_arena *a, const char *name)
     return t;
 }
 
-static size_t edit_distance(const char *a, const char *b)
+/* Levenshtein distance (ASCII case-insensitive) when it is at most `limit`, else
+ * limit + 1. A row whose every cell exceeds the limit ends the search, so a
+ * dissimilar name costs a few rows: a suggestion among 100,000 type names is cheap. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
 {
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return (size_t)-1;
+    if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > limit)
+        return limit + 1;
     size_t row[65];
     for (size_t j = 0; j <= lb; j++)
         row[j] = j;
     for (size_t i = 1; i <= la; i++) {
         size_t diag = row[0];
         row[0] = i;
+        size_t row_min = row[0];
         for (size_t j = 1; j <= lb; j++) {
             size_t up = row[j];
             size_t cost = ((a[i - 1] | 0x20) == (b[j - 1] | 0x20)) ? 0 : 1;
@@ -135,9 +139,13 @@ static size_t edit_distance(const char *a, const char *b)
                 best = row[j - 1] + 1;
             row[j] = best;
             diag = up;
+            if (best < row_min)
+                row_min = best;
         }
+        if (row_min > limit)
+            return limit + 1;
     }
-    return row[lb];
+    return row[lb] <= limit ? row[lb] : limit + 1;
 }
 
 const char *idl_did_you_mean(const char *name, const char *const *candidates, size_t n)
@@ -149,7 +157,7 @@ const char *idl_did_you_mean(const char *name, const char *const *candidates, si
     for (size_t i = 0; i < n; i++) {
         if (!candidates[i] || strcmp(candidates[i], name) == 0)
             continue;
-        size_t d = edit_distance(name, candidates[i]);
+        size_t d = edit_distance(name, candidates[i], limit);
         if (d <= limit && d < best_d) {
             best = candidates[i];
             best_d = d;

@@ -293,7 +293,7 @@ START_TEST(bad_defaults)
                 "error: default 'x' of 'n' in tool 't' is not an integer");
     EXPECT_DIAG(HEAD "types:\n  P: {fields: {a: int}}\ntools:\n  t:\n    description: d\n    params:\n"
                      "      p: {type: P, default: {a: 'no'}}\n    returns: int\n",
-                "error: default of 'p' in tool 't' does not fit its type: 'a' is not an integer");
+                "error: default of 'p' in tool 't' does not fit its type: at p.a, 'no' is not an integer");
     EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, maximum: 5, default: 6}\n"
                      "    returns: int\n",
                 "is greater than the maximum");
@@ -354,6 +354,15 @@ START_TEST(never_finite)
     result *r = compile(HEAD "types:\n  N: {fields: {next: \"Optional[N]\"}}\n");
     ck_assert_ptr_nonnull(r->srv);
     done(r);
+}
+END_TEST
+
+START_TEST(by_value_self)
+{
+    EXPECT_DIAG(HEAD "types:\n  N:\n    fields:\n      v: int\n      next: {type: N, default: {v: 1}}\n",
+                "7:7: error: 'next' holds a 'N' inside a 'N' by value");
+    EXPECT_DIAG(HEAD "types:\n  A: {fields: {b: {type: B, default: {}}}}\n  B: {fields: {a: {type: A, default: {}}}}\n",
+                "by value, which a C struct cannot do");
 }
 END_TEST
 
@@ -433,6 +442,7 @@ int main(void)
     tcase_add_test(tc, record_and_model_rules);
     tcase_add_test(tc, enum_rules);
     tcase_add_test(tc, never_finite);
+    tcase_add_test(tc, by_value_self);
     tcase_add_test(tc, c_name_collision);
     tcase_add_test(tc, structured_true_content);
     tcase_add_test(tc, underscore_param);
