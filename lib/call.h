@@ -9,9 +9,23 @@
 #include "mcpidl/mcpidl.h"
 #include "mcpidl/report.h"
 
+/* A content block of a `returns: content` tool. {text, len} alone is a text
+ * block (kind 0); the other kinds use the named strings (copies in the
+ * call's arena; NULL when absent). */
+typedef enum mcp_block_kind {
+    MCP_BLOCK_TEXT = 0,      /* text */
+    MCP_BLOCK_IMAGE,         /* data, mime */
+    MCP_BLOCK_AUDIO,         /* data, mime */
+    MCP_BLOCK_RESOURCE_TEXT, /* uri, mime?, text */
+    MCP_BLOCK_RESOURCE_BLOB, /* uri, mime?, data */
+    MCP_BLOCK_RESOURCE_LINK, /* uri, name, mime?, description? */
+} mcp_block_kind;
+
 typedef struct mcp_text_block {
     const char *text;
     size_t len;
+    mcp_block_kind kind;
+    const char *data, *mime, *uri, *name, *description;
 } mcp_text_block;
 
 struct mcp_call {
@@ -23,8 +37,14 @@ struct mcp_call {
     const char *fail_message;         /* mcp_fail */
     const mcp_json *raw;              /* mcp_return_json*: the value */
     const char *raw_error;            /* mcp_return_json_text: text that was not JSON */
-    mcp_text_block *blocks;           /* mcp_content_text */
+    mcp_text_block *blocks;           /* mcp_content_* */
     size_t nblocks, cap_blocks;
+    /* The protocol layer's (server.c), set after mcp_call_init: the job
+     * serving the request (NULL outside a session: logging, progress and
+     * client requests are then no-ops or errors), and the message of the
+     * last client request that failed. */
+    void *job;
+    const char *client_error;
 };
 
 void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,

@@ -4,7 +4,9 @@
  * raw JSON) validated against the declared type; `content` rendered from the
  * returned value, `structuredContent` from the validated one. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "call.h"
@@ -112,7 +114,125 @@ mcp_status mcp_content_text(mcp_call *call, const char *text)
     const char *t = mcp_arena_strdup(call->arena, text ? text : ""); /* the caller's buffer may not live on */
     if (!t)
         return mcp_fail(call, "out of memory");
-    call->blocks[call->nblocks++] = (mcp_text_block){t, strlen(t)};
+    call->blocks[call->nblocks++] = (mcp_text_block){.text = t, .len = strlen(t)};
+    return MCP_OK;
+}
+
+/* Content blocks other than text (mcp_content_image, ...): one more block,
+ * its strings copied; NULL (the call failed) when out of memory. */
+static mcp_text_block *block_push(mcp_call *call, mcp_block_kind kind)
+{
+    if (call->nblocks == call->cap_blocks) {
+        size_t cap = call->cap_blocks ? call->cap_blocks * 2 : 4;
+        mcp_text_block *b = mcp_arena_realloc(call->arena, call->blocks, call->cap_blocks * sizeof *b, cap * sizeof *b);
+        if (!b) {
+            mcp_fail(call, "out of memory");
+            return NULL;
+        }
+        call->blocks = b;
+        call->cap_blocks = cap;
+    }
+    mcp_text_block *blk = &call->blocks[call->nblocks];
+    memset(blk, 0, sizeof *blk);
+    blk->kind = kind;
+    return blk;
+}
+
+/* Copies of the strings s[0..n) (NULLs stay NULL); false when out of memory. */
+static bool block_copy(mcp_call *call, const char **dst[], const char *const src[], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        *dst[i] = src[i] ? mcp_arena_strdup(call->arena, src[i]) : NULL;
+        if (src[i] && !*dst[i])
+            return false;
+    }
+    return true;
+}
+
+/* Standard base64 (RFC 4648 section 4), padded, nothing else. */
+static bool base64_valid(const char *s)
+{
+    size_t n = strlen(s), pad = 0;
+    if (n % 4)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '=') {
+            pad++;
+            continue;
+        }
+        if (pad || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'))
+            return false;
+    }
+    return pad <= 2;
+}
+
+static mcp_status media_block(mcp_call *call, mcp_block_kind kind, const char *what, const char *mime, const char *b64)
+{
+    if (!mime || !*mime)
+        return mcp_fail(call, "%s content needs a MIME type", what);
+    if (!b64 || !base64_valid(b64))
+        return mcp_fail(call, "%s content: the data is not base64", what);
+    mcp_text_block *blk = block_push(call, kind);
+    if (!blk)
+        return MCP_ERROR;
+    if (!block_copy(call, (const char **[]){&blk->mime, &blk->data}, (const char *const[]){mime, b64}, 2))
+        return mcp_fail(call, "out of memory");
+    call->nblocks++;
+    return MCP_OK;
+}
+
+mcp_status mcp_content_image(mcp_call *call, const char *mime, const char *base64)
+{
+    return media_block(call, MCP_BLOCK_IMAGE, "image", mime, base64);
+}
+
+mcp_status mcp_content_audio(mcp_call *call, const char *mime, const char *base64)
+{
+    return media_block(call, MCP_BLOCK_AUDIO, "audio", mime, base64);
+}
+
+mcp_status mcp_content_resource_text(mcp_call *call, const char *uri, const char *mime, const char *text)
+{
+    if (!uri || !*uri)
+        return mcp_fail(call, "resource content needs a URI");
+    mcp_text_block *blk = block_push(call, MCP_BLOCK_RESOURCE_TEXT);
+    if (!blk)
+        return MCP_ERROR;
+    if (!block_copy(call, (const char **[]){&blk->uri, &blk->mime, &blk->text}, (const char *const[]){uri, mime, text ? text : ""}, 3))
+        return mcp_fail(call, "out of memory");
+    blk->len = strlen(blk->text);
+    call->nblocks++;
+    return MCP_OK;
+}
+
+mcp_status mcp_content_resource_blob(mcp_call *call, const char *uri, const char *mime, const char *base64)
+{
+    if (!uri || !*uri)
+        return mcp_fail(call, "resource content needs a URI");
+    if (!base64 || !base64_valid(base64))
+        return mcp_fail(call, "resource content: the blob is not base64");
+    mcp_text_block *blk = block_push(call, MCP_BLOCK_RESOURCE_BLOB);
+    if (!blk)
+        return MCP_ERROR;
+    if (!block_copy(call, (const char **[]){&blk->uri, &blk->mime, &blk->data}, (const char *const[]){uri, mime, base64}, 3))
+        return mcp_fail(call, "out of memory");
+    call->nblocks++;
+    return MCP_OK;
+}
+
+mcp_status mcp_content_resource_link(mcp_call *call, const char *uri, const char *name, const char *mime,
+                                     const char *description)
+{
+    if (!uri || !*uri || !name)
+        return mcp_fail(call, "a resource link needs a URI and a name");
+    mcp_text_block *blk = block_push(call, MCP_BLOCK_RESOURCE_LINK);
+    if (!blk)
+        return MCP_ERROR;
+    if (!block_copy(call, (const char **[]){&blk->uri, &blk->name, &blk->mime, &blk->description},
+                    (const char *const[]){uri, name, mime, description}, 4))
+        return mcp_fail(call, "out of memory");
+    call->nblocks++;
     return MCP_OK;
 }
 
@@ -161,6 +281,108 @@ static void text_block(mcp_buf *b, bool *first, const char *text, size_t len)
     mcp_buf_putc(b, '}');
 }
 
+/* "key":"value" after a comma, the value a handler's string. */
+static void block_member(mcp_buf *b, const char *key, const char *value)
+{
+    mcp_buf_printf(b, ",\"%s\":", key);
+    handler_string(b, value, strlen(value));
+}
+
+/* One block of a `returns: content` tool, as the MCP ContentBlock of its kind. */
+static void content_block(mcp_buf *b, bool *first, const mcp_text_block *blk)
+{
+    switch (blk->kind) {
+    case MCP_BLOCK_TEXT:
+        text_block(b, first, blk->text, blk->len);
+        return;
+    case MCP_BLOCK_IMAGE:
+    case MCP_BLOCK_AUDIO:
+        if (!*first)
+            mcp_buf_putc(b, ',');
+        mcp_buf_puts(b, blk->kind == MCP_BLOCK_IMAGE ? "{\"type\":\"image\"" : "{\"type\":\"audio\"");
+        block_member(b, "data", blk->data);
+        block_member(b, "mimeType", blk->mime);
+        break;
+    case MCP_BLOCK_RESOURCE_TEXT:
+    case MCP_BLOCK_RESOURCE_BLOB:
+        if (!*first)
+            mcp_buf_putc(b, ',');
+        mcp_buf_puts(b, "{\"type\":\"resource\",\"resource\":{\"uri\":");
+        handler_string(b, blk->uri, strlen(blk->uri));
+        if (blk->mime)
+            block_member(b, "mimeType", blk->mime);
+        if (blk->kind == MCP_BLOCK_RESOURCE_TEXT) {
+            mcp_buf_puts(b, ",\"text\":");
+            handler_string(b, blk->text, blk->len);
+        } else {
+            block_member(b, "blob", blk->data);
+        }
+        mcp_buf_putc(b, '}');
+        break;
+    case MCP_BLOCK_RESOURCE_LINK:
+        if (!*first)
+            mcp_buf_putc(b, ',');
+        mcp_buf_puts(b, "{\"type\":\"resource_link\",\"uri\":");
+        handler_string(b, blk->uri, strlen(blk->uri));
+        block_member(b, "name", blk->name);
+        if (blk->description)
+            block_member(b, "description", blk->description);
+        if (blk->mime)
+            block_member(b, "mimeType", blk->mime);
+        break;
+    }
+    mcp_buf_putc(b, '}');
+    *first = false;
+}
+
+/* Defined in jsonw.c: b->data[start..len) made a JSON string literal in place,
+ * exactly as mcp_json_string would write it. */
+void mcp_json_string_in_place(mcp_buf *b, size_t start);
+
+static void truncate_to(mcp_buf *b, size_t len)
+{
+    if (b->len > len) {
+        b->len = len;
+        b->data[len] = 0;
+    }
+}
+
+/* A text block of v as indented JSON (what text_block would write with the
+ * text of mcp_json_write(v, 2)), written straight into b: the JSON, then
+ * escaped where it stands. False, with nothing written, when v holds a
+ * non-finite float (or when out of memory, b->oom set). */
+static bool json_block(mcp_buf *b, bool *first, const mcp_json *v)
+{
+    size_t mark = b->len;
+    if (!*first)
+        mcp_buf_putc(b, ',');
+    mcp_buf_puts(b, "{\"type\":\"text\",\"text\":");
+    size_t start = b->len;
+    if (!mcp_json_write(b, v, 2)) {
+        if (!b->oom)
+            truncate_to(b, mark);
+        return false;
+    }
+    if (mcp_utf8_valid(b->data + start, b->len - start)) {
+        mcp_json_string_in_place(b, start);
+    } else {
+        /* Bytes that are not UTF-8 (a hand-built value): the handler's rule. */
+        size_t n = b->len - start;
+        char *copy = malloc(n ? n : 1);
+        if (!copy) {
+            b->oom = true;
+            return false;
+        }
+        memcpy(copy, b->data + start, n);
+        truncate_to(b, start);
+        handler_string(b, copy, n);
+        free(copy);
+    }
+    mcp_buf_putc(b, '}');
+    *first = false;
+    return !b->oom;
+}
+
 /* The type that describes `v` under `t`: through Optional, and through a union
  * to its first arm of the value's JSON kind. */
 static const mcp_type *effective(const mcp_type *t, const mcp_json *v)
@@ -207,14 +429,8 @@ static bool render(mcp_buf *b, bool *first, const mcp_type *t, const mcp_json *v
         }
         return true;
     }
-    mcp_buf text;
-    mcp_buf_init(&text);
-    bool ok = mcp_json_write(&text, v, 2);
-    if (ok && !text.oom)
-        text_block(b, first, text.data, text.len);
-    mcp_buf_free(&text);
     (void)scratch;
-    return ok;
+    return json_block(b, first, v);
 }
 
 /* ------------------------------------------------------------------ results */
@@ -244,12 +460,23 @@ static void report_result(mcp_buf *out, const char *tool, const mcp_report *rep,
     mcp_buf_free(&text);
 }
 
+/* mcp_report_init, but for the location stack (path), which the validator
+ * writes before it reads: clearing its 6 KiB per call is most of a small
+ * call's report setup. */
+static void report_start(mcp_report *r, mcp_arena *a)
+{
+    size_t p = offsetof(mcp_report, path), q = p + sizeof r->path;
+    memset(r, 0, p);
+    memset((char *)r + q, 0, sizeof *r - q);
+    r->arena = a;
+}
+
 bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     const mcp_tool *tool = call->tool;
     mcp_arena *a = call->arena;
     mcp_report rep;
-    mcp_report_init(&rep, a);
+    report_start(&rep, a);
 
     /* Arguments, validated as <tool>Arguments. */
     static const mcp_json EMPTY = {.kind = MCP_JOBJECT};
@@ -279,7 +506,7 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         bool first = true;
         mcp_buf_puts(out, "{\"content\":[");
         for (size_t i = 0; i < call->nblocks; i++)
-            text_block(out, &first, call->blocks[i].text, call->blocks[i].len);
+            content_block(out, &first, &call->blocks[i]);
         mcp_buf_puts(out, "],\"isError\":false}");
         return !out->oom;
     }
@@ -299,32 +526,27 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         }
     }
 
-    /* content, from the returned value */
-    mcp_buf content;
-    mcp_buf_init(&content);
+    /* content, from the returned value, straight into out: what follows it
+     * may still turn the result into an error, which then replaces it. */
+    size_t mark = out->len;
+    mcp_buf_puts(out, "{\"content\":[");
     bool first = true;
-    if (!render(&content, &first, tool->result, raw, a) && !content.oom) {
-        mcp_buf_free(&content);
+    if (!render(out, &first, tool->result, raw, a) && !out->oom) {
+        truncate_to(out, mark);
         static const char NAN_MSG[] = "the returned value holds a NaN or infinite float, which JSON cannot carry";
         error_result(out, tool->name, NAN_MSG, sizeof NAN_MSG - 1);
         return !out->oom;
     }
 
     if (!tool->structured || tool->output == MCP_OUTPUT_NONE) {
-        mcp_buf_puts(out, "{\"content\":[");
-        mcp_buf_put(out, content.data ? content.data : "", content.len);
         mcp_buf_puts(out, "],\"isError\":false}");
-        bool ok = !content.oom && !out->oom;
-        mcp_buf_free(&content);
-        return ok;
+        return !out->oom;
     }
 
     /* structuredContent, from the validated value */
     void *valid = mcp_arena_alloc(a, tool->result->size ? tool->result->size : 1);
-    if (!valid) {
-        mcp_buf_free(&content);
+    if (!valid)
         return false;
-    }
     bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
     if (wrapped)
         mcp_report_push_key(&rep, "result", 6);
@@ -332,20 +554,16 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     if (wrapped)
         mcp_report_pop(&rep);
     if (!ok) {
-        mcp_buf_free(&content);
-        if (rep.oom)
+        if (rep.oom || out->oom)
             return false;
+        truncate_to(out, mark);
         report_result(out, tool->name, &rep, tool->output_title);
         return !out->oom;
     }
     const char *why = NULL;
     mcp_json *sv = mcp_to_json(tool->result, valid, a, &why);
-    if (!sv) {
-        mcp_buf_free(&content);
+    if (!sv)
         return false;
-    }
-    mcp_buf_puts(out, "{\"content\":[");
-    mcp_buf_put(out, content.data ? content.data : "", content.len);
     mcp_buf_puts(out, "],\"structuredContent\":");
     if (wrapped)
         mcp_buf_puts(out, "{\"result\":");
@@ -353,7 +571,5 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     if (wrapped)
         mcp_buf_putc(out, '}');
     mcp_buf_puts(out, ",\"isError\":false}");
-    ok = !content.oom && !out->oom;
-    mcp_buf_free(&content);
-    return ok;
+    return !out->oom;
 }

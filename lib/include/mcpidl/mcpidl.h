@@ -68,6 +68,91 @@ mcp_status mcp_return_jsonc(mcp_call *call, const struct json_object *value);
 /* For tools declared `returns: content`: append a text block (the text is copied). */
 mcp_status mcp_content_text(mcp_call *call, const char *text);
 
+/* More blocks for `returns: content` tools, each rendered as the MCP
+ * ContentBlock of its kind, in the order appended. Every string is copied.
+ * `base64` must be standard base64 (RFC 4648, padded, no line breaks):
+ * anything else fails the call. A NULL `mime` (where optional) or
+ * `description` leaves the member out. Each returns MCP_OK, or fails the call
+ * (mcp_fail) and returns MCP_ERROR.
+ *   {"type":"image","data":B64,"mimeType":MIME}
+ *   {"type":"audio","data":B64,"mimeType":MIME}
+ *   {"type":"resource","resource":{"uri":URI,"mimeType":MIME,"text":TEXT}}
+ *   {"type":"resource","resource":{"uri":URI,"mimeType":MIME,"blob":B64}}
+ *   {"type":"resource_link","uri":URI,"name":NAME,"description":D,"mimeType":MIME} */
+mcp_status mcp_content_image(mcp_call *call, const char *mime, const char *base64);
+mcp_status mcp_content_audio(mcp_call *call, const char *mime, const char *base64);
+mcp_status mcp_content_resource_text(mcp_call *call, const char *uri, const char *mime,
+                                     const char *text);
+mcp_status mcp_content_resource_blob(mcp_call *call, const char *uri, const char *mime,
+                                     const char *base64);
+mcp_status mcp_content_resource_link(mcp_call *call, const char *uri, const char *name,
+                                     const char *mime, const char *description);
+
+/* ---------------------------------------------------------------- messages to the client
+ * Sent while the handler runs, before its result, with the request (on HTTP,
+ * on the SSE stream of its POST). Nothing is sent once the request is
+ * cancelled or the client is gone. Callable from the handler's thread only. */
+
+/* MCP log levels (RFC 5424 severities), least severe first. */
+typedef enum mcp_level {
+    MCP_LEVEL_DEBUG = 0,
+    MCP_LEVEL_INFO,
+    MCP_LEVEL_NOTICE,
+    MCP_LEVEL_WARNING,
+    MCP_LEVEL_ERROR,
+    MCP_LEVEL_CRITICAL,
+    MCP_LEVEL_ALERT,
+    MCP_LEVEL_EMERGENCY,
+} mcp_level;
+
+/* notifications/message {"level":..., "logger":LOGGER, "data":TEXT}, when
+ * `level` is at or above the session's level (logging/setLevel; "info"
+ * until the client sets one). `logger` may be NULL (left out). Text that
+ * is not UTF-8 has its bad bytes replaced by U+FFFD. */
+void mcp_log_message(mcp_call *call, mcp_level level, const char *logger, const char *fmt, ...)
+    MCP_PRINTF(4, 5);
+/* The same with any JSON value as "data" (NULL: null). */
+void mcp_log_json(mcp_call *call, mcp_level level, const char *logger, const mcp_json *data);
+/* Whether a message at `level` would be sent now (to skip building it). */
+bool mcp_log_enabled(const mcp_call *call, mcp_level level);
+
+/* notifications/progress {"progressToken":T, "progress":P, "total":TOTAL,
+ * "message":M} with the token of the request's _meta.progressToken, echoed
+ * as received (string or integer). total <= 0 and a NULL message are left
+ * out. False, sending nothing, when the request carries no progress token,
+ * when a number is not finite, or when nothing can be sent (cancelled, the
+ * client gone). The spec wants progress to increase with each call. */
+bool mcp_progress(mcp_call *call, double progress, double total, const char *message);
+
+/* ---------------------------------------------------------------- requests to the client
+ * The handler sends a request to the client and waits for its answer: its
+ * worker thread is blocked meanwhile. Each fails (NULL or false) when the
+ * session has no worker threads (--workers 0: the answer could never be
+ * read), when the client did not declare the capability the method needs
+ * (sampling, elicitation, roots), when the session's table of pending
+ * requests is full, when the client answers with a JSON-RPC error, when no
+ * answer comes within the timeout (60 s by default; the client is then sent
+ * notifications/cancelled), when the call is cancelled, or when the session
+ * ends. mcp_client_error() then says why. Results live in the call's arena. */
+
+/* `method` with `params` (NULL: none): the client's `result`. */
+const mcp_json *mcp_client_request(mcp_call *call, const char *method, const mcp_json *params);
+/* Why the last request to the client of this call failed, e.g.
+ * "sampling/createMessage: the client answered with error -1: ..." (NULL
+ * when it succeeded). */
+const char *mcp_client_error(const mcp_call *call);
+/* sampling/createMessage {"messages":[{"role":"user","content":{"type":"text",
+ * "text":PROMPT}}],"maxTokens":MAX_TOKENS}: *reply_text is the text of the
+ * client's answer (its first text block). */
+bool mcp_sample_text(mcp_call *call, const char *prompt, int max_tokens, const char **reply_text);
+/* elicitation/create {"message":MESSAGE,"requestedSchema":SCHEMA} in form mode,
+ * SCHEMA the JSON text of a flat object schema. *action is "accept",
+ * "decline" or "cancel"; *content the submitted object on accept (else
+ * NULL). Either out pointer may be NULL. True when the client answered
+ * (whatever the action). */
+bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schema_json,
+                const mcp_json **content, const char **action);
+
 /* The name of the tool being called; the request's `_meta` (NULL when absent). */
 const char *mcp_call_tool(const mcp_call *call);
 const mcp_json *mcp_call_meta(const mcp_call *call);
