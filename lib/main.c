@@ -41,6 +41,9 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "  --max-depth N          JSON nesting limit of a message (default %d)\n"
             "  --max-concurrent N     requests in flight at once (default %d)\n"
             "  --page-size N          tools per tools/list page (default %zu)\n"
+            "  --client-timeout MS    how long a handler waits for the client's answer to\n"
+            "                         sampling or elicitation (default %d)\n"
+            "  --max-pending N        requests to the client waiting at once (default %d)\n"
             "  --log-level LEVEL      quiet, error, warn, info or debug (default warn)\n"
             "  --http HOST:PORT       serve Streamable HTTP at http://HOST:PORT/mcp instead\n"
             "                         of stdio (needs the server linked with mcpidl-http)\n"
@@ -50,7 +53,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
             MCPIDL_VERSION, def->workers, def->max_message, def->max_depth,
-            def->max_concurrent, def->page_size);
+            def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending);
 }
 
 /* Command-line mistakes are reported whatever the log level. */
@@ -86,7 +89,7 @@ static bool parse_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
 }
 
 typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_CONCURRENT, OPT_PAGE_SIZE,
-               OPT_LOG_LEVEL, OPT_HTTP, OPT_ALLOW_HOST, OPT_HELP, OPT_VERSION } opt_id;
+               OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_LOG_LEVEL, OPT_HTTP, OPT_ALLOW_HOST, OPT_HELP, OPT_VERSION } opt_id;
 
 static const struct {
     const char *name;
@@ -98,6 +101,8 @@ static const struct {
     {"--max-depth", OPT_MAX_DEPTH, true},
     {"--max-concurrent", OPT_MAX_CONCURRENT, true},
     {"--page-size", OPT_PAGE_SIZE, true},
+    {"--client-timeout", OPT_CLIENT_TIMEOUT, true},
+    {"--max-pending", OPT_MAX_PENDING, true},
     {"--log-level", OPT_LOG_LEVEL, true},
     {"--http", OPT_HTTP, true},
     {"--allow-host", OPT_ALLOW_HOST, true},
@@ -247,6 +252,16 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
             if (!parse_num(value, 1, 1 << 20, &v))
                 goto bad_number;
             set.page_size = (size_t)v;
+            break;
+        case OPT_CLIENT_TIMEOUT:
+            if (!parse_num(value, 1, 24 * 3600 * 1000, &v))
+                goto bad_number;
+            set.client_timeout_ms = (int)v;
+            break;
+        case OPT_MAX_PENDING:
+            if (!parse_num(value, 1, 1 << 16, &v))
+                goto bad_number;
+            set.max_pending = (int)v;
             break;
         case OPT_HTTP:
             http = value;
