@@ -101,8 +101,10 @@ static bool check_number(dec_ctx *c, const mcp_constraints *k, const mcp_json *v
         bool multiple;
         if (is_int && k->multiple_of.is_int)
             multiple = k->multiple_of.i == -1 || xi % k->multiple_of.i == 0;
+        else if (k->multiple_of.is_int)
+            multiple = fmod(x, (double)k->multiple_of.i) == 0; /* exact, even beyond 2^53 */
         else {
-            double q = x / (k->multiple_of.is_int ? (double)k->multiple_of.i : k->multiple_of.d);
+            double q = x / k->multiple_of.d;
             multiple = isfinite(q) && q == floor(q);
         }
         if (!multiple) {
@@ -192,6 +194,9 @@ static pcre2_code *pattern_code(mcp_pattern *p)
                                       PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_DOLLAR_ENDONLY, &err, &off, NULL);
     if (!fresh)
         return NULL;
+    /* Machine code for the pattern when the platform allows it; pcre2_match
+     * then runs it (same results), else the interpreter as before. */
+    (void)pcre2_jit_compile(fresh, PCRE2_JIT_COMPLETE);
     void *expected = NULL;
     if (!atomic_compare_exchange_strong_explicit(&p->compiled, &expected, fresh, memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -201,16 +206,21 @@ static pcre2_code *pattern_code(mcp_pattern *p)
     return fresh;
 }
 
-static bool pattern_matches(mcp_pattern *p, const char *s, size_t n)
+/* pcre2's memory for one match (the match data, and the interpreter's frames
+ * when there is no JIT) comes from the request's arena: no malloc per match. */
+static void *arena_malloc(PCRE2_SIZE n, void *arena) { return mcp_arena_alloc(arena, n); }
+static void arena_free(void *p, void *arena) { (void)p, (void)arena; }
+
+static bool pattern_matches(mcp_arena *a, mcp_pattern *p, const char *s, size_t n)
 {
     pcre2_code *code = pattern_code(p);
     if (!code)
         return false;
-    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    pcre2_general_context *gc = pcre2_general_context_create(arena_malloc, arena_free, a);
+    pcre2_match_data *md = gc ? pcre2_match_data_create(1, gc) : NULL;
     if (!md)
         return false;
     int rc = pcre2_match(code, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
-    pcre2_match_data_free(md);
     return rc >= 0;
 }
 
@@ -232,7 +242,7 @@ static bool check_length(dec_ctx *c, const mcp_constraints *k, const mcp_json *v
             ok = false;
         }
     }
-    if (ok && k->pattern && !pattern_matches(k->pattern, v->s, v->len)) {
+    if (ok && k->pattern && !pattern_matches(c->a, k->pattern, v->s, v->len)) {
         mcp_buf b;
         mcp_buf_init(&b);
         mcp_buf_printf(&b, "String should match pattern '%s'", k->pattern->source);
@@ -723,6 +733,16 @@ bool mcp_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
+        /* ASCII, eight bytes at a time. */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, p + i, sizeof w);
+            if (w & 0x8080808080808080u)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
         unsigned c = p[i];
         size_t len;
         uint32_t cp;
