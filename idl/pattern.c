@@ -83,7 +83,13 @@ static const char *check_escape(const char *p, size_t len, size_t i, bool in_cla
     }
     if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
         return UNSUPPORTED_ESCAPE;
-    return NULL; /* an escaped punctuation character or non-ASCII character: itself */
+    /* ECMA-262 in Unicode mode (as Ajv compiles patterns) escapes only syntax
+     * characters ('-' too, inside a class); '\-' or '\!' elsewhere is an error there. */
+    if (strchr("^$\\.*+?()[]{}|/", c) || (in_class && c == '-'))
+        return NULL;
+    return in_class ? "only syntax characters and '-' may be escaped inside a class (ECMA-262 Unicode mode)"
+                    : "only syntax characters ^ $ \\ . * + ? ( ) [ ] { } | / may be escaped (ECMA-262 Unicode "
+                      "mode); write the character itself";
 }
 
 const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *offset)
@@ -217,8 +223,12 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
                 i = k + 1;
                 continue;
             }
-            break;
+            return "a literal '{' must be escaped as '\\{' (ECMA-262 Unicode mode)";
         }
+        case '}':
+            return "a literal '}' must be escaped as '\\}' (ECMA-262 Unicode mode)";
+        case ']':
+            return "a literal ']' must be escaped as '\\]' (ECMA-262 Unicode mode)";
         default:
             break;
         }
