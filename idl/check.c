@@ -32,6 +32,7 @@ typedef struct checker {
     size_t table_cap;
     const char **def_names; /* for "did you mean" */
     size_t suggest_budget;  /* type names left to compare for "did you mean" */
+    const ir_field **never_finite_at; /* per type: the field reported as never finite, or NULL */
     size_t *line_starts;    /* byte offset of each line of the source, built when first needed */
     size_t nlines;
     bool lines_built;
@@ -2285,12 +2286,15 @@ static void check_finite(checker *c)
         for (size_t w = i; !finite[w] && state[w] == 1; w = next[w])
             state[w] = 2;
     }
+    c->never_finite_at = mcp_arena_alloc(c->a, n * sizeof *c->never_finite_at);
     for (size_t i = 0; i < n; i++) {
         if (finite[i])
             continue;
         const ir_def *def = c->srv->defs[i];
         const ir_field *f = &def->fields[cursor[i]];
         const ir_def *d = c->srv->defs[next[i]];
+        if (c->never_finite_at)
+            c->never_finite_at[i] = f;
         if (d == def)
             ERR(c, f->loc,
                 "type '%s' can never be finite: its required field '%s' needs another '%s'; make the field "
@@ -2307,8 +2311,6 @@ static void check_finite(checker *c)
     }
 }
 
-/* Mark the types that lie on a reference cycle (Tarjan's strongly connected
- * components, iteratively: a chain of thousands of types needs no deep stack). */
 /* A model or record whose fields hold itself by value, directly or through
  * other types' fields (`next: {type: Node, default: ...}`): JSON allows it
  * when a default ends the recursion, but a C struct cannot contain itself.
@@ -2339,10 +2341,20 @@ static void check_by_value_cycles(checker *c)
                     continue;
                 size_t w = f->type->def->index;
                 if (state[w] == 1) {
-                    ERR(c, f->loc,
-                        "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do; make the field "
-                        "Optional[%s] (or a list)",
-                        f->name, f->type->def->name, f->type->def->name, f->type->def->name);
+                    /* Not again for the field already said to be never finite. */
+                    if (c->never_finite_at && c->never_finite_at[d->index] == f)
+                        continue;
+                    const char *held = f->type->def->name;
+                    if (w == d->index)
+                        ERR(c, f->loc,
+                            "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do; make the field "
+                            "Optional[%s] (or a list)",
+                            f->name, held, d->name, held);
+                    else
+                        ERR(c, f->loc,
+                            "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do (a '%s' holds a "
+                            "'%s' in turn); make the field Optional[%s] (or a list)",
+                            f->name, held, d->name, held, d->name, held);
                 } else if (state[w] == 0) {
                     state[w] = 1;
                     stack[sp++] = w;
@@ -2354,6 +2366,8 @@ static void check_by_value_cycles(checker *c)
     }
 }
 
+/* Mark the types that lie on a reference cycle (Tarjan's strongly connected
+ * components, iteratively: a chain of thousands of types needs no deep stack). */
 static void mark_cycles(checker *c)
 {
     size_t n = c->srv->ndefs;

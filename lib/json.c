@@ -377,8 +377,9 @@ static mcp_json *scalar(mcp_arena *a, mcp_json_tok t, const mcp_json_token *tk)
     }
 }
 
-mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
-                         mcp_json_err *err, size_t *err_offset)
+/* The parse over the scanner's tokens: every text, every error exactly. */
+static mcp_json *parse_scanned(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
+                               mcp_json_err *err, size_t *err_offset)
 {
     mcp_json_scanner sc;
     mcp_json_scan_init(&sc, text, len, lim);
@@ -471,6 +472,446 @@ done:
     if (err_offset)
         *err_offset = e == MCP_JSON_OK ? 0 : at;
     return root;
+}
+
+/* ---- parsing: the fast pass --------------------------------------------- */
+
+/* The same tree for the same text, in one pass over the bytes with the
+ * tokenizer inlined: no token records, the common number forms converted
+ * exactly without strtod, a string's node and text in one allocation. It
+ * takes only texts it can see are valid (the scanner's grammar, checked as
+ * it goes); at anything else (an error, a repeated key, nesting at the limit)
+ * it gives up and the scanner's pass parses the text again, to accept it or
+ * report its error exactly. What the abandoned pass allocated stays in the
+ * arena until it is reset: at most a few times the text's size. */
+
+enum { FAST_DONE, FAST_GIVE_UP, FAST_NOMEM };
+
+static size_t utf8_seq(const unsigned char *p, size_t n);
+
+/* Whitespace as RFC 8259 has it. */
+static const bool ws_byte[256] = {[' '] = true, ['\t'] = true, ['\n'] = true, ['\r'] = true};
+
+/* String bytes that need a look: controls, '"', '\\', and non-ASCII. */
+static const bool str_special[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
+    [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
+    [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+    [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1,
+    ['"'] = 1, ['\\'] = 1,
+#define X8(b) [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1
+    X8(0x80), X8(0x88), X8(0x90), X8(0x98), X8(0xa0), X8(0xa8), X8(0xb0), X8(0xb8),
+    X8(0xc0), X8(0xc8), X8(0xd0), X8(0xd8), X8(0xe0), X8(0xe8), X8(0xf0), X8(0xf8),
+#undef X8
+};
+
+static int fast_hex4(const unsigned char *p)
+{
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned c = p[i];
+        int h = c >= '0' && c <= '9' ? (int)(c - '0') : c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10)
+                : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10) : -1;
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* A string whose opening quote is at *pp: checked (the scanner's rules), its
+ * raw bytes [*raw, *raw + *raw_len), the decoded length, whether it holds an
+ * escape or a \u0000; *pp past the closing quote. False: give up. */
+static bool fast_string(const unsigned char **pp, const unsigned char *end, const unsigned char **raw,
+                        size_t *raw_len, size_t *ulen, bool *esc, bool *nul)
+{
+    const unsigned char *p = *pp + 1, *start = p;
+    size_t u = 0;
+    bool e = false, z = false;
+    for (;;) {
+        while (p < end && !str_special[*p])
+            p++;
+        if (p >= end)
+            return false;
+        unsigned c = *p;
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            if (end - p < 2)
+                return false;
+            e = true;
+            switch (p[1]) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+                u -= 1; /* two bytes for one */
+                p += 2;
+                continue;
+            case 'u':
+                break;
+            default:
+                return false;
+            }
+            if (end - p < 6)
+                return false;
+            int cp = fast_hex4(p + 2);
+            if (cp < 0 || (cp >= 0xdc00 && cp <= 0xdfff))
+                return false;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                if (end - p < 12 || p[6] != '\\' || p[7] != 'u')
+                    return false;
+                int lo = fast_hex4(p + 8);
+                if (lo < 0xdc00 || lo > 0xdfff)
+                    return false;
+                u = u - 12 + 4;
+                p += 12;
+                continue;
+            }
+            if (cp == 0)
+                z = true;
+            u = u - 6 + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3);
+            p += 6;
+            continue;
+        }
+        if (c < 0x20)
+            return false;
+        size_t k = utf8_seq(p, (size_t)(end - p));
+        if (!k)
+            return false;
+        p += k;
+    }
+    *raw = start;
+    *raw_len = (size_t)(p - start);
+    *ulen = *raw_len + u; /* u counted what escapes take off */
+    *esc = e;
+    *nul = z;
+    *pp = p + 1;
+    return true;
+}
+
+/* A string's text, unescaped and NUL-terminated, at dst (room for raw_len + 1). */
+static void fast_text(char *dst, const unsigned char *raw, size_t raw_len, bool esc)
+{
+    if (esc)
+        dst[mcp_json_unescape((const char *)raw, raw_len, dst)] = 0;
+    else if (raw_len)
+        memcpy(dst, raw, raw_len);
+}
+
+static const double FAST_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* A number at *pp (its first byte is '-' or a digit): its node, *pp past it;
+ * NULL with *why FAST_GIVE_UP or FAST_NOMEM. Floats are the nearest double,
+ * as the scanner's strtod gives them: exactly (Clinger's fast path) when the
+ * significand fits 2^53 and the power of ten is exact, else by strtod on the
+ * digits without a decimal point (so the locale does not matter). */
+static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsigned char *end, int *why)
+{
+    const unsigned char *p = *pp, *start = p;
+    bool neg = false, is_float = false;
+    *why = FAST_GIVE_UP;
+    if (*p == '-') {
+        neg = true;
+        if (++p == end)
+            return NULL;
+    }
+    /* The significant digits: at most 19 in w, the rest counted. */
+    uint64_t w = 0;
+    int nd = 0;              /* significant digits seen (leading zeros skipped) */
+    long long drop = 0;      /* digits beyond the 19 kept, before the point */
+    long long frac_kept = 0; /* digits kept after the point */
+    bool lost = false;       /* a nonzero digit beyond the 19 */
+    const unsigned char *int_start = p;
+    if (*p == '0') {
+        p++;
+        if (p < end && *p >= '0' && *p <= '9')
+            return NULL;
+    } else if (*p >= '1' && *p <= '9') {
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            if (nd < 19) {
+                w = w * 10 + (uint64_t)(*p - '0');
+                nd++;
+            } else {
+                drop++;
+                lost |= *p != '0';
+            }
+        }
+    } else {
+        return NULL;
+    }
+    size_t int_len = (size_t)(p - int_start);
+    if (p < end && *p == '.') {
+        is_float = true;
+        if (++p == end || *p < '0' || *p > '9')
+            return NULL;
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            if (nd == 0 && *p == '0') {
+                frac_kept++; /* a leading zero: only the scale */
+            } else if (nd < 19) {
+                w = w * 10 + (uint64_t)(*p - '0');
+                nd++;
+                frac_kept++;
+            } else {
+                lost |= *p != '0';
+            }
+        }
+    }
+    long long ex = 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        is_float = true;
+        bool eneg = false;
+        if (++p < end && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        if (p == end || *p < '0' || *p > '9')
+            return NULL;
+        for (; p < end && *p >= '0' && *p <= '9'; p++)
+            if (ex < 1000000000)
+                ex = ex * 10 + (*p - '0');
+        if (eneg)
+            ex = -ex;
+    }
+    mcp_json *v;
+    if (!is_float) {
+        /* An integer: int64 when it fits (19 digits may not), else the text. */
+        bool fits = drop == 0 && (nd < 19 || w <= (uint64_t)INT64_MAX + (neg ? 1u : 0u));
+        if (int_len > 19)
+            fits = false;
+        if (fits) {
+            v = mcp_json_new_int(a, neg ? (w == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)w) : (int64_t)w);
+        } else {
+            v = node(a, MCP_JBIGINT);
+            if (v && !(v->s = mcp_arena_strndup(a, (const char *)start, (size_t)(p - start))))
+                v = NULL;
+            if (v)
+                v->len = (size_t)(p - start);
+        }
+        if (!v)
+            *why = FAST_NOMEM;
+        *pp = p;
+        return v;
+    }
+    long long e10 = ex + drop - frac_kept; /* value = w * 10^e10 (+ lost digits) */
+    double d;
+    if (nd == 0) {
+        d = 0.0;
+    } else if (!lost && w <= ((uint64_t)1 << 53) && e10 >= -22 && e10 <= 22) {
+        d = (double)w;
+        d = e10 < 0 ? d / FAST_POW10[-e10] : d * FAST_POW10[e10];
+    } else if (lost) {
+        /* More than 19 significant digits: near a midpoint between two
+         * doubles, the rest decides. The scanner keeps them all. */
+        return NULL;
+    } else {
+        /* The exact digits, "DIGITSeEXP", for strtod. */
+        char buf[64];
+        int k = 0;
+        char tmp[24];
+        int n = 0;
+        uint64_t x = w;
+        do {
+            tmp[n++] = (char)('0' + x % 10);
+            x /= 10;
+        } while (x);
+        while (n)
+            buf[k++] = tmp[--n];
+        if (e10 > 100000)
+            e10 = 100000;
+        if (e10 < -100000)
+            e10 = -100000;
+        buf[k++] = 'e';
+        if (e10 < 0) {
+            buf[k++] = '-';
+            e10 = -e10;
+        }
+        n = 0;
+        do {
+            tmp[n++] = (char)('0' + e10 % 10);
+            e10 /= 10;
+        } while (e10);
+        while (n)
+            buf[k++] = tmp[--n];
+        buf[k] = 0;
+        d = strtod(buf, NULL);
+        if (!isfinite(d))
+            return NULL; /* out of range: the scanner's error */
+    }
+    if (!(v = mcp_json_new_float(a, neg ? -d : d))) {
+        *why = FAST_NOMEM;
+        return NULL;
+    }
+    *pp = p;
+    return v;
+}
+
+static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, mcp_json **out)
+{
+    mcp_arena *a = ps->a;
+    const unsigned char *p = (const unsigned char *)text, *end = p + len;
+    int why = FAST_GIVE_UP;
+    for (;;) {
+        /* A value at p. */
+        while (p < end && ws_byte[*p])
+            p++;
+        if (p == end)
+            return FAST_GIVE_UP;
+        mcp_json *v;
+        unsigned c = *p;
+        if (c == '{' || c == '[') {
+            bool arr = c == '[';
+            if ((int)ps->opens.n >= max_depth)
+                return FAST_GIVE_UP;
+            if (!(v = node(a, arr ? MCP_JARRAY : MCP_JOBJECT)) || !vec_reserve(&ps->opens, ps->opens.n + 1))
+                return FAST_NOMEM;
+            ((open_c *)ps->opens.p)[ps->opens.n++] = (open_c){v, arr ? ps->items.n : ps->members.n};
+            p++;
+            while (p < end && ws_byte[*p])
+                p++;
+            if (p < end && *p == (arr ? ']' : '}')) {
+                p++;
+                mcp_json_err e;
+                size_t at;
+                if (!(v = close_container(ps, &e, &at, 0)))
+                    return e == MCP_JSON_E_NOMEM ? FAST_NOMEM : FAST_GIVE_UP;
+                goto attach;
+            }
+            if (arr)
+                continue;
+            goto key;
+        } else if (c == '"') {
+            const unsigned char *raw;
+            size_t raw_len, ulen;
+            bool esc, nul;
+            if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul))
+                return FAST_GIVE_UP;
+            /* The node and its text in one allocation. */
+            if (!(v = mcp_arena_alloc(a, sizeof *v + raw_len + 1)))
+                return FAST_NOMEM;
+            char *t = (char *)(v + 1);
+            fast_text(t, raw, raw_len, esc);
+            v->kind = MCP_JSTRING;
+            v->s = t;
+            v->len = ulen;
+            v->has_nul = nul;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            if (!(v = fast_number(a, &p, end, &why)))
+                return why;
+        } else if (c == 't' && end - p >= 4 && memcmp(p, "true", 4) == 0) {
+            p += 4;
+            if (!(v = mcp_json_new_bool(a, true)))
+                return FAST_NOMEM;
+        } else if (c == 'f' && end - p >= 5 && memcmp(p, "false", 5) == 0) {
+            p += 5;
+            if (!(v = mcp_json_new_bool(a, false)))
+                return FAST_NOMEM;
+        } else if (c == 'n' && end - p >= 4 && memcmp(p, "null", 4) == 0) {
+            p += 4;
+            if (!(v = mcp_json_new_null(a)))
+                return FAST_NOMEM;
+        } else {
+            return FAST_GIVE_UP;
+        }
+    attach:
+        /* Attach v; close what it completes; find the next value. */
+        for (;;) {
+            if (ps->opens.n == 0) {
+                while (p < end && ws_byte[*p])
+                    p++;
+                if (p != end)
+                    return FAST_GIVE_UP;
+                *out = v;
+                return FAST_DONE;
+            }
+            const open_c *top = &((open_c *)ps->opens.p)[ps->opens.n - 1];
+            bool arr = top->node->kind == MCP_JARRAY;
+            if (arr) {
+                if (!vec_reserve(&ps->items, ps->items.n + 1))
+                    return FAST_NOMEM;
+                ((mcp_json **)ps->items.p)[ps->items.n++] = v;
+            } else {
+                ((mcp_json_member *)ps->members.p)[ps->members.n - 1].value = v;
+            }
+            while (p < end && ws_byte[*p])
+                p++;
+            if (p == end)
+                return FAST_GIVE_UP;
+            if (*p == ',') {
+                p++;
+                if (arr)
+                    break; /* the next value ("]" there is no value: given up) */
+                goto key;
+            }
+            if (*p != (arr ? ']' : '}'))
+                return FAST_GIVE_UP;
+            p++;
+            mcp_json_err e;
+            size_t at;
+            if (!(v = close_container(ps, &e, &at, 0)))
+                return e == MCP_JSON_E_NOMEM ? FAST_NOMEM : FAST_GIVE_UP;
+        }
+        continue;
+    key:
+        /* A key and its ':' at p (after '{' or ','). */
+        while (p < end && ws_byte[*p])
+            p++;
+        if (p == end || *p != '"')
+            return FAST_GIVE_UP;
+        {
+            size_t off = (size_t)(p - (const unsigned char *)text);
+            const unsigned char *raw;
+            size_t raw_len, ulen;
+            bool esc, nul;
+            if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul))
+                return FAST_GIVE_UP;
+            char *k = mcp_arena_alloc(a, raw_len + 1);
+            if (!k || !vec_reserve(&ps->members, ps->members.n + 1) || !vec_reserve(&ps->offsets, ps->offsets.n + 1))
+                return FAST_NOMEM;
+            fast_text(k, raw, raw_len, esc);
+            ((mcp_json_member *)ps->members.p)[ps->members.n++] = (mcp_json_member){k, ulen, NULL};
+            ((size_t *)ps->offsets.p)[ps->offsets.n++] = off;
+        }
+        while (p < end && ws_byte[*p])
+            p++;
+        if (p == end || *p != ':')
+            return FAST_GIVE_UP;
+        p++;
+    }
+}
+
+mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
+                         mcp_json_err *err, size_t *err_offset)
+{
+    int max = lim ? lim->max_depth : 0;
+    if (max <= 0)
+        max = MCP_JSON_DEFAULT_MAX_DEPTH;
+    if (max > MCP_JSON_DEPTH_CAP)
+        max = MCP_JSON_DEPTH_CAP;
+    open_c opens_inl[32];
+    mcp_json *items_inl[128];
+    mcp_json_member members_inl[32];
+    size_t offsets_inl[32];
+    parser ps = {
+        .a = a,
+        .opens = VEC_INIT(opens_inl, sizeof(open_c)),
+        .items = VEC_INIT(items_inl, sizeof(mcp_json *)),
+        .members = VEC_INIT(members_inl, sizeof(mcp_json_member)),
+        .offsets = VEC_INIT(offsets_inl, sizeof(size_t)),
+        .idx = VEC_EMPTY(sizeof(mcp_json_member *)),
+    };
+    mcp_json *root = NULL;
+    int r = text || !len ? parse_fast(&ps, text ? text : "", len, max, &root) : FAST_GIVE_UP;
+    vec_free(&ps.opens);
+    vec_free(&ps.items);
+    vec_free(&ps.members);
+    vec_free(&ps.offsets);
+    vec_free(&ps.idx);
+    if (r == FAST_DONE) {
+        if (err)
+            *err = MCP_JSON_OK;
+        if (err_offset)
+            *err_offset = 0;
+        return root;
+    }
+    /* Out of memory or not sure: the scanner's pass says what it is. */
+    return parse_scanned(a, text, len, lim, err, err_offset);
 }
 
 /* ---- equality ----------------------------------------------------------- */
@@ -638,6 +1079,29 @@ bool mcp_json_equal(const mcp_json *x, const mcp_json *y)
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* mcp_buf_put and mcp_buf_putc, inline while the room is there (the writer
+ * puts a byte or two at a time). */
+static inline void wput(mcp_buf *b, const char *p, size_t n)
+{
+    if (!b->oom && b->cap - b->len > n) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = 0;
+    } else {
+        mcp_buf_put(b, p, n);
+    }
+}
+
+static inline void wputc(mcp_buf *b, char c)
+{
+    if (!b->oom && b->cap - b->len > 1) {
+        b->data[b->len++] = c;
+        b->data[b->len] = 0;
+    } else {
+        mcp_buf_putc(b, c);
+    }
+}
+
 typedef struct {
     const mcp_json *v;
     size_t i;
@@ -646,10 +1110,10 @@ typedef struct {
 static void newline_indent(mcp_buf *b, size_t spaces)
 {
     static const char sp[] = "                                ";
-    mcp_buf_putc(b, '\n');
+    wputc(b, '\n');
     while (spaces) {
         size_t k = spaces < sizeof sp - 1 ? spaces : sizeof sp - 1;
-        mcp_buf_put(b, sp, k);
+        wput(b, sp, k);
         spaces -= k;
     }
 }
@@ -658,27 +1122,27 @@ static void newline_indent(mcp_buf *b, size_t spaces)
 static bool write_leaf(mcp_buf *b, const mcp_json *v)
 {
     switch (v->kind) {
-    case MCP_JNULL: mcp_buf_put(b, "null", 4); return true;
-    case MCP_JBOOL: v->b ? mcp_buf_put(b, "true", 4) : mcp_buf_put(b, "false", 5); return true;
+    case MCP_JNULL: wput(b, "null", 4); return true;
+    case MCP_JBOOL: v->b ? wput(b, "true", 4) : wput(b, "false", 5); return true;
     case MCP_JINT: mcp_json_int(b, v->i); return true;
-    case MCP_JBIGINT: mcp_buf_put(b, v->s, v->len); return true;
+    case MCP_JBIGINT: wput(b, v->s, v->len); return true;
     case MCP_JFLOAT:
         if (mcp_json_double(b, v->d))
             return true;
-        mcp_buf_put(b, "null", 4);
+        wput(b, "null", 4);
         return false;
     case MCP_JSTRING: mcp_json_string(b, v->s, v->len); return true;
-    case MCP_JARRAY: mcp_buf_put(b, "[]", 2); return true;
-    case MCP_JOBJECT: mcp_buf_put(b, "{}", 2); return true;
+    case MCP_JARRAY: wput(b, "[]", 2); return true;
+    case MCP_JOBJECT: wput(b, "{}", 2); return true;
     }
-    mcp_buf_put(b, "null", 4);
+    wput(b, "null", 4);
     return false;
 }
 
 bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent)
 {
     if (!v) {
-        mcp_buf_put(b, "null", 4);
+        wput(b, "null", 4);
         return true;
     }
     wframe inl[64];
@@ -694,7 +1158,7 @@ bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent)
                 break;
             }
             ((wframe *)st.p)[st.n++] = (wframe){v, 0};
-            mcp_buf_putc(b, v->kind == MCP_JARRAY ? '[' : '{');
+            wputc(b, v->kind == MCP_JARRAY ? '[' : '{');
         } else if (!write_leaf(b, v)) {
             ok = false;
         }
@@ -706,11 +1170,11 @@ bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent)
                 st.n--;
                 if (pretty)
                     newline_indent(b, st.n * step);
-                mcp_buf_putc(b, f->v->kind == MCP_JARRAY ? ']' : '}');
+                wputc(b, f->v->kind == MCP_JARRAY ? ']' : '}');
                 continue;
             }
             if (f->i)
-                mcp_buf_putc(b, ',');
+                wputc(b, ',');
             if (pretty)
                 newline_indent(b, st.n * step);
             if (f->v->kind == MCP_JARRAY) {
@@ -719,13 +1183,13 @@ bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent)
                 const mcp_json_member *m = &f->v->members[f->i++];
                 mcp_json_string(b, m->key, m->key_len);
                 if (pretty)
-                    mcp_buf_put(b, ": ", 2);
+                    wput(b, ": ", 2);
                 else
-                    mcp_buf_putc(b, ':');
+                    wputc(b, ':');
                 v = m->value;
             }
             if (!v) { /* a hand-built container with a hole */
-                mcp_buf_put(b, "null", 4);
+                wput(b, "null", 4);
                 continue;
             }
             break;

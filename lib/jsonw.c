@@ -5,6 +5,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,22 @@ void mcp_json_string(mcp_buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s;
+    /* The common case, nothing to escape: one reservation, one copy. */
+    if (n < SIZE_MAX - 2 && mcp_buf_reserve(b, n + 2)) {
+        size_t i = 0;
+        while (i < n && !esc_table[p[i]])
+            i++;
+        if (i == n) {
+            char *o = b->data + b->len;
+            o[0] = '"';
+            if (n)
+                memcpy(o + 1, s, n);
+            o[n + 1] = '"';
+            b->len += n + 2;
+            b->data[b->len] = 0;
+            return;
+        }
+    }
     mcp_buf_putc(b, '"');
     size_t run = 0; /* start of the bytes not yet copied */
     for (size_t i = 0; i < n; i++) {
@@ -44,6 +61,50 @@ void mcp_json_string(mcp_buf *b, const char *s, size_t n)
     }
     mcp_buf_put(b, p + run, n - run);
     mcp_buf_putc(b, '"');
+}
+
+/* b->data[start..len) made the literal mcp_json_string writes for it, where
+ * it stands: the text grows from the end backwards, so nothing is copied
+ * twice and nothing else is allocated. For text the library just wrote into
+ * an answer (a content block of indented JSON). Declared where it is used
+ * (lib/invoke.c). */
+void mcp_json_string_in_place(mcp_buf *b, size_t start);
+
+void mcp_json_string_in_place(mcp_buf *b, size_t start)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (b->oom || start > b->len)
+        return;
+    size_t n = b->len - start, extra = 2;
+    for (size_t i = 0; i < n; i++) {
+        char e = esc_table[(unsigned char)b->data[start + i]];
+        extra += !e ? 0 : e == 'u' ? 5 : 1;
+    }
+    if (!mcp_buf_reserve(b, extra))
+        return;
+    unsigned char *p = (unsigned char *)b->data + start;
+    size_t o = n + extra; /* one past the last byte of the literal */
+    p[--o] = '"';
+    for (size_t i = n; i-- > 0;) {
+        unsigned char c = p[i];
+        char e = esc_table[c];
+        if (!e) {
+            p[--o] = c;
+        } else if (e == 'u') {
+            p[--o] = (unsigned char)hex[c & 15];
+            p[--o] = (unsigned char)hex[c >> 4];
+            p[--o] = '0';
+            p[--o] = '0';
+            p[--o] = 'u';
+            p[--o] = '\\';
+        } else {
+            p[--o] = (unsigned char)e;
+            p[--o] = '\\';
+        }
+    }
+    p[--o] = '"'; /* o == 0 */
+    b->len += extra;
+    b->data[b->len] = 0;
 }
 
 /* ---- integers ----------------------------------------------------------- */
@@ -160,6 +221,86 @@ static bool dec_find(double v, int n, bool lopsided, dec *out)
     return false;
 }
 
+/* The powers of ten that are exact doubles. */
+static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* The fast path of mcp_double_shortest, for v > 0 whose rounding interval is
+ * symmetric (not a power of two) and whose shortest digits are at most 15
+ * with a decimal exponent the table above covers: the common case (16.2,
+ * 0.83, 1013.25). Returns 0 when it cannot decide; the exact search then
+ * does.
+ *
+ * For a decimal exponent q, an integer c < 2^53 read back as c * 10^q is
+ * one correctly rounded operation on exact operands (Clinger's fast path),
+ * so `back == v` is exact. The integer N nearest to v / 10^q is the only
+ * candidate at q that needs a look: when any c * 10^q reads back as v (lies
+ * in v's symmetric rounding interval), so does N. The estimate D of N is one
+ * correctly rounded multiplication or division off the exact quotient, less
+ * than 1 away while it is below 2^53, so N is D - 1, D or D + 1; when two of
+ * those read back (a tie, or an interval wider than 10^q), the exact search
+ * picks the closest. Going from the largest q down, the first q with a hit
+ * has the fewest digits, as the existing search defines it (monotone: c at
+ * q + 1 is 10c at q). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+static int shortest_fast(double v, int e2, char out[32], int *exp10)
+{
+    /* floor(log10(v)) is within one of this; start a step above it. */
+    int k = (int)floor((double)(e2 - 1) * 0.30102999566398114) + 1;
+    for (int q = k; q >= k - 16; q--) {
+        if (q < -22 || q > 22)
+            return 0;
+        double scaled = q < 0 ? v * POW10[-q] : v / POW10[q];
+        if (!(scaled < 9007199254740992.0)) /* 2^53 */
+            return 0;
+        double d = floor(scaled + 0.5);
+        /* No candidate at q when the quotient is farther from an integer than
+         * v's half-interval and the quotient's error (each below scaled *
+         * 2^-52) together, with room to spare: the common case of the levels
+         * above the answer, decided without a division. */
+        if (fabs(scaled - d) > scaled * 0x1p-50)
+            continue;
+        double found = 0;
+        int hits = 0;
+        for (int i = -1; i <= 1; i++) {
+            double c = d + i;
+            if (c <= 0)
+                continue;
+            double back = q < 0 ? c / POW10[-q] : c * POW10[q];
+            if (back == v) {
+                hits++;
+                found = c;
+            }
+        }
+        if (hits > 1)
+            return 0;
+        if (hits == 0)
+            continue;
+        uint64_t u = (uint64_t)found;
+        int zeros = 0;
+        while (u % 10 == 0) {
+            u /= 10;
+            zeros++;
+        }
+        char tmp[24];
+        int n = 0;
+        do {
+            tmp[n++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (n > 17)
+            return 0;
+        for (int i = 0; i < n; i++)
+            out[i] = tmp[n - 1 - i];
+        out[n] = 0;
+        *exp10 = n + zeros + q; /* |v| == 0.DIGITS * 10^exp10 */
+        return n;
+    }
+    return 0;
+}
+
+#endif
+
 int mcp_double_shortest(double v, char out[32], int *exp10)
 {
     if (!isfinite(v) || v == 0)
@@ -167,6 +308,13 @@ int mcp_double_shortest(double v, char out[32], int *exp10)
     v = fabs(v);
     int e2;
     bool lopsided = frexp(v, &e2) == 0.5 && e2 > DBL_MIN_EXP;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 /* double arithmetic in double precision (not x87) */
+    if (!lopsided) {
+        int n = shortest_fast(v, e2, out, exp10);
+        if (n > 0)
+            return n;
+    }
+#endif
     /* Whether some n-digit decimal reads back as v is monotone in n (append a
      * zero), and 17 digits always suffice: binary search for the least n. */
     dec best = {.n = 0};
