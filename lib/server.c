@@ -205,7 +205,9 @@ struct mcp_session {
     pthread_mutex_t mu;
     pthread_cond_t idle; /* active dropped to 0 */
     job *inflight;
-    int active;
+    int active;     /* jobs not yet finished (drain waits for 0) */
+    int admitted;   /* jobs not yet answered: the concurrency limit counts these, so a client
+                     * that sends its next request on reading an answer is never refused */
     slot *free_slots;
 
     mcp_pool *pool; /* NULL: handlers run on the reading thread */
@@ -534,6 +536,7 @@ static void run_job(void *arg)
     /* The one decision: answer unless cancelled by now. */
     pthread_mutex_lock(&s->mu);
     inflight_remove(s, j);
+    s->admitted--;
     bool cancelled = atomic_load(&j->cancelled);
     pthread_mutex_unlock(&s->mu);
 
@@ -582,7 +585,7 @@ static bool start_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
     atomic_init(&j->cancelled, false);
 
     pthread_mutex_lock(&s->mu);
-    if (s->pool && s->active >= s->set.max_concurrent) {
+    if (s->pool && s->admitted >= s->set.max_concurrent) {
         pthread_mutex_unlock(&s->mu);
         if (b)
             slot_put(s, js);
@@ -592,6 +595,7 @@ static bool start_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
         return false;
     }
     s->active++;
+    s->admitted++;
     j->next = s->inflight;
     if (s->inflight)
         s->inflight->prev = j;
@@ -611,6 +615,7 @@ static bool start_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
         /* Cannot happen while the queue holds max_concurrent jobs. */
         pthread_mutex_lock(&s->mu);
         inflight_remove(s, j);
+        s->admitted--;
         if (--s->active == 0)
             pthread_cond_broadcast(&s->idle);
         pthread_mutex_unlock(&s->mu);

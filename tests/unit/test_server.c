@@ -780,6 +780,37 @@ START_TEST(cancel_running)
 }
 END_TEST
 
+/* A client that keeps exactly the limit in flight, sending its next request
+ * as soon as it reads an answer, is never refused: a request counts against
+ * the limit until it is answered, not until its worker is done. */
+START_TEST(window_at_the_limit)
+{
+    mcp_session *s = open_with(&SERVER, 2, 4, 0);
+    initialize(s, INIT_2025_11);
+    cap_reset();
+    char line[160];
+    int sent = 0;
+    for (; sent < 4; sent++) {
+        snprintf(line, sizeof line, REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"),
+                 100 + sent);
+        feed(s, line);
+    }
+    while (sent < 400) {
+        while (cap_count() < (size_t)(sent - 3)) /* an answer arrived: one slot is free */
+            sleep_ms(0);
+        snprintf(line, sizeof line, REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"),
+                 100 + sent);
+        feed(s, line);
+        sent++;
+    }
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 400);
+    for (size_t i = 0; i < 400; i++)
+        ck_assert_msg(strstr(cap_line(i), "too many concurrent requests") == NULL, "%s", cap_line(i));
+    mcp_session_free(s);
+}
+END_TEST
+
 START_TEST(cancel_queued)
 {
     /* One worker, busy: the next call waits in the queue, is cancelled
@@ -1489,6 +1520,7 @@ static Suite *server_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, cancel_running);
     tcase_add_test(tc, cancel_queued);
+    tcase_add_test(tc, window_at_the_limit);
     tcase_add_test(tc, cancel_race);
     tcase_add_test(tc, too_many_concurrent);
     tcase_add_test(tc, broken_sink);
