@@ -138,14 +138,17 @@ static void c_string_long(mcp_buf *b, const char *s, size_t n, const char *inden
 }
 
 /* A comment-safe copy of a description's first line. */
+/* (Never NULL: "" for no text, or when out of memory, which g->oom records.) */
 static const char *comment_text(gen *g, const char *s)
 {
     if (!s)
-        return NULL;
+        return "";
     size_t n = strcspn(s, "\n");
     char *t = mcp_arena_strndup(g->a, s, n > 120 ? 120 : n);
-    if (!t)
-        return NULL;
+    if (!t) {
+        g->oom = true;
+        return "";
+    }
     for (char *p = t; *p; p++)
         if (p[0] == '*' && p[1] == '/')
             p[1] = ' ';
@@ -606,7 +609,7 @@ static void emit_fields(gen *g, const ir_field *fields, size_t n, bool record)
         member(h, ctype(g, f->type, HOLD_VALUE), f->c_name);
         mcp_buf_putc(h, ';');
         bool json_name_differs = strcmp(f->c_name, f->name) != 0;
-        const char *desc = comment_text(g, f->description);
+        const char *desc = f->description ? comment_text(g, f->description) : NULL;
         if (desc || f->default_value || json_name_differs) {
             mcp_buf_puts(h, " /*");
             if (json_name_differs) {
@@ -1205,7 +1208,7 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
                     " * (or after mcp_return_json*), or mcp_fail(call, ...) to fail the call. */\n");
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
-        const char *desc = comment_text(g, t->description);
+        const char *desc = t->description ? comment_text(g, t->description) : NULL;
         mcp_buf_printf(h, "\n/* %s%s%s */\n", t->name, desc ? ": " : "", desc ? desc : "");
         prototype(g, h, t);
         mcp_buf_puts(h, ";\n");

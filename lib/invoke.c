@@ -337,7 +337,6 @@ static void content_block(mcp_buf *b, bool *first, const mcp_text_block *blk)
 
 /* Defined in jsonw.c: b->data[start..len) made a JSON string literal in place,
  * exactly as mcp_json_string would write it. */
-void mcp_json_string_in_place(mcp_buf *b, size_t start);
 
 static void truncate_to(mcp_buf *b, size_t len)
 {

@@ -66,10 +66,7 @@ void mcp_json_string(mcp_buf *b, const char *s, size_t n)
 /* b->data[start..len) made the literal mcp_json_string writes for it, where
  * it stands: the text grows from the end backwards, so nothing is copied
  * twice and nothing else is allocated. For text the library just wrote into
- * an answer (a content block of indented JSON). Declared where it is used
- * (lib/invoke.c). */
-void mcp_json_string_in_place(mcp_buf *b, size_t start);
-
+ * an answer (a content block of indented JSON). */
 void mcp_json_string_in_place(mcp_buf *b, size_t start)
 {
     static const char hex[] = "0123456789abcdef";

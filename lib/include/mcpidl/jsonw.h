@@ -16,6 +16,9 @@
  * the scanner, which validates it), or the output is not valid JSON. */
 void mcp_json_string(mcp_buf *b, const char *s, size_t n);
 static inline void mcp_json_cstring(mcp_buf *b, const char *s);
+/* Turn the raw bytes b->data[start..b->len) into a JSON string literal in place
+ * (quotes added, escapes as mcp_json_string writes them). */
+void mcp_json_string_in_place(mcp_buf *b, size_t start);
 /* An integer, exactly. */
 void mcp_json_int(mcp_buf *b, int64_t v);
 /* A finite double as pydantic-core writes it: plain decimal when
