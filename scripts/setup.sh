@@ -11,18 +11,20 @@ for p in "${DEBS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 
-# The Python test helpers need jsonschema and yaml; the machine's python3 may be
-# another installation than Debian's, so ask it directly.
-if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
-  : # python3-jsonschema and python3-yaml above serve Debian's python3
-fi
-
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "setup: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The Python test helpers need jsonschema and yaml. Debian's packages serve Debian's python3; a
+# python3 of another installation first on PATH must have them itself.
+if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
+  echo "setup: the python3 on PATH ($(command -v python3)) cannot import jsonschema and yaml;" >&2
+  echo "setup: install them for it, or put Debian's /usr/bin first on PATH" >&2
+  exit 1
 fi
 
 # The end-to-end tests run the official MCP client on Node.js, pinned with its own Node 22 in
