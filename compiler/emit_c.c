@@ -656,8 +656,6 @@ static void emit_struct(gen *g, cstruct *s)
     } else if (s->args_of) {
         for (size_t i = 0; i < s->args_of->nparams; i++)
             need_complete(g, s->args_of->params[i].type, HOLD_VALUE);
-    } else if (s->t->kind == IR_DICT) {
-        need_complete(g, s->t->elem, HOLD_VALUE);
     } else if (s->t->kind == IR_TUPLE || s->t->kind == IR_UNION) {
         for (size_t i = 0; i < s->t->nitems; i++)
             need_complete(g, s->t->items[i], HOLD_INDIRECT);
@@ -700,11 +698,10 @@ static void emit_struct(gen *g, cstruct *s)
         mcp_buf_puts(h, ";\n};\n\n");
         break;
     case IR_DICT:
-        mcp_buf_printf(h, "typedef struct %s_item {\n    %s;\n    ", s->name,
-                       t->int_keys ? "int64_t key" : "const char *key");
-        member(h, ctype(g, t->elem, HOLD_VALUE), "value");
-        mcp_buf_printf(h, ";\n} %s_item;\n", s->name);
-        mcp_buf_printf(h, "struct %s {\n    size_t len;\n    %s_item *items;\n};\n\n", s->name, s->name);
+        /* The items (which hold values whole) are defined after every other
+         * struct: see emit_dict_items. */
+        mcp_buf_printf(h, "struct %s {\n    size_t len;\n    %s_item *items; /* {key, value} */\n};\n\n", s->name,
+                       s->name);
         break;
     case IR_TUPLE:
         mcp_buf_printf(h, "struct %s {\n", s->name);
@@ -736,6 +733,21 @@ static void emit_struct(gen *g, cstruct *s)
         break;
     default:
         break;
+    }
+}
+
+/* The items of every dict, last: an item holds its value whole, and a value
+ * may be a struct that (through a pointer) refers back to the dict. */
+static void emit_dict_items(gen *g)
+{
+    for (size_t i = 0; i < g->nstructs; i++) {
+        const cstruct *s = g->structs[i];
+        if (!s->t || s->t->kind != IR_DICT || s->def || s->args_of)
+            continue;
+        mcp_buf_printf(g->h, "/* an item of %s */\nstruct %s_item {\n    %s;\n    ", s->name, s->name,
+                       s->t->int_keys ? "int64_t key" : "const char *key");
+        member(g->h, ctype(g, s->t->elem, HOLD_VALUE), "value");
+        mcp_buf_puts(g->h, ";\n};\n\n");
     }
 }
 
@@ -1197,12 +1209,20 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
         if (s->is_enum || (s->t && s->t->kind == IR_LITERAL))
             continue;
         mcp_buf_printf(h, "typedef struct %s %s;\n", s->name, s->name);
+        if (s->t && s->t->kind == IR_DICT && !s->def && !s->args_of)
+            mcp_buf_printf(h, "typedef struct %s_item %s_item;\n", s->name, s->name);
         any_struct = true;
     }
     if (any_struct)
         mcp_buf_putc(h, '\n');
+    /* Enums first: C cannot declare an enum ahead, and even a pointer to one
+     * (a list of enum values) needs its name. */
+    for (size_t i = 0; i < g->nstructs; i++)
+        if (g->structs[i]->is_enum || (g->structs[i]->t && g->structs[i]->t->kind == IR_LITERAL))
+            emit_struct(g, g->structs[i]);
     for (size_t i = 0; i < g->nstructs; i++)
         emit_struct(g, g->structs[i]);
+    emit_dict_items(g);
 
     mcp_buf_puts(h, "/* Handlers: define one function per tool. Return MCP_OK after filling *out\n"
                     " * (or after mcp_return_json*), or mcp_fail(call, ...) to fail the call. */\n");

@@ -5,7 +5,8 @@
 # usage: bench/compile/run.sh [MCPIDLC]
 #   MCPIDLC  the compiler to measure (default: build/compiler/mcpidlc of the project)
 # Environment: RUNS (default 10), TOOLS and TYPES (default 1000 each), SEED (default 1),
-# CLUSTER (default 20; see gen.py).
+# CLUSTER (default 20; see gen.py); COMPARE=0 skips the comparison with protoc-c
+# (compare.sh, COMPARE_RUNS runs each, default 5).
 #
 # A benchmark, not a test: it prints figures and has no thresholds.
 set -euo pipefail
@@ -82,3 +83,10 @@ print("CPU time  (%d runs): median %.3f s, min %.3f s, max %.3f s (user + system
       % (runs, statistics.median(cpus), min(cpus), max(cpus)))
 print("peak RSS  (%d runs): median %.1f MiB, max %.1f MiB" % (runs, statistics.median(rss), max(rss)))
 EOF
+
+# Against protoc-c on the equivalent .proto (compare.sh; about 5 minutes, most of it
+# gcc on protoc-c's output). COMPARE=0 leaves it out.
+if [ "${COMPARE:-1}" != 0 ]; then
+    echo
+    RUNS=${COMPARE_RUNS:-5} "$here/compare.sh" "$mcpidlc"
+fi
