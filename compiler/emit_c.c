@@ -12,11 +12,15 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "emit_beyond.h"
 #include "emit_schema.h"
 #include "jtree.h"
 
 /* How a use of a type is held in C. Models and records inside Optional[...],
  * unions and tuples are held by pointer (which also lets a type refer to itself). */
+/* The ABI of the code written here (MCPIDL_ABI in mcpidl.h). */
+#define GENERATED_ABI 2
+
 typedef enum hold { HOLD_VALUE, HOLD_INDIRECT } hold;
 
 typedef struct cstruct cstruct;
@@ -30,6 +34,7 @@ struct cstruct {
     hold h;
     const ir_def *def;        /* model, record, enum */
     const ir_tool *args_of;   /* a tool's arguments */
+    const ir_elicitation *form_of; /* an elicitation's form */
     bool is_enum;
     bool emitted, visiting;
 };
@@ -656,6 +661,9 @@ static void emit_struct(gen *g, cstruct *s)
     } else if (s->args_of) {
         for (size_t i = 0; i < s->args_of->nparams; i++)
             need_complete(g, s->args_of->params[i].type, HOLD_VALUE);
+    } else if (s->form_of) {
+        for (size_t i = 0; i < s->form_of->nfields; i++)
+            need_complete(g, s->form_of->fields[i].type, HOLD_VALUE);
     } else if (s->t->kind == IR_TUPLE || s->t->kind == IR_UNION) {
         for (size_t i = 0; i < s->t->nitems; i++)
             need_complete(g, s->t->items[i], HOLD_INDIRECT);
@@ -667,6 +675,15 @@ static void emit_struct(gen *g, cstruct *s)
                        d->description ? ": " : "", d->description ? comment_text(g, d->description) : "");
         mcp_buf_printf(h, "struct %s {\n", s->name);
         emit_fields(g, d->fields, d->nfields, d->kind == IR_DEF_RECORD);
+        mcp_buf_puts(h, "};\n\n");
+        return;
+    }
+    if (s->form_of) {
+        mcp_buf_printf(h, "/* The answer to elicitation '%s' (has_NAME false: the user left NAME out;\n"
+                          " * its default, if any, is filled in). */\n",
+                       comment_text(g, s->form_of->name));
+        mcp_buf_printf(h, "struct %s {\n", s->name);
+        emit_fields(g, s->form_of->fields, s->form_of->nfields, true);
         mcp_buf_puts(h, "};\n\n");
         return;
     }
@@ -742,7 +759,7 @@ static void emit_dict_items(gen *g)
 {
     for (size_t i = 0; i < g->nstructs; i++) {
         const cstruct *s = g->structs[i];
-        if (!s->t || s->t->kind != IR_DICT || s->def || s->args_of)
+        if (!s->t || s->t->kind != IR_DICT || s->def || s->args_of || s->form_of)
             continue;
         mcp_buf_printf(g->h, "/* an item of %s */\nstruct %s_item {\n    %s;\n    ", s->name, s->name,
                        s->t->int_keys ? "int64_t key" : "const char *key");
@@ -1140,6 +1157,315 @@ static const char *output_title(gen *g, const ir_tool *t)
     }
 }
 
+/* ------------------------------------------------------------------ resources, prompts, forms */
+
+/* The C name of a completion handler. */
+static const char *completer_name(gen *g, const char *owner_c, const ir_completion *k)
+{
+    return fmt(g, "%s_complete_%s_%s", g->prefix, owner_c, idl_c_ident(g->a, k->name));
+}
+
+static bool resource_has_reader(const ir_resource *r) { return !r->text && !r->blob; }
+
+static void completer_prototypes(gen *g, const char *owner_c, const ir_completion *k, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (k[i].handler)
+            mcp_buf_printf(g->h,
+                           "/* Completes %s '%s': mcp_complete_value() for each suggestion. */\n"
+                           "mcp_status %s(mcp_call *call, const char *value, const mcp_json *context);\n",
+                           what, comment_text(g, k[i].name), completer_name(g, owner_c, &k[i]));
+}
+
+static void prompt_prototype(gen *g, mcp_buf *b, const ir_prompt *p)
+{
+    if (p->nargs)
+        mcp_buf_printf(b, "mcp_status %s_prompt_%s(mcp_call *call, const %s_%s_prompt_args *args)", g->prefix,
+                       p->c_name, g->prefix, p->c_name);
+    else
+        mcp_buf_printf(b, "mcp_status %s_prompt_%s(mcp_call *call)", g->prefix, p->c_name);
+}
+
+static void template_prototype(gen *g, mcp_buf *b, const ir_template *t)
+{
+    mcp_buf_printf(b, "mcp_status %s_read_%s(mcp_call *call, const char *uri, const %s_%s_vars *vars)", g->prefix,
+                   t->c_name, g->prefix, t->c_name);
+}
+
+static void elicit_prototype(gen *g, mcp_buf *b, const ir_elicitation *e)
+{
+    mcp_buf_printf(b, "bool %s_elicit_%s(mcp_call *call, const char *message, %s_%s_form *out,\n"
+                      "    mcp_elicit_action *action)",
+                   g->prefix, e->c_name, g->prefix, e->c_name);
+}
+
+/* Prototypes of readers, prompts, completions; the typed elicitation calls. */
+static void beyond_header(gen *g)
+{
+    const ir_server *srv = g->srv;
+    mcp_buf *h = g->h;
+    bool any_reader = false;
+    for (size_t i = 0; i < srv->nresources; i++)
+        any_reader = any_reader || resource_has_reader(&srv->resources[i]);
+    if (any_reader || srv->ntemplates)
+        mcp_buf_puts(h, "\n/* Readers: define one per resource without static content and one per\n"
+                        " * template; each appends contents with mcp_resource_text/blob(). */\n");
+    for (size_t i = 0; i < srv->nresources; i++) {
+        const ir_resource *r = &srv->resources[i];
+        if (!resource_has_reader(r))
+            continue;
+        mcp_buf_printf(h, "\n/* %s */\nmcp_status %s_read_%s(mcp_call *call, const char *uri);\n",
+                       comment_text(g, r->uri), g->prefix, r->c_name);
+    }
+    for (size_t i = 0; i < srv->ntemplates; i++) {
+        const ir_template *t = &srv->templates[i];
+        mcp_buf_printf(h, "\n/* The variables of %s (percent-decoded). */\ntypedef struct %s_%s_vars {\n",
+                       comment_text(g, t->uri_template), g->prefix, t->c_name);
+        for (size_t j = 0; j < t->nvars; j++)
+            mcp_buf_printf(h, "    const char *%s;\n", t->var_c_names[j]);
+        mcp_buf_printf(h, "} %s_%s_vars;\n", g->prefix, t->c_name);
+        template_prototype(g, h, t);
+        mcp_buf_puts(h, ";\n");
+        completer_prototypes(g, t->c_name, t->complete, t->ncomplete, "variable");
+    }
+    if (srv->nprompts)
+        mcp_buf_puts(h, "\n/* Prompts: define one function per prompt; each content block it appends\n"
+                        " * (mcp_content_text, ...) is one message, spoken by mcp_prompt_role()'s role. */\n");
+    for (size_t i = 0; i < srv->nprompts; i++) {
+        const ir_prompt *p = &srv->prompts[i];
+        mcp_buf_printf(h, "\n/* %s: %s */\n", comment_text(g, p->name), comment_text(g, p->description));
+        if (p->nargs) {
+            mcp_buf_printf(h, "typedef struct %s_%s_prompt_args {\n", g->prefix, p->c_name);
+            for (size_t j = 0; j < p->nargs; j++) {
+                const ir_prompt_arg *a = &p->args[j];
+                mcp_buf_printf(h, "    const char *%s; /* %s%s */\n", a->c_name,
+                               strcmp(a->c_name, a->name) ? fmt(g, "\"%s\", ", comment_text(g, a->name)) : "",
+                               a->required ? "required" : "NULL when absent");
+            }
+            mcp_buf_printf(h, "} %s_%s_prompt_args;\n", g->prefix, p->c_name);
+        }
+        prompt_prototype(g, h, p);
+        mcp_buf_puts(h, ";\n");
+        completer_prototypes(g, p->c_name, p->complete, p->ncomplete, "argument");
+    }
+    if (srv->nelicitations)
+        mcp_buf_puts(h, "\n/* Elicitations: ask the client's user to fill a form (mcp_elicit_form). True\n"
+                        " * when the user accepted and the answer fits: *out holds it. */\n");
+    for (size_t i = 0; i < srv->nelicitations; i++) {
+        const ir_elicitation *e = &srv->elicitations[i];
+        mcp_buf_printf(h, "extern const mcp_elicitation %s_%s_elicitation;\n", g->prefix, e->c_name);
+        elicit_prototype(g, h, e);
+        mcp_buf_puts(h, ";\n");
+    }
+}
+
+static void completers(gen *g, const char *table, const char *owner_c, const ir_completion *k, size_t n)
+{
+    mcp_buf *c = g->c;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i].handler || !k[i].nvalues)
+            continue;
+        mcp_buf_printf(c, "static const char *const %s_%zu[] = {", table, i);
+        for (size_t j = 0; j < k[i].nvalues; j++) {
+            if (j)
+                mcp_buf_puts(c, ", ");
+            c_string(c, k[i].values[j], strlen(k[i].values[j]));
+        }
+        mcp_buf_puts(c, "};\n");
+    }
+    mcp_buf_printf(c, "static const mcp_completer %s[] = {\n", table);
+    for (size_t i = 0; i < n; i++) {
+        mcp_buf_puts(c, "    {");
+        c_string(c, k[i].name, strlen(k[i].name));
+        if (k[i].handler)
+            mcp_buf_printf(c, ", NULL, 0, %s},\n", completer_name(g, owner_c, &k[i]));
+        else if (k[i].nvalues)
+            mcp_buf_printf(c, ", %s_%zu, %zu, NULL},\n", table, i, k[i].nvalues);
+        else
+            mcp_buf_puts(c, ", NULL, 0, NULL},\n");
+    }
+    mcp_buf_puts(c, "};\n\n");
+}
+
+static void list_entry(gen *g, jval *v)
+{
+    mcp_buf e;
+    mcp_buf_init(&e);
+    j_write(&e, v, -1);
+    c_string_long(g->c, e.data ? e.data : "{}", e.len, "            ");
+    if (e.oom)
+        g->oom = true;
+    mcp_buf_free(&e);
+}
+
+static void opt_member(gen *g, const char *member_name, const char *s)
+{
+    if (!s)
+        return;
+    mcp_buf_printf(g->c, "        .%s = ", member_name);
+    c_string_long(g->c, s, strlen(s), "            ");
+    mcp_buf_puts(g->c, ",\n");
+}
+
+/* Thunks and tables of resources, templates, prompts; the elicitation forms. */
+static void beyond_source(gen *g, const char **form_desc)
+{
+    const ir_server *srv = g->srv;
+    mcp_buf *c = g->c;
+    mcp_arena *a = g->a;
+    for (size_t i = 0; i < srv->nresources; i++) {
+        const ir_resource *r = &srv->resources[i];
+        if (resource_has_reader(r))
+            mcp_buf_printf(c,
+                           "static mcp_status resource_thunk_%s(mcp_call *call, const char *uri, "
+                           "const char *const *vars)\n{\n    (void)vars;\n    return %s_read_%s(call, uri);\n}\n\n",
+                           r->c_name, g->prefix, r->c_name);
+    }
+    if (srv->nresources) {
+        mcp_buf_printf(c, "static const mcp_resource %s_resources[] = {\n", g->prefix);
+        for (size_t i = 0; i < srv->nresources; i++) {
+            const ir_resource *r = &srv->resources[i];
+            mcp_buf_puts(c, "    {\n");
+            opt_member(g, "name", r->name);
+            opt_member(g, "uri", r->uri);
+            opt_member(g, "mime_type", r->mime_type);
+            mcp_buf_puts(c, "        .list_entry = ");
+            list_entry(g, beyond_resource_entry(a, r));
+            mcp_buf_puts(c, ",\n");
+            opt_member(g, "text", r->text);
+            opt_member(g, "blob", r->blob);
+            if (resource_has_reader(r))
+                mcp_buf_printf(c, "        .read = resource_thunk_%s,\n", r->c_name);
+            mcp_buf_puts(c, "    },\n");
+        }
+        mcp_buf_puts(c, "};\n\n");
+    }
+    for (size_t i = 0; i < srv->ntemplates; i++) {
+        const ir_template *t = &srv->templates[i];
+        mcp_buf_printf(c, "static mcp_status template_thunk_%s(mcp_call *call, const char *uri, "
+                          "const char *const *vars)\n{\n    %s_%s_vars v = {",
+                       t->c_name, g->prefix, t->c_name);
+        for (size_t j = 0; j < t->nvars; j++)
+            mcp_buf_printf(c, "%svars[%zu]", j ? ", " : "", j);
+        mcp_buf_printf(c, "};\n    return %s_read_%s(call, uri, &v);\n}\n\n", g->prefix, t->c_name);
+        if (t->ncomplete)
+            completers(g, fmt(g, "template_complete_%s", t->c_name), t->c_name, t->complete, t->ncomplete);
+    }
+    if (srv->ntemplates) {
+        mcp_buf_printf(c, "static const mcp_resource_template %s_templates[] = {\n", g->prefix);
+        for (size_t i = 0; i < srv->ntemplates; i++) {
+            const ir_template *t = &srv->templates[i];
+            mcp_buf_puts(c, "    {\n");
+            opt_member(g, "name", t->name);
+            opt_member(g, "uri_template", t->uri_template);
+            opt_member(g, "mime_type", t->mime_type);
+            mcp_buf_puts(c, "        .list_entry = ");
+            list_entry(g, beyond_template_entry(a, t));
+            mcp_buf_printf(c, ",\n        .nvars = %zu,\n        .read = template_thunk_%s,\n", t->nvars, t->c_name);
+            if (t->ncomplete)
+                mcp_buf_printf(c, "        .complete = template_complete_%s,\n        .ncomplete = %zu,\n", t->c_name,
+                               t->ncomplete);
+            mcp_buf_puts(c, "    },\n");
+        }
+        mcp_buf_puts(c, "};\n\n");
+    }
+    for (size_t i = 0; i < srv->nprompts; i++) {
+        const ir_prompt *p = &srv->prompts[i];
+        mcp_buf_printf(c, "static mcp_status prompt_thunk_%s(mcp_call *call, const char *const *args)\n{\n",
+                       p->c_name);
+        if (p->nargs) {
+            mcp_buf_printf(c, "    %s_%s_prompt_args in = {", g->prefix, p->c_name);
+            for (size_t j = 0; j < p->nargs; j++)
+                mcp_buf_printf(c, "%sargs[%zu]", j ? ", " : "", j);
+            mcp_buf_printf(c, "};\n    return %s_prompt_%s(call, &in);\n}\n\n", g->prefix, p->c_name);
+            mcp_buf_printf(c, "static const mcp_prompt_arg prompt_args_%s[] = {\n", p->c_name);
+            for (size_t j = 0; j < p->nargs; j++) {
+                mcp_buf_puts(c, "    {");
+                c_string(c, p->args[j].name, strlen(p->args[j].name));
+                mcp_buf_printf(c, ", %s},\n", p->args[j].required ? "true" : "false");
+            }
+            mcp_buf_puts(c, "};\n\n");
+        } else {
+            mcp_buf_printf(c, "    (void)args;\n    return %s_prompt_%s(call);\n}\n\n", g->prefix, p->c_name);
+        }
+        if (p->ncomplete)
+            completers(g, fmt(g, "prompt_complete_%s", p->c_name), p->c_name, p->complete, p->ncomplete);
+    }
+    if (srv->nprompts) {
+        mcp_buf_printf(c, "static const mcp_prompt %s_prompts[] = {\n", g->prefix);
+        for (size_t i = 0; i < srv->nprompts; i++) {
+            const ir_prompt *p = &srv->prompts[i];
+            mcp_buf_puts(c, "    {\n");
+            opt_member(g, "name", p->name);
+            mcp_buf_puts(c, "        .list_entry = ");
+            list_entry(g, beyond_prompt_entry(a, p));
+            mcp_buf_puts(c, ",\n");
+            if (p->nargs)
+                mcp_buf_printf(c, "        .args = prompt_args_%s,\n        .nargs = %zu,\n", p->c_name, p->nargs);
+            mcp_buf_printf(c, "        .get = prompt_thunk_%s,\n", p->c_name);
+            if (p->ncomplete)
+                mcp_buf_printf(c, "        .complete = prompt_complete_%s,\n        .ncomplete = %zu,\n", p->c_name,
+                               p->ncomplete);
+            mcp_buf_puts(c, "    },\n");
+        }
+        mcp_buf_puts(c, "};\n\n");
+    }
+    for (size_t i = 0; i < srv->nelicitations; i++) {
+        const ir_elicitation *e = &srv->elicitations[i];
+        mcp_buf_printf(c, "const mcp_elicitation %s_%s_elicitation = {\n", g->prefix, e->c_name);
+        opt_member(g, "name", e->name);
+        opt_member(g, "message", e->message);
+        mcp_buf sch;
+        mcp_buf_init(&sch);
+        j_write(&sch, beyond_form_schema(a, e), -1);
+        mcp_buf_puts(c, "        .schema = ");
+        c_string_long(c, sch.data ? sch.data : "{}", sch.len, "            ");
+        if (sch.oom)
+            g->oom = true;
+        mcp_buf_free(&sch);
+        mcp_buf_printf(c, ",\n        .type = &%s,\n};\n\n", form_desc[i]);
+        elicit_prototype(g, c, e);
+        mcp_buf_printf(c, "\n{\n    return mcp_elicit_form(call, &%s_%s_elicitation, message, out, action);\n}\n\n",
+                       g->prefix, e->c_name);
+    }
+}
+
+/* Mock readers and prompts: they fail, saying so (mocks answer tools). */
+static void beyond_mock(gen *g, mcp_buf *m)
+{
+    const ir_server *srv = g->srv;
+    for (size_t i = 0; i < srv->nresources; i++) {
+        const ir_resource *r = &srv->resources[i];
+        if (resource_has_reader(r))
+            mcp_buf_printf(m, "\nmcp_status %s_read_%s(mcp_call *call, const char *uri)\n{\n"
+                              "    return mcp_fail(call, \"no mock for %%s\", uri);\n}\n",
+                           g->prefix, r->c_name);
+    }
+    for (size_t i = 0; i < srv->ntemplates; i++) {
+        const ir_template *t = &srv->templates[i];
+        mcp_buf_putc(m, '\n');
+        template_prototype(g, m, t);
+        mcp_buf_puts(m, "\n{\n    (void)vars;\n    return mcp_fail(call, \"no mock for %s\", uri);\n}\n");
+    }
+    for (size_t i = 0; i < srv->nprompts; i++) {
+        const ir_prompt *p = &srv->prompts[i];
+        mcp_buf_putc(m, '\n');
+        prompt_prototype(g, m, p);
+        mcp_buf_printf(m, "\n{\n%s    return mcp_fail(call, \"no mock for prompts\");\n}\n", p->nargs ? "    (void)args;\n" : "");
+    }
+    for (size_t i = 0; i < srv->nprompts + srv->ntemplates; i++) {
+        bool is_prompt = i < srv->nprompts;
+        const ir_completion *k = is_prompt ? srv->prompts[i].complete : srv->templates[i - srv->nprompts].complete;
+        size_t n = is_prompt ? srv->prompts[i].ncomplete : srv->templates[i - srv->nprompts].ncomplete;
+        const char *owner = is_prompt ? srv->prompts[i].c_name : srv->templates[i - srv->nprompts].c_name;
+        for (size_t j = 0; j < n; j++)
+            if (k[j].handler)
+                mcp_buf_printf(m, "\nmcp_status %s(mcp_call *call, const char *value, const mcp_json *context)\n{\n"
+                                  "    (void)call;\n    (void)value;\n    (void)context;\n    return MCP_OK;\n}\n",
+                               completer_name(g, owner, &k[j]));
+    }
+}
+
 bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *source_name, bool mock, c_output *out)
 {
     gen G = {.a = a, .srv = srv, .prefix = srv->c_prefix, .h = &out->header, .c = &out->source};
@@ -1178,6 +1504,17 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
         if (t->returns)
             out_type(g, t);
     }
+    for (size_t i = 0; i < srv->nelicitations; i++) {
+        const ir_elicitation *e = &srv->elicitations[i];
+        cstruct *s = mcp_arena_alloc(a, sizeof *s);
+        if (!s)
+            return false;
+        *s = (cstruct){.key = fmt(g, "form:%s", e->name), .name = fmt(g, "%s_%s_form", g->prefix, e->c_name),
+                       .form_of = e};
+        push(g, (void ***)&g->structs, &g->nstructs, &g->cap_structs, s);
+        for (size_t j = 0; j < e->nfields; j++)
+            ctype(g, e->fields[j].type, HOLD_VALUE);
+    }
     /* Descriptors (this also registers every C type a descriptor needs). */
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
@@ -1190,6 +1527,17 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
         args_desc[i] = d->name;
         result_desc[i] = t->returns && t->returns->kind != IR_CONTENT ? desc_of(g, t->returns, HOLD_VALUE) : NULL;
     }
+    const char **form_desc = mcp_arena_alloc(a, (srv->nelicitations ? srv->nelicitations : 1) * sizeof *form_desc);
+    if (!form_desc)
+        return false;
+    for (size_t i = 0; i < srv->nelicitations; i++) {
+        const ir_elicitation *e = &srv->elicitations[i];
+        desc *d = new_desc(g, fmt(g, "form:%s", e->name), NULL, HOLD_VALUE);
+        if (!d)
+            return false;
+        object_desc(g, d, fmt(g, "%s_%s_form", g->prefix, e->c_name), e->name, e->fields, e->nfields, false, true);
+        form_desc[i] = d->name;
+    }
 
     /* ---- the header */
     mcp_buf *h = g->h;
@@ -1201,7 +1549,8 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
                    "#if MCPIDL_ABI != %d\n"
                    "#error \"%s.mcp.h was generated for libmcpidl ABI %d: run mcpidlc again\"\n#endif\n\n"
                    "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
-                   stem, MCPIDL_VERSION_STRING, comment_text(g, source_name), guard, guard, 1, stem, 1);
+                   stem, MCPIDL_VERSION_STRING, comment_text(g, source_name), guard, guard, GENERATED_ABI, stem,
+                   GENERATED_ABI);
     size_t nstructs = g->nstructs;
     bool any_struct = false;
     for (size_t i = 0; i < nstructs; i++) {
@@ -1209,7 +1558,7 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
         if (s->is_enum || (s->t && s->t->kind == IR_LITERAL))
             continue;
         mcp_buf_printf(h, "typedef struct %s %s;\n", s->name, s->name);
-        if (s->t && s->t->kind == IR_DICT && !s->def && !s->args_of)
+        if (s->t && s->t->kind == IR_DICT && !s->def && !s->args_of && !s->form_of)
             mcp_buf_printf(h, "typedef struct %s_item %s_item;\n", s->name, s->name);
         any_struct = true;
     }
@@ -1233,6 +1582,7 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
         prototype(g, h, t);
         mcp_buf_puts(h, ";\n");
     }
+    beyond_header(g);
     mcp_buf_printf(h, "\n/* The server: pass its address to mcp_main(). */\nextern const mcp_server %s_server;\n",
                    g->prefix);
     mcp_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);
@@ -1263,6 +1613,7 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
         }
     }
 
+    beyond_source(g, form_desc);
     schema_emitter *se = schema_emitter_new(a, srv);
     if (!se)
         return false;
@@ -1303,6 +1654,12 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
     }
     if (srv->ntools)
         mcp_buf_printf(c, ",\n    .tools = %s_tools,\n    .ntools = %zu", g->prefix, srv->ntools);
+    if (srv->nresources)
+        mcp_buf_printf(c, ",\n    .resources = %s_resources,\n    .nresources = %zu", g->prefix, srv->nresources);
+    if (srv->ntemplates)
+        mcp_buf_printf(c, ",\n    .templates = %s_templates,\n    .ntemplates = %zu", g->prefix, srv->ntemplates);
+    if (srv->nprompts)
+        mcp_buf_printf(c, ",\n    .prompts = %s_prompts,\n    .nprompts = %zu", g->prefix, srv->nprompts);
     mcp_buf_puts(c, ",\n};\n");
 
     /* ---- the mock */
@@ -1321,6 +1678,7 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
             mcp_buf_printf(m, "\n{\n    (void)in;\n%s    return mcp_mock_respond(call);\n}\n",
                            out_type(g, t) ? "    (void)out;\n" : "");
         }
+        beyond_mock(g, m);
         mcp_buf_printf(m, "\nint main(int argc, char **argv)\n{\n    return mcp_mock_main(&%s_server, argc, argv);\n}\n",
                        g->prefix);
     }

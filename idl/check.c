@@ -14,38 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir.h"
+#include "check_int.h"
 #include "mcpidl/buf.h"
 #include "texpr.h"
 
-typedef struct def_slot {
-    const char *name;
-    ir_def *def;
-} def_slot;
-
-typedef struct checker {
-    mcp_arena *a;
-    idl_diags *d;
-    const idl_options *opts;
-    ir_server *srv;
-    def_slot *table; /* open addressing, by name */
-    size_t table_cap;
-    const char **def_names; /* for "did you mean" */
-    size_t suggest_budget;  /* type names left to compare for "did you mean" */
-    const ir_field **never_finite_at; /* per type: the field reported as never finite, or NULL */
-    size_t *line_starts;    /* byte offset of each line of the source, built when first needed */
-    size_t nlines;
-    bool lines_built;
-} checker;
-
-#define ERR(c, loc, ...) idl_error((c)->d, (loc), __VA_ARGS__)
-
 /* ---------------------------------------------------------------- helpers */
 
-static bool is_str(const idl_node *n) { return n && n->kind == IDL_NODE_STR; }
+bool ck_is_str(const idl_node *n) { return n && n->kind == IDL_NODE_STR; }
 
 /* The key node of `key` in mapping `map` (which must have it). */
-static const idl_node *map_key(const idl_node *map, const char *key)
+const idl_node *ck_map_key(const idl_node *map, const char *key)
 {
     for (size_t i = 0; i < map->n; i++)
         if (strcmp(map->pairs[i].key->str, key) == 0)
@@ -53,17 +31,13 @@ static const idl_node *map_key(const idl_node *map, const char *key)
     return map;
 }
 
-static bool str_eq(const idl_node *n, const char *s) { return is_str(n) && strcmp(n->str, s) == 0; }
+bool ck_str_eq(const idl_node *n, const char *s) { return ck_is_str(n) && strcmp(n->str, s) == 0; }
 
 /* Check the keys of a mapping against the allowed ones. `what` names the
  * mapping in messages ("tool 'get_weather'"). `elsewhere` lists keys that are
  * valid in a sibling form, with a message for each (may be NULL). */
-typedef struct key_hint {
-    const char *key;
-    const char *message;
-} key_hint;
 
-static void check_keys(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed,
+void ck_keys(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed,
                        const key_hint *hints, size_t nhints, const char *what)
 {
     for (size_t i = 0; i < map->n; i++) {
@@ -89,7 +63,6 @@ static void check_keys(checker *c, const idl_node *map, const char *const *allow
     }
 }
 
-#define COUNT(a) (sizeof(a) / sizeof *(a))
 
 /* ---- places inside a scalar
  *
@@ -270,14 +243,14 @@ static idl_loc scalar_pos_at(checker *c, scalar_pos *sp, size_t off)
 }
 
 /* Location of byte `off` of a scalar's text (for pointing inside a type expression). */
-static idl_loc loc_in_scalar(checker *c, const idl_node *n, size_t off)
+idl_loc ck_loc_in_scalar(checker *c, const idl_node *n, size_t off)
 {
     scalar_pos sp;
     scalar_pos_start(c, &sp, n);
     return scalar_pos_at(c, &sp, off);
 }
 
-static const char *scalar_text(const idl_node *n)
+const char *ck_scalar_text(const idl_node *n)
 {
     switch (n->kind) {
     case IDL_NODE_MAP:
@@ -290,22 +263,22 @@ static const char *scalar_text(const idl_node *n)
 }
 
 /* A string value, or an error naming what was found. */
-static const char *expect_string(checker *c, const idl_node *n, const char *what)
+const char *ck_string(checker *c, const idl_node *n, const char *what)
 {
-    if (is_str(n))
+    if (ck_is_str(n))
         return n->str;
     if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ)
         ERR(c, n->loc, "%s must be a string, not %s", what, idl_node_kind_name(n));
     else
-        ERR(c, n->loc, "%s must be a string, not %s '%s'; quote it", what, idl_node_kind_name(n), scalar_text(n));
+        ERR(c, n->loc, "%s must be a string, not %s '%s'; quote it", what, idl_node_kind_name(n), ck_scalar_text(n));
     return NULL;
 }
 
-static char *trimmed_description(checker *c, const idl_node *n, const char *what)
+char *ck_description(checker *c, const idl_node *n, const char *what)
 {
     if (n->kind == IDL_NODE_NULL)
         return NULL;
-    const char *s = expect_string(c, n, what);
+    const char *s = ck_string(c, n, what);
     if (!s)
         return NULL;
     return idl_trim_description(c->a, n->str, n->len);
@@ -896,7 +869,7 @@ static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
 /* Parse and resolve the type expression held by scalar `n`. */
 static ir_type *parse_type(checker *c, const idl_node *n, bool allow_content, const char *what)
 {
-    if (!is_str(n)) {
+    if (!ck_is_str(n)) {
         if (n->kind == IDL_NODE_NULL)
             ERR(c, n->loc, "%s: expected a type expression, found nothing", what);
         else if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ)
@@ -908,7 +881,7 @@ static ir_type *parse_type(checker *c, const idl_node *n, bool allow_content, co
     texpr_error err;
     texpr *e = texpr_parse(c->a, n->str, n->len, 0, &err);
     if (!e) {
-        ERR(c, loc_in_scalar(c, n, err.off), "%s", err.message);
+        ERR(c, ck_loc_in_scalar(c, n, err.off), "%s", err.message);
         return NULL;
     }
     texpr_ctx x = {n, allow_content, {0}};
@@ -1579,17 +1552,17 @@ static void apply_constraints(checker *c, const idl_node *m, ir_type *t)
         case 7: k->has_min_items = read_count(c, v, key, &k->min_items); break;
         case 8: k->has_max_items = read_count(c, v, key, &k->max_items); break;
         case 9:
-            if (expect_string(c, v, "'pattern'")) {
+            if (ck_string(c, v, "'pattern'")) {
                 size_t off = 0;
                 const char *msg = idl_pattern_check(c->a, v->str, v->len, &off);
                 if (msg)
-                    ERR(c, loc_in_scalar(c, v, off), "%s", msg);
+                    ERR(c, ck_loc_in_scalar(c, v, off), "%s", msg);
                 else
                     k->pattern = v->str;
             }
             break;
         case 10:
-            if (expect_string(c, v, "'format'"))
+            if (ck_string(c, v, "'format'"))
                 k->format = v->str;
             break;
         }
@@ -1638,7 +1611,7 @@ static bool parse_field(checker *c, const idl_pair *p, field_owner owner, const 
     if (spec->kind == IDL_NODE_MAP) {
         char what[300];
         snprintf(what, sizeof what, "field '%s' of %s", f->name, owner_what);
-        check_keys(c, spec, FIELD_KEYS, COUNT(FIELD_KEYS), NULL, 0, what);
+        ck_keys(c, spec, FIELD_KEYS, COUNT(FIELD_KEYS), NULL, 0, what);
         type_node = idl_map_get(spec, "type");
         if (!type_node) {
             ERR(c, key->loc, "field '%s' of %s has no 'type'", f->name, owner_what);
@@ -1646,7 +1619,7 @@ static bool parse_field(checker *c, const idl_pair *p, field_owner owner, const 
         }
         const idl_node *desc = idl_map_get(spec, "description");
         if (desc)
-            f->description = trimmed_description(c, desc, "'description'");
+            f->description = ck_description(c, desc, "'description'");
         title = idl_map_get(spec, "title");
         c_name = idl_map_get(spec, "c_name");
         required = idl_map_get(spec, "required");
@@ -1659,13 +1632,13 @@ static bool parse_field(checker *c, const idl_pair *p, field_owner owner, const 
         return false;
     if (spec->kind == IDL_NODE_MAP)
         apply_constraints(c, spec, f->type);
-    if (title && expect_string(c, title, "'title'")) {
+    if (title && ck_string(c, title, "'title'")) {
         f->title = title->str;
         f->explicit_title = true;
     } else {
         f->title = idl_title_case(c->a, f->name);
     }
-    if (c_name && expect_string(c, c_name, "'c_name'")) {
+    if (c_name && ck_string(c, c_name, "'c_name'")) {
         if (!idl_is_c_identifier(c_name->str) || idl_is_c_keyword(c_name->str))
             ERR(c, c_name->loc, "'c_name' must be a C identifier that is not a keyword, not '%s'", c_name->str);
         f->c_name = c_name->str;
@@ -1684,7 +1657,7 @@ static bool parse_field(checker *c, const idl_pair *p, field_owner owner, const 
         }
     }
     if (owner == OWNER_RECORD && f->default_value) {
-        ERR(c, map_key(spec, "default")->loc,
+        ERR(c, ck_map_key(spec, "default")->loc,
             "records take no defaults: an absent key stays absent; write 'required: false' for '%s', "
             "or make the type a model", f->name);
         f->default_value = NULL;
@@ -1726,15 +1699,15 @@ static const char *const ENUM_KEYS[] = {"kind", "description", "values"};
 
 static bool parse_extra(checker *c, const idl_node *v, bool *forbid)
 {
-    if (str_eq(v, "ignore")) {
+    if (ck_str_eq(v, "ignore")) {
         *forbid = false;
         return true;
     }
-    if (str_eq(v, "forbid")) {
+    if (ck_str_eq(v, "forbid")) {
         *forbid = true;
         return true;
     }
-    ERR(c, v->loc, "'extra' must be 'ignore' or 'forbid', not '%s'", scalar_text(v));
+    ERR(c, v->loc, "'extra' must be 'ignore' or 'forbid', not '%s'", ck_scalar_text(v));
     return false;
 }
 
@@ -1777,20 +1750,20 @@ static void declare_types(checker *c, const idl_node *types)
         if (v->kind == IDL_NODE_MAP) {
             const idl_node *kind = idl_map_get(v, "kind");
             if (kind) {
-                if (str_eq(kind, "model"))
+                if (ck_str_eq(kind, "model"))
                     def->kind = IR_DEF_MODEL;
-                else if (str_eq(kind, "record"))
+                else if (ck_str_eq(kind, "record"))
                     def->kind = IR_DEF_RECORD;
-                else if (str_eq(kind, "enum"))
+                else if (ck_str_eq(kind, "enum"))
                     def->kind = IR_DEF_ENUM;
                 else {
                     static const char *const KINDS[] = {"model", "record", "enum"};
-                    const char *near = is_str(kind) ? idl_did_you_mean(kind->str, KINDS, 3) : NULL;
+                    const char *near = ck_is_str(kind) ? idl_did_you_mean(kind->str, KINDS, 3) : NULL;
                     if (near)
-                        ERR(c, kind->loc, "unknown kind '%s'; did you mean '%s'?", scalar_text(kind), near);
+                        ERR(c, kind->loc, "unknown kind '%s'; did you mean '%s'?", ck_scalar_text(kind), near);
                     else
                         ERR(c, kind->loc, "unknown kind '%s': a type is a model, a record or an enum",
-                            scalar_text(kind));
+                            ck_scalar_text(kind));
                 }
             }
         }
@@ -1876,14 +1849,14 @@ static void define_types(checker *c, const idl_node *types)
                 {"fields", "'fields' is not allowed on an enum; an enum has 'values'"},
                 {"extra", "'extra' is not allowed on an enum"},
             };
-            check_keys(c, body, ENUM_KEYS, COUNT(ENUM_KEYS), HINTS, COUNT(HINTS), what);
+            ck_keys(c, body, ENUM_KEYS, COUNT(ENUM_KEYS), HINTS, COUNT(HINTS), what);
             define_enum(c, def, body);
         } else {
             snprintf(what, sizeof what, "%s '%s'", def->kind == IR_DEF_MODEL ? "model" : "record", def->name);
             static const key_hint HINTS[] = {
                 {"values", "'values' is only allowed on enums (kind: enum)"},
             };
-            check_keys(c, body, MODEL_KEYS, COUNT(MODEL_KEYS), HINTS, COUNT(HINTS), what);
+            ck_keys(c, body, MODEL_KEYS, COUNT(MODEL_KEYS), HINTS, COUNT(HINTS), what);
             const idl_node *extra = idl_map_get(body, "extra");
             if (extra)
                 parse_extra(c, extra, &def->extra_forbid);
@@ -1892,7 +1865,7 @@ static void define_types(checker *c, const idl_node *types)
         }
         const idl_node *desc = idl_map_get(body, "description");
         if (desc)
-            def->description = trimmed_description(c, desc, "'description'");
+            def->description = ck_description(c, desc, "'description'");
     }
 }
 
@@ -1928,7 +1901,7 @@ static void parse_annotations(checker *c, ir_tool *t, const idl_node *m)
     }
     char what[300];
     snprintf(what, sizeof what, "the annotations of tool '%s'", t->name);
-    check_keys(c, m, ANNOTATION_KEYS, COUNT(ANNOTATION_KEYS), NULL, 0, what);
+    ck_keys(c, m, ANNOTATION_KEYS, COUNT(ANNOTATION_KEYS), NULL, 0, what);
     ir_annotations *a = &t->annotations;
     a->read_only_hint = a->destructive_hint = a->idempotent_hint = a->open_world_hint = -1;
     int *hints[] = {NULL, &a->read_only_hint, &a->destructive_hint, &a->idempotent_hint, &a->open_world_hint};
@@ -1937,7 +1910,7 @@ static void parse_annotations(checker *c, ir_tool *t, const idl_node *m)
         if (!v)
             continue;
         if (i == 0) {
-            a->title = expect_string(c, v, "'title'");
+            a->title = ck_string(c, v, "'title'");
         } else if (v->kind != IDL_NODE_BOOL) {
             ERR(c, v->loc, "'%s' must be true or false", ANNOTATION_KEYS[i]);
         } else {
@@ -1963,7 +1936,7 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
             {"default", "'default' is not allowed on returns: a result is always present"},
             {"required", "'required' is not allowed on returns: a result is always present"},
         };
-        check_keys(c, ret, RETURNS_KEYS, COUNT(RETURNS_KEYS), HINTS, COUNT(HINTS), what);
+        ck_keys(c, ret, RETURNS_KEYS, COUNT(RETURNS_KEYS), HINTS, COUNT(HINTS), what);
         type_node = idl_map_get(ret, "type");
         if (!type_node) {
             ERR(c, ret_key->loc, "'returns' of tool '%s' has no 'type'", t->name);
@@ -2008,9 +1981,9 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
     }
     const idl_node *desc = idl_map_get(ret, "description");
     if (desc)
-        r->description = trimmed_description(c, desc, "'description'");
+        r->description = ck_description(c, desc, "'description'");
     const idl_node *title = idl_map_get(ret, "title");
-    if (title && expect_string(c, title, "'title'")) {
+    if (title && ck_string(c, title, "'title'")) {
         r->title = title->str;
         r->explicit_title = true;
     }
@@ -2036,11 +2009,11 @@ static void parse_tool(checker *c, ir_tool *t, const idl_node *key, const idl_no
     }
     char what[300];
     snprintf(what, sizeof what, "tool '%s'", t->name);
-    check_keys(c, body, TOOL_KEYS, COUNT(TOOL_KEYS), NULL, 0, what);
+    ck_keys(c, body, TOOL_KEYS, COUNT(TOOL_KEYS), NULL, 0, what);
 
     const idl_node *desc = idl_map_get(body, "description");
     if (desc)
-        t->description = trimmed_description(c, desc, "'description'");
+        t->description = ck_description(c, desc, "'description'");
     if (t->description && !t->description[0])
         t->description = NULL;
     if (!t->description)
@@ -2049,12 +2022,12 @@ static void parse_tool(checker *c, ir_tool *t, const idl_node *key, const idl_no
                      desc ? "an empty" : "no");
     const idl_node *title = idl_map_get(body, "title");
     if (title)
-        t->title = expect_string(c, title, "'title'");
+        t->title = ck_string(c, title, "'title'");
     const idl_node *extra = idl_map_get(body, "extra");
     if (extra)
         parse_extra(c, extra, &t->extra_forbid);
     const idl_node *c_name = idl_map_get(body, "c_name");
-    if (c_name && expect_string(c, c_name, "'c_name'")) {
+    if (c_name && ck_string(c, c_name, "'c_name'")) {
         if (!idl_is_c_identifier(c_name->str) || idl_is_c_keyword(c_name->str))
             ERR(c, c_name->loc, "'c_name' must be a C identifier that is not a keyword, not '%s'", c_name->str);
         t->c_name = c_name->str;
@@ -2069,14 +2042,14 @@ static void parse_tool(checker *c, ir_tool *t, const idl_node *key, const idl_no
     if (so) {
         if (so->kind == IDL_NODE_BOOL)
             t->structured = so->v.b ? IR_STRUCTURED_TRUE : IR_STRUCTURED_FALSE;
-        else if (!str_eq(so, "auto"))
-            ERR(c, so->loc, "'structured_output' must be auto, true or false, not '%s'", scalar_text(so));
+        else if (!ck_str_eq(so, "auto"))
+            ERR(c, so->loc, "'structured_output' must be auto, true or false, not '%s'", ck_scalar_text(so));
     }
     const idl_node *ret = idl_map_get(body, "returns");
     if (!ret) {
         ERR(c, key->loc, "tool '%s' has no 'returns' (a type expression, or 'content')", t->name);
     } else {
-        parse_returns(c, t, map_key(body, "returns"), ret);
+        parse_returns(c, t, ck_map_key(body, "returns"), ret);
         if (t->returns && t->returns->kind == IR_CONTENT && t->structured == IR_STRUCTURED_TRUE)
             ERR(c, so->loc,
                 "tool '%s' has structured_output: true, but its return type 'content' has no schema", t->name);
@@ -2550,31 +2523,31 @@ static void parse_server(checker *c, const idl_node *root)
         s->c_prefix = "server";
         return;
     }
-    check_keys(c, server, SERVER_KEYS, COUNT(SERVER_KEYS), NULL, 0, "'server'");
+    ck_keys(c, server, SERVER_KEYS, COUNT(SERVER_KEYS), NULL, 0, "'server'");
     const idl_node *name = idl_map_get(server, "name");
     if (!name)
-        ERR(c, map_key(root, "server")->loc, "'server' has no 'name'");
-    else if (expect_string(c, name, "the server's 'name'")) {
+        ERR(c, ck_map_key(root, "server")->loc, "'server' has no 'name'");
+    else if (ck_string(c, name, "the server's 'name'")) {
         if (!name->str[0])
             ERR(c, name->loc, "the server's 'name' cannot be empty");
         s->name = name->str;
     }
     const idl_node *version = idl_map_get(server, "version");
     if (!version)
-        ERR(c, map_key(root, "server")->loc, "'server' has no 'version'");
+        ERR(c, ck_map_key(root, "server")->loc, "'server' has no 'version'");
     else if (version->kind == IDL_NODE_INT || version->kind == IDL_NODE_FLOAT)
         ERR(c, version->loc, "the server's 'version' must be a string: YAML reads %s as a number; quote it: \"%s\"",
             version->str, version->str);
-    else if (expect_string(c, version, "the server's 'version'"))
+    else if (ck_string(c, version, "the server's 'version'"))
         s->version = version->str;
     const idl_node *v;
     if ((v = idl_map_get(server, "title")))
-        s->title = expect_string(c, v, "the server's 'title'");
+        s->title = ck_string(c, v, "the server's 'title'");
     if ((v = idl_map_get(server, "instructions")))
-        s->instructions = expect_string(c, v, "the server's 'instructions'");
+        s->instructions = ck_string(c, v, "the server's 'instructions'");
     if ((v = idl_map_get(server, "schema_dialect")))
-        s->schema_dialect = expect_string(c, v, "'schema_dialect'");
-    if ((v = idl_map_get(server, "c_prefix")) && expect_string(c, v, "'c_prefix'")) {
+        s->schema_dialect = ck_string(c, v, "'schema_dialect'");
+    if ((v = idl_map_get(server, "c_prefix")) && ck_string(c, v, "'c_prefix'")) {
         if (!idl_is_c_identifier(v->str) || idl_is_c_keyword(v->str))
             ERR(c, v->loc, "'c_prefix' must be a C identifier, not '%s'", v->str);
         s->c_prefix = v->str;
@@ -2601,26 +2574,21 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     if (!c.srv)
         return NULL;
     static const key_hint HINTS[] = {{"", ""}};
-    check_keys(&c, root, TOP_KEYS, COUNT(TOP_KEYS), HINTS, 0, "the top level");
-    for (size_t i = 4; i < COUNT(TOP_KEYS); i++) {
-        const idl_node *k = idl_map_get(root, TOP_KEYS[i]);
-        if (k)
-            ERR(&c, map_key(root, TOP_KEYS[i])->loc, "'%s' is not supported by this version of mcpidlc yet",
-                TOP_KEYS[i]);
-    }
+    ck_keys(&c, root, TOP_KEYS, COUNT(TOP_KEYS), HINTS, 0, "the top level");
     const idl_node *version = idl_map_get(root, "mcpidl");
     if (!version)
         ERR(&c, root->loc, "missing 'mcpidl: 1' (the version of the format) at the top level");
     else if (version->kind == IDL_NODE_STR && strcmp(version->str, "1") == 0)
         ERR(&c, version->loc, "'mcpidl' must be the number 1, not the string \"1\"; write 'mcpidl: 1' without quotes");
     else if (version->kind != IDL_NODE_INT || version->v.i != 1)
-        ERR(&c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'", scalar_text(version));
+        ERR(&c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'", ck_scalar_text(version));
 
     parse_server(&c, root);
     const idl_node *types = idl_map_get(root, "types");
     declare_types(&c, types);
     define_types(&c, types);
     parse_tools(&c, idl_map_get(root, "tools"));
+    ck_beyond(&c, root);
 
     /* The whole-file checks also run after errors, over what did resolve, so a
      * run reports as much as it can. */

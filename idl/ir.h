@@ -129,6 +129,87 @@ typedef struct ir_tool {
     idl_loc loc;
 } ir_tool;
 
+/* ---- beyond tools: resources, templates, prompts, completions, elicitations */
+
+/* How one prompt argument or template variable is completed. */
+typedef struct ir_completion {
+    const char *name;        /* the argument or variable */
+    bool handler;            /* a generated prototype; else the static `values` */
+    const char **values;
+    size_t nvalues;
+    idl_loc loc;
+} ir_completion;
+
+typedef struct ir_resource {
+    const char *name;
+    const char *c_name;
+    const char *uri;
+    const char *title, *description, *mime_type;   /* NULL when absent */
+    const char *text;        /* static content (text), or NULL */
+    const char *blob;        /* static content (base64), or NULL; neither: a handler reads it */
+    idl_loc loc;
+} ir_resource;
+
+typedef struct ir_template {
+    const char *name;
+    const char *c_name;
+    const char *uri_template;
+    const char *title, *description, *mime_type;
+    const char **vars;       /* the template's variables, in order */
+    const char **var_c_names;
+    size_t nvars;
+    ir_completion *complete;
+    size_t ncomplete;
+    idl_loc loc;
+} ir_template;
+
+typedef struct ir_prompt_arg {
+    const char *name;
+    const char *c_name;
+    const char *title, *description;
+    bool required;
+    idl_loc loc;
+} ir_prompt_arg;
+
+typedef struct ir_prompt {
+    const char *name;
+    const char *c_name;
+    const char *title, *description;
+    ir_prompt_arg *args;
+    size_t nargs;
+    ir_completion *complete;
+    size_t ncomplete;
+    idl_loc loc;
+} ir_prompt;
+
+/* One field of an elicitation form: MCP's restricted, flat schema. */
+typedef enum ir_form_kind {
+    IR_FORM_STRING,
+    IR_FORM_INTEGER,
+    IR_FORM_NUMBER,
+    IR_FORM_BOOLEAN,
+    IR_FORM_ENUM,            /* a string out of `values` */
+    IR_FORM_ENUM_LIST,       /* an array of strings out of `values` (multiple: true) */
+} ir_form_kind;
+
+typedef struct ir_form_field {
+    ir_form_kind kind;
+    const char **values;     /* ENUM, ENUM_LIST */
+    const char **titles;     /* per value, when titled (value: title); else NULL */
+    const char **enum_names; /* the legacy `enumNames`, or NULL */
+    size_t nvalues;
+} ir_form_field;
+
+typedef struct ir_elicitation {
+    const char *name;
+    const char *c_name;
+    const char *message;     /* the default message */
+    ir_field *fields;        /* as a record: the C struct and its decoder */
+    ir_form_field *form;     /* per field: how it is published */
+    size_t nfields;
+    idl_loc loc;
+} ir_elicitation;
+
 typedef struct ir_server {
     const char *name;
     const char *version;
@@ -140,6 +221,14 @@ typedef struct ir_server {
     size_t ndefs;
     ir_tool *tools;          /* in file order */
     size_t ntools;
+    ir_resource *resources;  /* each in file order */
+    size_t nresources;
+    ir_template *templates;
+    size_t ntemplates;
+    ir_prompt *prompts;
+    size_t nprompts;
+    ir_elicitation *elicitations;
+    size_t nelicitations;
 } ir_server;
 
 typedef struct idl_options {

@@ -26,6 +26,7 @@ typedef struct mcp_text_block {
     size_t len;
     mcp_block_kind kind;
     const char *data, *mime, *uri, *name, *description;
+    mcp_role role;                    /* prompts/get: who speaks it */
 } mcp_text_block;
 
 struct mcp_call {
@@ -45,6 +46,14 @@ struct mcp_call {
      * last client request that failed. */
     void *job;
     const char *client_error;
+    /* resources/read, prompts/get, completion/complete (beyond.c). */
+    const char *uri;                  /* the URI read, or the prompt's name */
+    const char *default_mime;         /* the resource's declared mimeType */
+    mcp_role role;                    /* the role of the next block (prompts) */
+    const char *prompt_description;
+    const char **values;              /* completions */
+    size_t nvalues, cap_values;
+    bool not_found;                   /* mcp_not_found() */
 };
 
 void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
@@ -58,6 +67,23 @@ void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const
  * isError results. Returns false only when out of memory (the caller answers
  * -32603). */
 bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
+
+/* One content block as its MCP ContentBlock object; a comma first unless
+ * *first (which it clears). */
+void mcp_block_write(mcp_buf *b, bool *first, const mcp_text_block *blk);
+/* A string a handler gave, as a JSON string: bytes that are not UTF-8 become
+ * U+FFFD. */
+void mcp_handler_string(mcp_buf *b, const char *s, size_t n);
+
+/* The rest of the server's methods (beyond.c). Each runs the handler (if
+ * any) and writes the result object to `out`, returning 0; or returns a
+ * JSON-RPC error code with its message in *msg (in the call's arena). */
+int mcp_read_invoke(mcp_call *call, const mcp_resource *r, const mcp_resource_template *t,
+                    const char *const *vars, mcp_buf *out, const char **msg);
+int mcp_prompt_invoke(mcp_call *call, const mcp_prompt *p, const char *const *args, mcp_buf *out,
+                      const char **msg);
+int mcp_complete_invoke(mcp_call *call, const mcp_completer *k, const char *value,
+                        const mcp_json *context, mcp_buf *out, const char **msg);
 
 /* The codec (codec.c). */
 /* Decode JSON `v` as type `t` into `out` (t->size bytes, zeroed by the

@@ -114,7 +114,7 @@ mcp_status mcp_content_text(mcp_call *call, const char *text)
     const char *t = mcp_arena_strdup(call->arena, text ? text : ""); /* the caller's buffer may not live on */
     if (!t)
         return mcp_fail(call, "out of memory");
-    call->blocks[call->nblocks++] = (mcp_text_block){.text = t, .len = strlen(t)};
+    call->blocks[call->nblocks++] = (mcp_text_block){.text = t, .len = strlen(t), .role = call->role};
     return MCP_OK;
 }
 
@@ -135,6 +135,7 @@ static mcp_text_block *block_push(mcp_call *call, mcp_block_kind kind)
     mcp_text_block *blk = &call->blocks[call->nblocks];
     memset(blk, 0, sizeof *blk);
     blk->kind = kind;
+    blk->role = call->role;
     return blk;
 }
 
@@ -236,7 +237,7 @@ mcp_status mcp_content_resource_link(mcp_call *call, const char *uri, const char
     return MCP_OK;
 }
 
-const char *mcp_call_tool(const mcp_call *call) { return call->tool->name; }
+const char *mcp_call_tool(const mcp_call *call) { return call->tool ? call->tool->name : NULL; }
 const mcp_json *mcp_call_meta(const mcp_call *call) { return call->meta; }
 bool mcp_call_cancelled(const mcp_call *call) { return call->cancelled && atomic_load(call->cancelled); }
 
@@ -244,7 +245,7 @@ bool mcp_call_cancelled(const mcp_call *call) { return call->cancelled && atomic
 
 /* A JSON string of text that a handler wrote (a failure message, a content
  * block): bytes that are not UTF-8 become U+FFFD, so the answer stays JSON. */
-static void handler_string(mcp_buf *b, const char *s, size_t n)
+void mcp_handler_string(mcp_buf *b, const char *s, size_t n)
 {
     if (mcp_utf8_valid(s, n)) {
         mcp_json_string(b, s, n);
@@ -277,7 +278,7 @@ static void text_block(mcp_buf *b, bool *first, const char *text, size_t len)
         mcp_buf_putc(b, ',');
     *first = false;
     mcp_buf_puts(b, "{\"type\":\"text\",\"text\":");
-    handler_string(b, text, len);
+    mcp_handler_string(b, text, len);
     mcp_buf_putc(b, '}');
 }
 
@@ -285,11 +286,11 @@ static void text_block(mcp_buf *b, bool *first, const char *text, size_t len)
 static void block_member(mcp_buf *b, const char *key, const char *value)
 {
     mcp_buf_printf(b, ",\"%s\":", key);
-    handler_string(b, value, strlen(value));
+    mcp_handler_string(b, value, strlen(value));
 }
 
 /* One block of a `returns: content` tool, as the MCP ContentBlock of its kind. */
-static void content_block(mcp_buf *b, bool *first, const mcp_text_block *blk)
+void mcp_block_write(mcp_buf *b, bool *first, const mcp_text_block *blk)
 {
     switch (blk->kind) {
     case MCP_BLOCK_TEXT:
@@ -308,12 +309,12 @@ static void content_block(mcp_buf *b, bool *first, const mcp_text_block *blk)
         if (!*first)
             mcp_buf_putc(b, ',');
         mcp_buf_puts(b, "{\"type\":\"resource\",\"resource\":{\"uri\":");
-        handler_string(b, blk->uri, strlen(blk->uri));
+        mcp_handler_string(b, blk->uri, strlen(blk->uri));
         if (blk->mime)
             block_member(b, "mimeType", blk->mime);
         if (blk->kind == MCP_BLOCK_RESOURCE_TEXT) {
             mcp_buf_puts(b, ",\"text\":");
-            handler_string(b, blk->text, blk->len);
+            mcp_handler_string(b, blk->text, blk->len);
         } else {
             block_member(b, "blob", blk->data);
         }
@@ -323,7 +324,7 @@ static void content_block(mcp_buf *b, bool *first, const mcp_text_block *blk)
         if (!*first)
             mcp_buf_putc(b, ',');
         mcp_buf_puts(b, "{\"type\":\"resource_link\",\"uri\":");
-        handler_string(b, blk->uri, strlen(blk->uri));
+        mcp_handler_string(b, blk->uri, strlen(blk->uri));
         block_member(b, "name", blk->name);
         if (blk->description)
             block_member(b, "description", blk->description);
@@ -374,7 +375,7 @@ static bool json_block(mcp_buf *b, bool *first, const mcp_json *v)
         }
         memcpy(copy, b->data + start, n);
         truncate_to(b, start);
-        handler_string(b, copy, n);
+        mcp_handler_string(b, copy, n);
         free(copy);
     }
     mcp_buf_putc(b, '}');
@@ -441,7 +442,7 @@ static void error_result(mcp_buf *out, const char *tool, const char *text, size_
     mcp_buf_printf(&msg, "Error executing tool %s: ", tool);
     mcp_buf_put(&msg, text, len);
     mcp_buf_puts(out, "{\"content\":[{\"type\":\"text\",\"text\":");
-    handler_string(out, msg.data ? msg.data : "", msg.len);
+    mcp_handler_string(out, msg.data ? msg.data : "", msg.len);
     mcp_buf_puts(out, "}],\"isError\":true}");
     if (msg.oom)
         out->oom = true;
@@ -505,7 +506,7 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         bool first = true;
         mcp_buf_puts(out, "{\"content\":[");
         for (size_t i = 0; i < call->nblocks; i++)
-            content_block(out, &first, &call->blocks[i]);
+            mcp_block_write(out, &first, &call->blocks[i]);
         mcp_buf_puts(out, "],\"isError\":false}");
         return !out->oom;
     }

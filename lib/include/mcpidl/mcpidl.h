@@ -23,7 +23,7 @@
 #include "mcpidl/types.h"
 
 /* The ABI generated code is written for; NAME.mcp.h checks it with #error. */
-#define MCPIDL_ABI 1
+#define MCPIDL_ABI 2
 #define MCPIDL_VERSION "0.1.0"
 
 #if defined(__GNUC__)
@@ -124,6 +124,13 @@ bool mcp_log_enabled(const mcp_call *call, mcp_level level);
  * client gone). The spec wants progress to increase with each call. */
 bool mcp_progress(mcp_call *call, double progress, double total, const char *message);
 
+/* Streamable HTTP: end the connection carrying this request's SSE stream now,
+ * while the request goes on; the client reconnects (GET with Last-Event-ID)
+ * and receives what follows, the result included (SEP-1699 polling). For a
+ * long call, this frees the connection. A no-op over stdio and for requests
+ * answered as application/json. */
+void mcp_close_stream(mcp_call *call);
+
 /* ---------------------------------------------------------------- requests to the client
  * The handler sends a request to the client and waits for its answer: its
  * worker thread is blocked meanwhile. Each fails (NULL or false) when the
@@ -152,6 +159,74 @@ bool mcp_sample_text(mcp_call *call, const char *prompt, int max_tokens, const c
  * (whatever the action). */
 bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schema_json,
                 const mcp_json **content, const char **action);
+
+/* ---------------------------------------------------------------- resources, prompts, completions
+ * Readers of resources, prompt handlers and completion handlers are called
+ * like tool handlers (on a worker, with an mcp_call whose memory lives as long
+ * as the request); what they append makes the result. mcp_fail() makes the
+ * answer a JSON-RPC error (-32603) carrying its message; mcp_not_found()
+ * answers "Resource not found" (-32002). */
+
+/* resources/read: append one item to `contents`. A NULL `uri` is the URI
+ * being read; a NULL `mime` the resource's declared mimeType (left out when
+ * it has none). `base64` must be standard base64, as for mcp_content_image. */
+mcp_status mcp_resource_text(mcp_call *call, const char *uri, const char *mime, const char *text);
+mcp_status mcp_resource_blob(mcp_call *call, const char *uri, const char *mime, const char *base64);
+/* The URI being read (resources/read), the prompt being got (prompts/get),
+ * NULL otherwise. */
+const char *mcp_call_uri(const mcp_call *call);
+/* Answer resources/read with -32002 "Resource not found" (a template matched
+ * the URI, but there is nothing behind it). Returns MCP_ERROR. */
+mcp_status mcp_not_found(mcp_call *call);
+
+/* Who speaks a prompt's message. */
+typedef enum mcp_role { MCP_ROLE_USER = 0, MCP_ROLE_ASSISTANT } mcp_role;
+/* prompts/get: every content block a prompt handler appends (mcp_content_text,
+ * mcp_content_image, mcp_content_resource_text, ...) becomes one message, with
+ * the role last set here (user until then). */
+void mcp_prompt_role(mcp_call *call, mcp_role role);
+/* prompts/get: the result's optional description (copied). */
+mcp_status mcp_prompt_description(mcp_call *call, const char *description);
+
+/* completion/complete: one more suggestion (copied). The first 100 are sent;
+ * `total` counts them all and `hasMore` says when some were left out. */
+mcp_status mcp_complete_value(mcp_call *call, const char *value);
+
+/* notifications/resources/updated {"uri": URI} to every session that
+ * subscribed to `uri` (resources/subscribe) and has not unsubscribed. Any
+ * thread, any time; a no-op when nobody subscribed. */
+void mcp_resource_updated(const char *uri);
+
+/* ---------------------------------------------------------------- typed elicitation
+ * For each entry of the IDL's `elicitations`, mcpidlc writes a form struct
+ * and a typed call, e.g.
+ *     bool NAME_elicit_user_info(mcp_call *call, const char *message,
+ *                                NAME_user_info_form *out, mcp_elicit_action *action);
+ * which sends elicitation/create with the form's schema and decodes the
+ * user's answer into *out. */
+
+typedef enum mcp_elicit_action {
+    MCP_ELICIT_NONE = 0,   /* no answer: see mcp_client_error() */
+    MCP_ELICIT_ACCEPT,
+    MCP_ELICIT_DECLINE,
+    MCP_ELICIT_CANCEL,
+} mcp_elicit_action;
+
+typedef struct mcp_elicitation {
+    const char *name;
+    const char *message;          /* the default message */
+    const char *schema;           /* requestedSchema, JSON text */
+    const mcp_type *type;         /* the form's record (decodes `content`) */
+} mcp_elicitation;
+
+/* Ask the client to fill `form` (message NULL: the form's default). True when
+ * the user accepted and the answer fits the form: *out (zero-filled first,
+ * form->type->size bytes) holds it, defaults filled in. False otherwise: a
+ * decline or cancel (then *action says which), or no usable answer
+ * (MCP_ELICIT_NONE, or an accepted answer that does not fit: the reason is
+ * in mcp_client_error()). `action` may be NULL. */
+bool mcp_elicit_form(mcp_call *call, const mcp_elicitation *form, const char *message, void *out,
+                     mcp_elicit_action *action);
 
 /* The name of the tool being called; the request's `_meta` (NULL when absent). */
 const char *mcp_call_tool(const mcp_call *call);
@@ -183,6 +258,58 @@ typedef struct mcp_tool {
     mcp_handler_fn handler;
 } mcp_tool;
 
+/* A reader: `vars` holds the values of a template's variables, in the
+ * template's order (NULL for a plain resource). */
+typedef mcp_status (*mcp_read_fn)(mcp_call *call, const char *uri, const char *const *vars);
+/* A prompt: `args` holds its arguments in declared order (NULL when absent). */
+typedef mcp_status (*mcp_prompt_fn)(mcp_call *call, const char *const *args);
+/* A completion: `value` is what the user typed so far; `context` the
+ * request's context.arguments object (NULL when absent). */
+typedef mcp_status (*mcp_complete_fn)(mcp_call *call, const char *value, const mcp_json *context);
+
+typedef struct mcp_completer {
+    const char *name;              /* the prompt argument or template variable */
+    const char *const *values;     /* static suggestions, filtered by prefix; or */
+    size_t nvalues;
+    mcp_complete_fn handler;       /* a handler (NULL with static values) */
+} mcp_completer;
+
+typedef struct mcp_resource {
+    const char *name;
+    const char *uri;
+    const char *mime_type;         /* NULL when absent */
+    const char *list_entry;        /* this resource's entry of resources/list, compact JSON */
+    const char *text;              /* static content: text, */
+    const char *blob;              /* or base64; */
+    mcp_read_fn read;              /* else a reader */
+} mcp_resource;
+
+typedef struct mcp_resource_template {
+    const char *name;
+    const char *uri_template;      /* RFC 6570 level 1 */
+    const char *mime_type;
+    const char *list_entry;        /* the entry of resources/templates/list */
+    size_t nvars;
+    mcp_read_fn read;
+    const mcp_completer *complete;
+    size_t ncomplete;
+} mcp_resource_template;
+
+typedef struct mcp_prompt_arg {
+    const char *name;
+    bool required;
+} mcp_prompt_arg;
+
+typedef struct mcp_prompt {
+    const char *name;
+    const char *list_entry;        /* the entry of prompts/list */
+    const mcp_prompt_arg *args;
+    size_t nargs;
+    mcp_prompt_fn get;
+    const mcp_completer *complete;
+    size_t ncomplete;
+} mcp_prompt;
+
 typedef struct mcp_server {
     int abi;                       /* MCPIDL_ABI of the generated code */
     const char *name;
@@ -191,6 +318,12 @@ typedef struct mcp_server {
     const char *instructions;      /* NULL when absent */
     const mcp_tool *tools;
     size_t ntools;
+    const mcp_resource *resources;
+    size_t nresources;
+    const mcp_resource_template *templates;
+    size_t ntemplates;
+    const mcp_prompt *prompts;
+    size_t nprompts;
 } mcp_server;
 
 /* ---------------------------------------------------------------- running */
