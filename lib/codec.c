@@ -804,6 +804,30 @@ static mcp_json *fail(enc_ctx *c, const char *why)
     return NULL;
 }
 
+static int member_key_cmp(const void *x, const void *y)
+{
+    const mcp_json_member *a = *(const mcp_json_member *const *)x, *b = *(const mcp_json_member *const *)y;
+    size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
+    int r = memcmp(a->key, b->key, n);
+    return r ? r : (a->key_len > b->key_len) - (a->key_len < b->key_len);
+}
+
+/* Whether two members of a dict built from a handler's C value have the same
+ * key (JSON objects here have unique keys: json.h). Sorted pointers: n log n. */
+static bool has_repeated_key(mcp_arena *a, const mcp_json *obj)
+{
+    const mcp_json_member **v = mcp_arena_alloc(a, obj->n * sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < obj->n; i++)
+        v[i] = &obj->members[i];
+    qsort(v, obj->n, sizeof *v, member_key_cmp);
+    for (size_t i = 1; i < obj->n; i++)
+        if (member_key_cmp(&v[i - 1], &v[i]) == 0)
+            return true;
+    return false;
+}
+
 static mcp_json *seq_to_json(enc_ctx *c, const mcp_type *t, const seq *s, size_t esz, size_t elem_off)
 {
     mcp_json *arr = t->kind == MCP_T_DICT ? mcp_json_new_object(c->a) : mcp_json_new_array(c->a);
@@ -847,6 +871,8 @@ static mcp_json *seq_to_json(enc_ctx *c, const mcp_type *t, const seq *s, size_t
         }
         arr->members[arr->n++] = (mcp_json_member){key, key_len, v};
     }
+    if (t->kind == MCP_T_DICT && arr->n > 1 && has_repeated_key(c->a, arr))
+        return fail(c, "a dict holds the same key twice");
     return arr;
 }
 

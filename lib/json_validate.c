@@ -69,13 +69,13 @@ static bool same_key(const key_ent *x, const key_ent *y)
  * order, or SIZE_MAX when there is none. */
 static size_t first_duplicate(validator *v, size_t from, size_t to)
 {
-    key_ent *k = v->keys + from;
     size_t n = to - from;
+    if (n < 2) /* (and keys may still be NULL: no pointer arithmetic on it) */
+        return SIZE_MAX;
+    key_ent *k = v->keys + from;
     for (size_t i = 0; i < n; i++)
         if (k[i].decoded)
             k[i].p = v->ubuf + k[i].ubuf;
-    if (n < 2)
-        return SIZE_MAX;
     qsort(k, n, sizeof *k, key_cmp);
     /* In each run of equal keys (in whatever order qsort left them), the
      * repeat is the second in text order: the second smallest offset. */

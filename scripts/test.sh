@@ -17,3 +17,5 @@ run_suite build
 echo "== build and test under ASan and UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_suite build-asan -DMCPIDL_SANITIZE=ON
+echo "== fuzz"
+scripts/fuzz.sh 20

@@ -1,0 +1,89 @@
+/* fuzz_idl: the IDL front end (YAML loader, type expressions, checker), the
+ * diagnostic printer, and, when the input compiles, the JSON Schema and C
+ * back ends, all in memory.
+ *
+ * Properties: idl_compile gives an IR exactly when no error was reported;
+ * every schema the back end writes is strict JSON (tools/list an array with
+ * one entry per tool).
+ */
+#include <string.h>
+
+#include "emit_c.h"
+#include "emit_schema.h"
+#include "fuzz_util.h"
+#include "ir.h"
+#include "mcpidl/json.h"
+
+static void print_diags(idl_diags *d, bool caret)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    FUZZ_CHECK(f != NULL);
+    idl_diags_print(d, f, caret);
+    fclose(f);
+    /* One "path:line:col: severity: message" line at least per recorded diagnostic. */
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    FUZZ_CHECK(lines >= d->len);
+    free(text);
+}
+
+/* v written as JSON parses strictly; returns the parsed value. */
+static mcp_json *strict_json(mcp_arena *a, const jval *v)
+{
+    mcp_buf b;
+    mcp_buf_init(&b);
+    j_write(&b, v, 2);
+    FUZZ_CHECK(!b.oom);
+    mcp_json_err err;
+    size_t off;
+    mcp_json *parsed = mcp_json_parse(a, b.data ? b.data : "", b.len, NULL, &err, &off);
+    if (!parsed)
+        fprintf(stderr, "a schema is not JSON (%s at byte %zu):\n%.*s\n", mcp_json_error_str(err), off,
+                (int)(b.len < 2000 ? b.len : 2000), b.data);
+    FUZZ_CHECK(parsed != NULL);
+    mcp_buf_free(&b);
+    return parsed;
+}
+
+static void emit(mcp_arena *a, const ir_server *srv)
+{
+    schema_emitter *e = schema_emitter_new(a, srv);
+    FUZZ_CHECK(e != NULL);
+    mcp_json *tools = strict_json(a, schema_tools_list(e));
+    FUZZ_CHECK(tools->kind == MCP_JARRAY && tools->n == srv->ntools);
+    for (size_t i = 0; i < srv->ntools; i++) {
+        strict_json(a, schema_input(e, &srv->tools[i]));
+        jval *out = schema_output(e, &srv->tools[i]);
+        if (out)
+            strict_json(a, out);
+    }
+
+    c_output c;
+    memset(&c, 0, sizeof c);
+    FUZZ_CHECK(emit_c(a, srv, "fuzz", "fuzz.mcp.yaml", true, &c));
+    FUZZ_CHECK(c.header.len > 0 && c.source.len > 0 && c.mock.len > 0);
+    mcp_buf_free(&c.header);
+    mcp_buf_free(&c.source);
+    mcp_buf_free(&c.mock);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *src = (const char *)data;
+    mcp_arena a;
+    mcp_arena_init(&a);
+    idl_diags d;
+    idl_diags_init(&d, &a, "fuzz.mcp.yaml", src, size);
+    idl_options opts = {.warnings_as_errors = false};
+    ir_server *srv = idl_compile(&a, &d, src, size, &opts);
+    FUZZ_CHECK((srv != NULL) == (d.errors == 0));
+    print_diags(&d, true);
+    print_diags(&d, false);
+    if (srv)
+        emit(&a, srv);
+    mcp_arena_free(&a);
+    return 0;
+}
