@@ -742,7 +742,10 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
     return v;
 }
 
-static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, mcp_json **out)
+/* At a limit (depth, string length, array length) it gives up too: the
+ * scanner reports the error where it is. */
+static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, size_t max_string,
+                      size_t max_array, mcp_json **out)
 {
     mcp_arena *a = ps->a;
     const unsigned char *p = (const unsigned char *)text, *end = p + len;
@@ -780,7 +783,7 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, m
             const unsigned char *raw;
             size_t raw_len, ulen;
             bool esc, nul;
-            if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul))
+            if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul) || ulen > max_string)
                 return FAST_GIVE_UP;
             /* The node and its text in one allocation. */
             if (!(v = mcp_arena_alloc(a, sizeof *v + raw_len + 1)))
@@ -823,6 +826,8 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, m
             const open_c *top = &((open_c *)ps->opens.p)[ps->opens.n - 1];
             bool arr = top->node->kind == MCP_JARRAY;
             if (arr) {
+                if (ps->items.n - top->first >= max_array)
+                    return FAST_GIVE_UP;
                 if (!vec_reserve(&ps->items, ps->items.n + 1))
                     return FAST_NOMEM;
                 ((mcp_json **)ps->items.p)[ps->items.n++] = v;
@@ -859,7 +864,7 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, m
             const unsigned char *raw;
             size_t raw_len, ulen;
             bool esc, nul;
-            if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul))
+            if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul) || ulen > max_string)
                 return FAST_GIVE_UP;
             char *k = mcp_arena_alloc(a, raw_len + 1);
             if (!k || !vec_reserve(&ps->members, ps->members.n + 1) || !vec_reserve(&ps->offsets, ps->offsets.n + 1))
@@ -897,7 +902,10 @@ mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_j
         .idx = VEC_EMPTY(sizeof(mcp_json_member *)),
     };
     mcp_json *root = NULL;
-    int r = text || !len ? parse_fast(&ps, text ? text : "", len, max, &root) : FAST_GIVE_UP;
+    size_t max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
+    size_t max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
+    int r = text || !len ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, &root)
+                         : FAST_GIVE_UP;
     vec_free(&ps.opens);
     vec_free(&ps.items);
     vec_free(&ps.members);

@@ -2,6 +2,8 @@
 #include "mcpidl/json_scan.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,8 @@ const char *mcp_json_error_str(mcp_json_err err)
     case MCP_JSON_E_TRAILING: return "unexpected text after the value";
     case MCP_JSON_E_DUPLICATE_KEY: return "duplicate key";
     case MCP_JSON_E_NOMEM: return "out of memory";
+    case MCP_JSON_E_STRING_LIMIT: return "string too long";
+    case MCP_JSON_E_ARRAY_LIMIT: return "too many array elements";
     }
     return "unknown error";
 }
@@ -45,7 +49,8 @@ enum {
 void mcp_json_scan_init(mcp_json_scanner *sc, const char *text, size_t len,
                         const mcp_json_limits *lim)
 {
-    memset(sc, 0, sizeof *sc);
+    /* items[] is large (32 KiB) and written before it is read. */
+    memset(sc, 0, offsetof(mcp_json_scanner, items));
     sc->text = text ? text : "";
     sc->len = text ? len : 0;
     int max = lim ? lim->max_depth : 0;
@@ -54,6 +59,8 @@ void mcp_json_scan_init(mcp_json_scanner *sc, const char *text, size_t len,
     if (max > MCP_JSON_DEPTH_CAP)
         max = MCP_JSON_DEPTH_CAP;
     sc->max_depth = max;
+    sc->max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
+    sc->max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
     sc->state = ST_VALUE;
 }
 
@@ -94,6 +101,7 @@ static mcp_json_tok open_container(mcp_json_scanner *sc, bool array)
     if (sc->depth >= sc->max_depth)
         return fail(sc, MCP_JSON_E_DEPTH, sc->pos);
     int d = sc->depth++;
+    sc->items[d] = 0;
     uint64_t bit = (uint64_t)1 << (d % 64);
     if (array)
         sc->is_array[d / 64] |= bit;
@@ -438,6 +446,8 @@ static mcp_json_tok string(mcp_json_scanner *sc, mcp_json_tok kind)
         p += (size_t)k;
         ulen += (size_t)k;
     }
+    if (ulen > sc->max_string)
+        return fail(sc, MCP_JSON_E_STRING_LIMIT, sc->pos);
     sc->tok.text = sc->text + sc->pos + 1;
     sc->tok.len = p - sc->pos - 1;
     sc->tok.unescaped_len = ulen;
@@ -455,6 +465,10 @@ static mcp_json_tok value(mcp_json_scanner *sc)
     if (sc->pos >= sc->len)
         return fail(sc, MCP_JSON_E_EOF, sc->len);
     sc->tok.offset = sc->pos;
+    /* An element of the array open here: counted before it is judged, so
+     * that the limit is reported where the element beyond it starts. */
+    if (sc->depth > 0 && in_array(sc) && ++sc->items[sc->depth - 1] > sc->max_array)
+        return fail(sc, MCP_JSON_E_ARRAY_LIMIT, sc->pos);
     switch (sc->text[sc->pos]) {
     case '{': return open_container(sc, false);
     case '[': return open_container(sc, true);

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "http/http.h"
 #include "server.h"
 
 /* Defined by libmcpidl-http when the server links it (--http); NULL otherwise,
  * so that the core library does not depend on libmicrohttpd. */
 extern int mcp_http_serve(const mcp_server *server, const mcp_settings *settings,
-                          const char *host_port, const char *const *allow_hosts, size_t nallow)
-    __attribute__((weak));
+                          const mcp_http_options *opt) __attribute__((weak));
 
 #define MAX_ALLOW_HOSTS 64
 
@@ -39,6 +39,9 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "                         CPU, here %d); 0 runs them on the reading thread\n"
             "  --max-message-bytes N  the longest message accepted (default %zu)\n"
             "  --max-depth N          JSON nesting limit of a message (default %d)\n"
+            "  --max-string-bytes N   the longest JSON string in a message, in bytes after\n"
+            "                         unescaping (default: --max-message-bytes)\n"
+            "  --max-array-items N    the most elements in one JSON array (default %zu)\n"
             "  --max-concurrent N     requests in flight at once (default %d)\n"
             "  --page-size N          tools per tools/list page (default %zu)\n"
             "  --client-timeout MS    how long a handler waits for the client's answer to\n"
@@ -49,11 +52,20 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "                         of stdio (needs the server linked with mcpidl-http)\n"
             "  --allow-host NAME      with --http, accept this Host name too (besides\n"
             "                         localhost, 127.0.0.1 and [::1]); repeatable\n"
+            "  --max-sessions N       with --http, sessions at once (default %d)\n"
+            "  --session-idle SECONDS with --http, end a session unused this long\n"
+            "                         (default %d)\n"
+            "  --replay-bytes N       with --http, bytes of events each stream keeps for\n"
+            "                         Last-Event-ID (default %zu)\n"
+            "  --http-timeout SECONDS with --http, close a connection that makes no\n"
+            "                         progress this long (default %d)\n"
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
-            MCPIDL_VERSION, def->workers, def->max_message, def->max_depth,
-            def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending);
+            MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array,
+            def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
+            MCP_HTTP_DEFAULT_MAX_SESSIONS, MCP_HTTP_DEFAULT_IDLE_SECONDS,
+            MCP_HTTP_DEFAULT_REPLAY_BYTES, MCP_HTTP_DEFAULT_TIMEOUT_SECONDS);
 }
 
 /* Command-line mistakes are reported whatever the log level. */
@@ -88,8 +100,10 @@ static bool parse_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
     return true;
 }
 
-typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_CONCURRENT, OPT_PAGE_SIZE,
-               OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_LOG_LEVEL, OPT_HTTP, OPT_ALLOW_HOST, OPT_HELP, OPT_VERSION } opt_id;
+typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_STRING, OPT_MAX_ARRAY,
+               OPT_MAX_CONCURRENT, OPT_PAGE_SIZE, OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_LOG_LEVEL,
+               OPT_HTTP, OPT_ALLOW_HOST, OPT_MAX_SESSIONS, OPT_SESSION_IDLE, OPT_REPLAY_BYTES,
+               OPT_HTTP_TIMEOUT, OPT_HELP, OPT_VERSION } opt_id;
 
 static const struct {
     const char *name;
@@ -99,6 +113,8 @@ static const struct {
     {"--workers", OPT_WORKERS, true},
     {"--max-message-bytes", OPT_MAX_MESSAGE, true},
     {"--max-depth", OPT_MAX_DEPTH, true},
+    {"--max-string-bytes", OPT_MAX_STRING, true},
+    {"--max-array-items", OPT_MAX_ARRAY, true},
     {"--max-concurrent", OPT_MAX_CONCURRENT, true},
     {"--page-size", OPT_PAGE_SIZE, true},
     {"--client-timeout", OPT_CLIENT_TIMEOUT, true},
@@ -106,6 +122,10 @@ static const struct {
     {"--log-level", OPT_LOG_LEVEL, true},
     {"--http", OPT_HTTP, true},
     {"--allow-host", OPT_ALLOW_HOST, true},
+    {"--max-sessions", OPT_MAX_SESSIONS, true},
+    {"--session-idle", OPT_SESSION_IDLE, true},
+    {"--replay-bytes", OPT_REPLAY_BYTES, true},
+    {"--http-timeout", OPT_HTTP_TIMEOUT, true},
     {"--help", OPT_HELP, false},
     {"-h", OPT_HELP, false},
     {"--version", OPT_VERSION, false},
@@ -178,6 +198,8 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
     const char *http = NULL;
     const char *allow[MAX_ALLOW_HOSTS];
     size_t nallow = 0;
+    mcp_http_options hopt = {0};
+    const char *http_only = NULL; /* the last option that needs --http */
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -243,6 +265,16 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
                 goto bad_number;
             set.max_depth = (int)v;
             break;
+        case OPT_MAX_STRING:
+            if (!parse_num(value, 1, SIZE_MAX / 4, &v))
+                goto bad_number;
+            set.max_string = (size_t)v;
+            break;
+        case OPT_MAX_ARRAY:
+            if (!parse_num(value, 1, SIZE_MAX / 4, &v))
+                goto bad_number;
+            set.max_array = (size_t)v;
+            break;
         case OPT_MAX_CONCURRENT:
             if (!parse_num(value, 1, 1 << 20, &v))
                 goto bad_number;
@@ -272,6 +304,31 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
                 return 2;
             }
             allow[nallow++] = value;
+            http_only = OPTIONS[o].name;
+            break;
+        case OPT_MAX_SESSIONS:
+            if (!parse_num(value, 1, 1 << 20, &v))
+                goto bad_number;
+            hopt.max_sessions = (int)v;
+            http_only = OPTIONS[o].name;
+            break;
+        case OPT_SESSION_IDLE:
+            if (!parse_num(value, 1, 7 * 24 * 3600, &v))
+                goto bad_number;
+            hopt.idle_seconds = (int)v;
+            http_only = OPTIONS[o].name;
+            break;
+        case OPT_REPLAY_BYTES:
+            if (!parse_num(value, 1, SIZE_MAX / 4, &v))
+                goto bad_number;
+            hopt.replay_bytes = (size_t)v;
+            http_only = OPTIONS[o].name;
+            break;
+        case OPT_HTTP_TIMEOUT:
+            if (!parse_num(value, 1, 24 * 3600, &v))
+                goto bad_number;
+            hopt.timeout_seconds = (int)v;
+            http_only = OPTIONS[o].name;
             break;
         case OPT_LOG_LEVEL: {
             mcp_log_level level;
@@ -292,8 +349,8 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
         return 2;
     }
 
-    if (nallow > 0 && !http) {
-        cli_error("--allow-host needs --http");
+    if (http_only && !http) {
+        cli_error("%s needs --http", http_only);
         return 2;
     }
     if (http && !mcp_http_serve) {
@@ -306,7 +363,10 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
         mcp_log(MCP_LOG_INFO, "%s %s: %zu tool(s), %d worker(s), over HTTP",
                 server->name ? server->name : "?", server->version ? server->version : "?",
                 server->ntools, set.workers);
-        return mcp_http_serve(server, &set, http, allow, nallow);
+        hopt.host_port = http;
+        hopt.allow_hosts = allow;
+        hopt.nallow = nallow;
+        return mcp_http_serve(server, &set, &hopt);
     }
     saved_stdio sv;
     if (!take_stdio(&sv))

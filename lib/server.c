@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 
 #include "call.h"
 #include "mcpidl/jsonw.h"
+#include "mcpidl/uritemplate.h"
 #include "pool.h"
 
 /* ---------------------------------------------------------------- logging */
@@ -94,6 +96,8 @@ void mcp_settings_default(mcp_settings *s)
     s->page_size = MCP_DEFAULT_PAGE_SIZE;
     s->client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
     s->max_pending = MCP_DEFAULT_MAX_PENDING;
+    s->max_string = 0;
+    s->max_array = MCP_DEFAULT_MAX_ARRAY;
 }
 
 /* ---------------------------------------------------------------- JSON-RPC codes */
@@ -144,13 +148,28 @@ typedef struct batch {
     bool expect; /* some element gets an answer: the batch gets a final call */
 } batch;
 
+/* What a job runs: a tool, or a handler of the other methods. */
+typedef enum job_kind { JOB_TOOL, JOB_READ, JOB_PROMPT, JOB_COMPLETE } job_kind;
+
 typedef struct job {
     struct job *prev, *next; /* the in-flight list */
     mcp_session *s;
     slot *sl;    /* the job's own: the handler's arena, the answer's text */
     batch *b;    /* NULL, or the batch the request came in */
+    job_kind kind;
     const mcp_tool *tool;
     const mcp_json *args, *meta;
+    /* JOB_READ: the resource or the template (and its variables' values);
+     * JOB_PROMPT: the prompt and its arguments; JOB_COMPLETE: the completer
+     * (NULL: nothing to suggest), the value typed and the context. */
+    const mcp_resource *resource;
+    const mcp_resource_template *tmpl;
+    const mcp_prompt *prompt;
+    const mcp_completer *completer;
+    const char *const *strs;
+    const char *uri;
+    const char *value;
+    const mcp_json *context;
     rpc_id id;
     void *rctx; /* the transport's reply context */
     atomic_bool cancelled;
@@ -180,6 +199,19 @@ typedef struct page {
     char cursor[24];    /* the cursor that selects this page ("" for the first) */
 } page;
 
+/* One of the list methods (tools, resources, resource templates, prompts),
+ * rendered once into pages. */
+typedef struct listing {
+    page *pages;
+    size_t npages;
+} listing;
+
+/* A URI a client subscribed to (resources/subscribe). */
+typedef struct sub {
+    struct sub *next;
+    char uri[];
+} sub;
+
 struct mcp_session {
     const mcp_server *server;
     mcp_settings set;
@@ -198,8 +230,7 @@ struct mcp_session {
     mcp_buf msg;         /* an error message being written */
     tool_ref *tools;     /* sorted by name */
     size_t ntools;
-    page *pages;
-    size_t npages;
+    listing lists[4];    /* tools, resources, templates, prompts */
 
     /* Shared, under mu. */
     pthread_mutex_t mu;
@@ -223,7 +254,16 @@ struct mcp_session {
     pending *pend;
     int64_t next_req_id;
     bool closing;
+
+    /* resources/subscribe, under the registry's lock (mcp_resource_updated
+     * may come from any thread); `registered` says whether the session is
+     * on the registry's list. */
+    sub *subs;
+    struct mcp_session *reg_next;
+    bool registered;
 };
+
+enum { LIST_TOOLS, LIST_RESOURCES, LIST_TEMPLATES, LIST_PROMPTS };
 
 /* The writer's names (jsonw.h), in one place. */
 static void put_str(mcp_buf *b, const char *s, size_t n) { mcp_json_string(b, s, n); }
@@ -419,6 +459,26 @@ static void render_head(mcp_buf *out, const rpc_id *id)
     mcp_buf_puts(out, ",\"result\":");
 }
 
+/* A whole error answer with `data` (JSON text, NULL: none); the id is left
+ * out when unknown (NULL or ID_NONE). */
+static void render_error_data(mcp_buf *out, const rpc_id *id, int code, const char *msg, size_t len,
+                              const char *data, size_t data_len)
+{
+    mcp_buf_puts(out, "{\"jsonrpc\":\"2.0\",");
+    if (id && id->kind != ID_NONE) {
+        mcp_buf_puts(out, "\"id\":");
+        put_id(out, id);
+        mcp_buf_putc(out, ',');
+    }
+    mcp_buf_printf(out, "\"error\":{\"code\":%d,\"message\":", code);
+    put_str(out, msg, len);
+    if (data) {
+        mcp_buf_puts(out, ",\"data\":");
+        mcp_buf_put(out, data, data_len);
+    }
+    mcp_buf_puts(out, "}}");
+}
+
 /* A whole error answer; the id is left out when unknown (NULL or ID_NONE). */
 static void render_error(mcp_buf *out, const rpc_id *id, int code, const char *msg, size_t len)
 {
@@ -508,10 +568,45 @@ static void run_job(void *arg)
         mcp_call call;
         mcp_call_init(&call, &sl->arena, j->tool, j->meta, &j->cancelled);
         call.job = j;
+        call.uri = j->uri;
         mcp_buf_clear(&sl->result);
         mcp_buf_clear(&sl->head);
-        bool ok = mcp_tool_invoke(&call, j->args, &sl->result) && !sl->result.oom;
-        if (ok) {
+        int code = 0;
+        const char *why = NULL;
+        bool ok = true;
+        switch (j->kind) {
+        case JOB_TOOL:
+            ok = mcp_tool_invoke(&call, j->args, &sl->result);
+            break;
+        case JOB_READ:
+            code = mcp_read_invoke(&call, j->resource, j->tmpl, j->strs, &sl->result, &why);
+            break;
+        case JOB_PROMPT:
+            code = mcp_prompt_invoke(&call, j->prompt, j->strs, &sl->result, &why);
+            break;
+        case JOB_COMPLETE:
+            code = mcp_complete_invoke(&call, j->completer, j->value, j->context, &sl->result, &why);
+            break;
+        }
+        ok = ok && !sl->result.oom;
+        if (ok && code != 0) {
+            /* The handler's error: a JSON-RPC error answer (for a missing
+             * resource, with the URI as its data). */
+            mcp_buf data;
+            mcp_buf_init(&data);
+            if (code == -32002 && j->uri) {
+                mcp_buf_puts(&data, "{\"uri\":");
+                put_cstr(&data, j->uri);
+                mcp_buf_putc(&data, '}');
+            }
+            const char *msg = why ? why : "Internal error";
+            render_error_data(&sl->head, &j->id, code, msg, strlen(msg), data.len ? data.data : NULL, data.len);
+            mcp_buf_free(&data);
+            if (!sl->head.oom) {
+                parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
+                nparts = 1;
+            }
+        } else if (ok) {
             render_head(&sl->head, &j->id);
             ok = !sl->head.oom;
         }
@@ -522,7 +617,7 @@ static void run_job(void *arg)
             parts[2] = (mcp_out_part){"}", 1};
             nparts = 3;
         } else {
-            mcp_log(MCP_LOG_ERROR, "tools/call %s: out of memory", j->tool->name);
+            mcp_log(MCP_LOG_ERROR, "%s: out of memory", j->tool ? j->tool->name : "a request");
             mcp_buf_free(&sl->head);
             static const char OOM[] = "Internal error: out of memory";
             render_error(&sl->head, &j->id, RPC_INTERNAL_ERROR, OOM, sizeof OOM - 1);
@@ -546,7 +641,7 @@ static void run_job(void *arg)
         else
             send_oom(s, b, j->rctx, &j->id);
     } else {
-        mcp_log(MCP_LOG_DEBUG, "tools/call %s: cancelled, no answer", j->tool->name);
+        mcp_log(MCP_LOG_DEBUG, "%s: cancelled, no answer", j->tool ? j->tool->name : "a request");
         if (!b) /* the transport may close what it holds for the request */
             sink_send(s, j->rctx, NULL, 0, true);
     }
@@ -561,10 +656,10 @@ static void run_job(void *arg)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* Start a tools/call. For a lone message, the job takes over `sl` (returns
- * true); in a batch it gets a slot of its own and `sl` stays with the batch. */
-static bool start_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
-                       const mcp_tool *tool, const mcp_json *args, const mcp_json *meta)
+/* Start a job described by `tmpl` (its kind and target). For a lone message,
+ * the job takes over `sl` (returns true); in a batch it gets a slot of its
+ * own and `sl` stays with the batch (whose arena holds what the job reads). */
+static bool start_job(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const job *tmpl)
 {
     slot *js = b ? slot_get(s) : sl;
     job *j = js ? mcp_arena_alloc(&js->arena, sizeof *j) : NULL;
@@ -574,12 +669,11 @@ static bool start_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
         reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
         return false;
     }
+    *j = *tmpl;
+    j->prev = j->next = NULL;
     j->s = s;
     j->sl = js;
     j->b = b;
-    j->tool = tool;
-    j->args = args;
-    j->meta = meta;
     j->id = *id;
     j->rctx = s->rctx;
     atomic_init(&j->cancelled, false);
@@ -706,6 +800,12 @@ static void do_initialize(mcp_session *s, batch *b, const rpc_id *id, const mcp_
     mcp_buf_puts(r, ",\"capabilities\":{\"logging\":{}");
     if (srv->ntools > 0)
         mcp_buf_puts(r, ",\"tools\":{\"listChanged\":false}");
+    if (srv->nresources > 0 || srv->ntemplates > 0)
+        mcp_buf_puts(r, ",\"resources\":{\"subscribe\":true,\"listChanged\":false}");
+    if (srv->nprompts > 0)
+        mcp_buf_puts(r, ",\"prompts\":{\"listChanged\":false}");
+    if (srv->nprompts > 0 || srv->ntemplates > 0)
+        mcp_buf_puts(r, ",\"completions\":{}");
     mcp_buf_puts(r, "},\"serverInfo\":{\"name\":");
     put_cstr(r, srv->name ? srv->name : "");
     if (srv->title) {
@@ -731,24 +831,24 @@ static void do_initialize(mcp_session *s, batch *b, const rpc_id *id, const mcp_
 
 /* The page a cursor selects: the cursors are the decimal indexes of each
  * page's first tool, exactly as issued. */
-static const page *find_page(const mcp_session *s, const mcp_json *cursor)
+static const page *find_page(const listing *l, const mcp_json *cursor)
 {
-    for (size_t i = 1; i < s->npages; i++)
-        if (str_is(cursor, s->pages[i].cursor))
-            return &s->pages[i];
+    for (size_t i = 1; i < l->npages; i++)
+        if (str_is(cursor, l->pages[i].cursor))
+            return &l->pages[i];
     return NULL;
 }
 
-static void do_tools_list(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params)
+static void do_list(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params, const listing *l)
 {
     const mcp_json *cursor = mcp_json_get(params, "cursor");
-    const page *p = &s->pages[0];
+    const page *p = &l->pages[0];
     if (cursor && cursor->kind != MCP_JNULL) {
         if (cursor->kind != MCP_JSTRING) {
             reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: cursor must be a string");
             return;
         }
-        p = find_page(s, cursor);
+        p = find_page(l, cursor);
         if (!p) {
             reply_error_named(s, b, id, RPC_INVALID_PARAMS, cursor->s, cursor->len,
                               "Invalid params: invalid cursor: ");
@@ -787,7 +887,7 @@ static bool do_tools_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
     const mcp_json *meta = mcp_json_get(params, "_meta");
     if (meta && meta->kind != MCP_JOBJECT)
         meta = NULL;
-    return start_call(s, sl, b, id, tool, args, meta);
+    return start_job(s, sl, b, id, &(job){.kind = JOB_TOOL, .tool = tool, .args = args, .meta = meta});
 }
 
 /* MCP's log levels, least severe first (mcp_level's order). */
@@ -807,6 +907,280 @@ static void do_set_level(mcp_session *s, batch *b, const rpc_id *id, const mcp_j
     reply_error(s, b, id, RPC_INVALID_PARAMS,
                 "Invalid params: level must be one of debug, info, notice, warning, error, "
                 "critical, alert, emergency");
+}
+
+/* ---------------------------------------------------------------- resources, prompts, completions */
+
+/* A required string member of params; after the -32602 answer, NULL. */
+static const mcp_json *need_string(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params,
+                                   const char *key)
+{
+    const mcp_json *v = mcp_json_get(params, key);
+    if (!v) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: missing %s", key);
+        return NULL;
+    }
+    if (v->kind != MCP_JSTRING) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: %s must be a string", key);
+        return NULL;
+    }
+    if (v->has_nul) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: %s must not contain NUL", key);
+        return NULL;
+    }
+    return v;
+}
+
+/* The arena a job started from this message will own (a lone message's slot;
+ * a batch's own slot while the batch runs). */
+static mcp_arena *msg_arena(slot *sl) { return &sl->arena; }
+
+/* Returns true when a job took over `sl`. */
+static bool do_resources_read(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const mcp_json *params)
+{
+    const mcp_json *uri = need_string(s, b, id, params, "uri");
+    if (!uri)
+        return false;
+    const mcp_server *srv = s->server;
+    for (size_t i = 0; i < srv->nresources; i++)
+        if (srv->resources[i].uri && strcmp(srv->resources[i].uri, uri->s) == 0)
+            return start_job(s, sl, b, id, &(job){.kind = JOB_READ, .resource = &srv->resources[i], .uri = uri->s});
+    for (size_t i = 0; i < srv->ntemplates; i++) {
+        const mcp_resource_template *t = &srv->templates[i];
+        const char **vars = mcp_arena_alloc(msg_arena(sl), (t->nvars ? t->nvars : 1) * sizeof *vars);
+        if (!vars) {
+            reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+            return false;
+        }
+        if (mcp_uri_template_match(t->uri_template, uri->s, msg_arena(sl), vars, t->nvars))
+            return start_job(s, sl, b, id, &(job){.kind = JOB_READ, .tmpl = t, .strs = vars, .uri = uri->s});
+    }
+    mcp_buf_clear(&s->msg);
+    mcp_buf_puts(&s->msg, "{\"uri\":");
+    put_str(&s->msg, uri->s, uri->len);
+    mcp_buf_putc(&s->msg, '}');
+    mcp_buf_clear(&s->reply);
+    static const char NF[] = "Resource not found";
+    render_error_data(&s->reply, id, -32002, NF, sizeof NF - 1, s->msg.data, s->msg.len);
+    if (s->msg.oom || s->reply.oom) {
+        send_oom(s, b, s->rctx, id);
+        return false;
+    }
+    mcp_out_part part = {s->reply.data, s->reply.len};
+    emit(s, b, s->rctx, &part, 1);
+    return false;
+}
+
+static void put_handler_str(mcp_buf *b, const char *s, size_t n);
+
+/* Sessions with subscriptions, for mcp_resource_updated(). */
+static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
+static mcp_session *registry;
+
+static void registry_remove(mcp_session *s)
+{
+    pthread_mutex_lock(&registry_mu);
+    if (s->registered)
+        for (mcp_session **p = &registry; *p; p = &(*p)->reg_next)
+            if (*p == s) {
+                *p = s->reg_next;
+                break;
+            }
+    s->registered = false;
+    for (sub *u = s->subs, *next; u; u = next) {
+        next = u->next;
+        free(u);
+    }
+    s->subs = NULL;
+    pthread_mutex_unlock(&registry_mu);
+}
+
+static void do_subscribe(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params, bool on)
+{
+    const mcp_json *uri = need_string(s, b, id, params, "uri");
+    if (!uri)
+        return;
+    bool oom = false;
+    pthread_mutex_lock(&registry_mu);
+    sub **p = &s->subs;
+    while (*p && strcmp((*p)->uri, uri->s) != 0)
+        p = &(*p)->next;
+    if (on && !*p) {
+        sub *u = malloc(sizeof *u + uri->len + 1);
+        if (u) {
+            memcpy(u->uri, uri->s, uri->len + 1);
+            u->next = s->subs;
+            s->subs = u;
+            if (!s->registered) {
+                s->reg_next = registry;
+                registry = s;
+                s->registered = true;
+            }
+        } else {
+            oom = true;
+        }
+    } else if (!on && *p) {
+        sub *u = *p;
+        *p = u->next;
+        free(u);
+    }
+    pthread_mutex_unlock(&registry_mu);
+    if (oom)
+        reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+    else
+        reply_result(s, b, id, "{}", 2);
+}
+
+void mcp_resource_updated(const char *uri)
+{
+    if (!uri)
+        return;
+    mcp_buf m;
+    mcp_buf_init(&m);
+    mcp_buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":");
+    put_handler_str(&m, uri, strlen(uri));
+    mcp_buf_puts(&m, "}}");
+    if (m.oom) {
+        mcp_buf_free(&m);
+        return;
+    }
+    mcp_out_part part = {m.data, m.len};
+    /* Sending under the lock keeps every session on the list alive (a session
+     * leaves it before it is freed); the sinks serialise their own writes. */
+    pthread_mutex_lock(&registry_mu);
+    for (mcp_session *s = registry; s; s = s->reg_next)
+        for (const sub *u = s->subs; u; u = u->next)
+            if (strcmp(u->uri, uri) == 0) {
+                if (s->initialized && !atomic_load(&s->broken))
+                    sink_send(s, NULL, &part, 1, false);
+                break;
+            }
+    pthread_mutex_unlock(&registry_mu);
+    mcp_buf_free(&m);
+}
+
+static const mcp_prompt *find_prompt(const mcp_server *srv, const char *name, size_t len)
+{
+    for (size_t i = 0; i < srv->nprompts; i++)
+        if (srv->prompts[i].name && strlen(srv->prompts[i].name) == len &&
+            memcmp(srv->prompts[i].name, name, len) == 0)
+            return &srv->prompts[i];
+    return NULL;
+}
+
+static bool do_prompts_get(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const mcp_json *params)
+{
+    const mcp_json *name = need_string(s, b, id, params, "name");
+    if (!name)
+        return false;
+    const mcp_prompt *p = find_prompt(s->server, name->s, name->len);
+    if (!p) {
+        reply_error_named(s, b, id, RPC_INVALID_PARAMS, name->s, name->len, "Invalid params: unknown prompt: ");
+        return false;
+    }
+    const mcp_json *args = mcp_json_get(params, "arguments");
+    if (args && args->kind == MCP_JNULL)
+        args = NULL;
+    if (args && args->kind != MCP_JOBJECT) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: arguments must be an object");
+        return false;
+    }
+    const char **vals = mcp_arena_alloc(msg_arena(sl), (p->nargs ? p->nargs : 1) * sizeof *vals);
+    if (!vals) {
+        reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < p->nargs; i++) {
+        const mcp_json *v = mcp_json_get(args, p->args[i].name);
+        if (v && v->kind == MCP_JNULL)
+            v = NULL;
+        if (v && (v->kind != MCP_JSTRING || v->has_nul)) {
+            reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: argument '%s' of prompt '%s' must be a string",
+                        p->args[i].name, p->name);
+            return false;
+        }
+        if (!v && p->args[i].required) {
+            reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: missing required argument '%s' of prompt '%s'",
+                        p->args[i].name, p->name);
+            return false;
+        }
+        vals[i] = v ? v->s : NULL;
+    }
+    return start_job(s, sl, b, id, &(job){.kind = JOB_PROMPT, .prompt = p, .strs = vals, .uri = p->name});
+}
+
+static const mcp_completer *find_completer(const mcp_completer *k, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(k[i].name, name) == 0)
+            return &k[i];
+    return NULL;
+}
+
+static bool do_complete(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const mcp_json *params)
+{
+    const mcp_json *ref = mcp_json_get(params, "ref");
+    const mcp_json *arg = mcp_json_get(params, "argument");
+    if (!ref || ref->kind != MCP_JOBJECT) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: ref must be an object");
+        return false;
+    }
+    if (!arg || arg->kind != MCP_JOBJECT) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: argument must be an object");
+        return false;
+    }
+    const mcp_json *aname = need_string(s, b, id, arg, "name");
+    if (!aname)
+        return false;
+    const mcp_json *value = need_string(s, b, id, arg, "value");
+    if (!value)
+        return false;
+    const mcp_json *type = mcp_json_get(ref, "type");
+    const mcp_server *srv = s->server;
+    const mcp_completer *k = NULL;
+    bool known_arg = false;
+    if (str_is(type, "ref/prompt")) {
+        const mcp_json *name = need_string(s, b, id, ref, "name");
+        if (!name)
+            return false;
+        const mcp_prompt *p = find_prompt(srv, name->s, name->len);
+        if (!p) {
+            reply_error_named(s, b, id, RPC_INVALID_PARAMS, name->s, name->len, "Invalid params: unknown prompt: ");
+            return false;
+        }
+        for (size_t i = 0; i < p->nargs; i++)
+            known_arg = known_arg || strcmp(p->args[i].name, aname->s) == 0;
+        k = find_completer(p->complete, p->ncomplete, aname->s);
+    } else if (str_is(type, "ref/resource")) {
+        const mcp_json *uri = need_string(s, b, id, ref, "uri");
+        if (!uri)
+            return false;
+        const mcp_resource_template *t = NULL;
+        for (size_t i = 0; i < srv->ntemplates && !t; i++)
+            if (strcmp(srv->templates[i].uri_template, uri->s) == 0)
+                t = &srv->templates[i];
+        if (!t) {
+            reply_error_named(s, b, id, RPC_INVALID_PARAMS, uri->s, uri->len,
+                              "Invalid params: no resource template ");
+            return false;
+        }
+        for (size_t i = 0; i < t->nvars; i++) {
+            const char *v = mcp_uri_template_var(t->uri_template, i, msg_arena(sl));
+            known_arg = known_arg || (v && strcmp(v, aname->s) == 0);
+        }
+        k = find_completer(t->complete, t->ncomplete, aname->s);
+    } else {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: ref.type must be \"ref/prompt\" or \"ref/resource\"");
+        return false;
+    }
+    if (!known_arg) {
+        reply_error_named(s, b, id, RPC_INVALID_PARAMS, aname->s, aname->len, "Invalid params: unknown argument: ");
+        return false;
+    }
+    const mcp_json *ctx = mcp_json_get(mcp_json_get(params, "context"), "arguments");
+    if (ctx && ctx->kind != MCP_JOBJECT)
+        ctx = NULL;
+    return start_job(s, sl, b, id, &(job){.kind = JOB_COMPLETE, .completer = k, .value = value->s, .context = ctx});
 }
 
 /* The text of a response from the client, to the handler waiting for it
@@ -880,9 +1254,42 @@ static void notification(mcp_session *s, const mcp_json *method, const mcp_json 
     }
 }
 
-typedef enum { M_UNKNOWN, M_INITIALIZE, M_PING, M_TOOLS_LIST, M_TOOLS_CALL, M_SET_LEVEL } method_kind;
+typedef enum {
+    M_UNKNOWN,
+    M_INITIALIZE,
+    M_PING,
+    M_TOOLS_LIST,
+    M_TOOLS_CALL,
+    M_SET_LEVEL,
+    M_RESOURCES_LIST,
+    M_TEMPLATES_LIST,
+    M_RESOURCES_READ,
+    M_SUBSCRIBE,
+    M_UNSUBSCRIBE,
+    M_PROMPTS_LIST,
+    M_PROMPTS_GET,
+    M_COMPLETE,
+} method_kind;
 
-static method_kind method_of(const mcp_json *method)
+/* The methods a server serves beyond tools, each only when the IDL declares
+ * what it needs (the capability announced in initialize). */
+static method_kind beyond_method(const mcp_server *srv, const mcp_json *method)
+{
+    static const struct { const char *name; method_kind m; int needs; } M[] = {
+        {"resources/list", M_RESOURCES_LIST, 1},  {"resources/templates/list", M_TEMPLATES_LIST, 1},
+        {"resources/read", M_RESOURCES_READ, 1},  {"resources/subscribe", M_SUBSCRIBE, 1},
+        {"resources/unsubscribe", M_UNSUBSCRIBE, 1}, {"prompts/list", M_PROMPTS_LIST, 2},
+        {"prompts/get", M_PROMPTS_GET, 2},        {"completion/complete", M_COMPLETE, 3},
+    };
+    bool have[4] = {false, srv->nresources > 0 || srv->ntemplates > 0, srv->nprompts > 0,
+                    srv->nprompts > 0 || srv->ntemplates > 0};
+    for (size_t i = 0; i < sizeof M / sizeof *M; i++)
+        if (str_is(method, M[i].name))
+            return have[M[i].needs] ? M[i].m : M_UNKNOWN;
+    return M_UNKNOWN;
+}
+
+static method_kind method_of(const mcp_session *s, const mcp_json *method)
 {
     if (str_is(method, "tools/call"))
         return M_TOOLS_CALL;
@@ -894,7 +1301,7 @@ static method_kind method_of(const mcp_json *method)
         return M_INITIALIZE;
     if (str_is(method, "logging/setLevel"))
         return M_SET_LEVEL;
-    return M_UNKNOWN;
+    return beyond_method(s->server, method);
 }
 
 /* Whether dispatch() answers m: all but notifications and client responses
@@ -967,7 +1374,7 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         return false;
     }
 
-    method_kind mk = method_of(method);
+    method_kind mk = method_of(s, method);
     if (!s->initialized && mk != M_INITIALIZE && mk != M_PING) {
         reply_error(s, b, &id, RPC_INVALID_REQUEST,
                     "Invalid Request: the server is not initialized (send initialize first)");
@@ -995,8 +1402,27 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         do_initialize(s, b, &id, params);
         return false;
     case M_TOOLS_LIST:
-        do_tools_list(s, b, &id, params);
+        do_list(s, b, &id, params, &s->lists[LIST_TOOLS]);
         return false;
+    case M_RESOURCES_LIST:
+        do_list(s, b, &id, params, &s->lists[LIST_RESOURCES]);
+        return false;
+    case M_TEMPLATES_LIST:
+        do_list(s, b, &id, params, &s->lists[LIST_TEMPLATES]);
+        return false;
+    case M_PROMPTS_LIST:
+        do_list(s, b, &id, params, &s->lists[LIST_PROMPTS]);
+        return false;
+    case M_RESOURCES_READ:
+        return do_resources_read(s, sl, b, &id, params);
+    case M_SUBSCRIBE:
+    case M_UNSUBSCRIBE:
+        do_subscribe(s, b, &id, params, mk == M_SUBSCRIBE);
+        return false;
+    case M_PROMPTS_GET:
+        return do_prompts_get(s, sl, b, &id, params);
+    case M_COMPLETE:
+        return do_complete(s, sl, b, &id, params);
     case M_TOOLS_CALL:
         return do_tools_call(s, sl, b, &id, params);
     case M_SET_LEVEL:
@@ -1084,6 +1510,14 @@ bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *rep
         else if (err == MCP_JSON_E_DEPTH)
             reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
                         "Invalid Request: nesting deeper than %d levels", s->limits.max_depth);
+        else if (err == MCP_JSON_E_STRING_LIMIT)
+            reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
+                        "Invalid Request: string longer than %zu bytes at byte %zu",
+                        s->limits.max_string, off);
+        else if (err == MCP_JSON_E_ARRAY_LIMIT)
+            reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
+                        "Invalid Request: array longer than %zu items at byte %zu",
+                        s->limits.max_array, off);
         else
             reply_error(s, NULL, NULL, RPC_PARSE_ERROR, "Parse error: %s at byte %zu",
                         mcp_json_error_str(err), off);
@@ -1134,27 +1568,30 @@ static int tool_ref_cmp(const void *x, const void *y)
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
-/* tools/list, rendered once: each page's whole result text. */
-static bool render_pages(mcp_session *s)
+/* A list method's pages, rendered once: each page's whole result text,
+ * {"KEY":[entries...],"nextCursor":"N"}, N the index of the next page's first
+ * entry. Entries are `stride` bytes apart, a `const char *` at `offset`
+ * (NULL entries are skipped). */
+static bool render_list(listing *l, const char *key, const void *items, size_t n_items, size_t stride,
+                        size_t offset, size_t per)
 {
-    const mcp_server *srv = s->server;
-    size_t per = s->set.page_size;
-    size_t n = 0; /* tools with an entry */
-    for (size_t i = 0; i < srv->ntools; i++)
-        n += srv->tools[i].list_entry != NULL;
-    s->npages = n == 0 ? 1 : (n + per - 1) / per;
-    s->pages = calloc(s->npages, sizeof *s->pages);
-    if (!s->pages)
+#define ENTRY(i) (*(const char *const *)((const char *)items + (i) * stride + offset))
+    size_t n = 0;
+    for (size_t i = 0; i < n_items; i++)
+        n += ENTRY(i) != NULL;
+    l->npages = n == 0 ? 1 : (n + per - 1) / per;
+    l->pages = calloc(l->npages, sizeof *l->pages);
+    if (!l->pages)
         return false;
     size_t t = 0, k = 0;
-    for (size_t p = 0; p < s->npages; p++) {
-        mcp_buf *out = &s->pages[p].text;
+    for (size_t p = 0; p < l->npages; p++) {
+        mcp_buf *out = &l->pages[p].text;
         mcp_buf_init(out);
         if (p > 0)
-            snprintf(s->pages[p].cursor, sizeof s->pages[p].cursor, "%zu", k);
-        mcp_buf_puts(out, "{\"tools\":[");
-        for (size_t in_page = 0; in_page < per && t < srv->ntools; t++) {
-            const char *entry = srv->tools[t].list_entry;
+            snprintf(l->pages[p].cursor, sizeof l->pages[p].cursor, "%zu", k);
+        mcp_buf_printf(out, "{\"%s\":[", key);
+        for (size_t in_page = 0; in_page < per && t < n_items; t++) {
+            const char *entry = ENTRY(t);
             if (!entry)
                 continue;
             if (in_page++)
@@ -1163,13 +1600,28 @@ static bool render_pages(mcp_session *s)
             k++;
         }
         mcp_buf_putc(out, ']');
-        if (p + 1 < s->npages)
+        if (p + 1 < l->npages)
             mcp_buf_printf(out, ",\"nextCursor\":\"%zu\"", k);
         mcp_buf_putc(out, '}');
         if (out->oom)
             return false;
     }
     return true;
+#undef ENTRY
+}
+
+static bool render_pages(mcp_session *s)
+{
+    const mcp_server *srv = s->server;
+    size_t per = s->set.page_size;
+    return render_list(&s->lists[LIST_TOOLS], "tools", srv->tools, srv->ntools, sizeof *srv->tools,
+                       offsetof(mcp_tool, list_entry), per) &&
+           render_list(&s->lists[LIST_RESOURCES], "resources", srv->resources, srv->nresources,
+                       sizeof *srv->resources, offsetof(mcp_resource, list_entry), per) &&
+           render_list(&s->lists[LIST_TEMPLATES], "resourceTemplates", srv->templates, srv->ntemplates,
+                       sizeof *srv->templates, offsetof(mcp_resource_template, list_entry), per) &&
+           render_list(&s->lists[LIST_PROMPTS], "prompts", srv->prompts, srv->nprompts, sizeof *srv->prompts,
+                       offsetof(mcp_prompt, list_entry), per);
 }
 
 static mcp_session *session_new(const mcp_server *server, const mcp_settings *settings,
@@ -1196,6 +1648,10 @@ static mcp_session *session_new(const mcp_server *server, const mcp_settings *se
     if (s->set.max_depth > MCP_JSON_DEPTH_CAP)
         s->set.max_depth = MCP_JSON_DEPTH_CAP;
     s->limits.max_depth = s->set.max_depth;
+    if (s->set.max_string == 0 || s->set.max_string > s->set.max_message)
+        s->set.max_string = s->set.max_message;
+    s->limits.max_string = s->set.max_string;
+    s->limits.max_array = s->set.max_array;
     if (s->set.client_timeout_ms <= 0)
         s->set.client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
     if (s->set.max_pending <= 0)
@@ -1252,6 +1708,7 @@ void mcp_session_free(mcp_session *s)
 {
     if (!s)
         return;
+    registry_remove(s); /* no more notifications/resources/updated */
     /* No more input: a handler waiting for the client would wait in vain. */
     pthread_mutex_lock(&s->mu);
     s->closing = true;
@@ -1266,9 +1723,11 @@ void mcp_session_free(mcp_session *s)
         next = sl->next;
         slot_destroy(sl);
     }
-    for (size_t p = 0; s->pages && p < s->npages; p++)
-        mcp_buf_free(&s->pages[p].text);
-    free(s->pages);
+    for (size_t l = 0; l < sizeof s->lists / sizeof *s->lists; l++) {
+        for (size_t p = 0; s->lists[l].pages && p < s->lists[l].npages; p++)
+            mcp_buf_free(&s->lists[l].pages[p].text);
+        free(s->lists[l].pages);
+    }
     free(s->tools);
     for (int i = 0; s->pend && i < s->set.max_pending; i++)
         pthread_cond_destroy(&s->pend[i].cv);
@@ -1471,6 +1930,13 @@ bool mcp_progress(mcp_call *call, double progress, double total, const char *mes
     bool ok = job_send(j, &m);
     mcp_buf_free(&m);
     return ok;
+}
+
+void mcp_close_stream(mcp_call *call)
+{
+    job *j = call_job(call);
+    if (job_live(j))
+        sink_send(j->s, j->rctx, NULL, 0, false);
 }
 
 /* ---------------------------------------------------------------- requests to the client */

@@ -23,6 +23,11 @@
 #define MCP_MAX_WORKERS 1024
 #define MCP_DEFAULT_CLIENT_TIMEOUT_MS 60000 /* a handler's request to the client */
 #define MCP_DEFAULT_MAX_PENDING 64          /* requests to the client pending per session */
+/* A string may be as long as the message (0 in max_string): base64 blobs in
+ * arguments and in the client's sampling answers are legitimate, and a string
+ * costs its own length in memory. An array element costs a node (~90 bytes)
+ * for as little as 2 bytes of text: arrays are where a message multiplies. */
+#define MCP_DEFAULT_MAX_ARRAY 100000        /* elements in one JSON array */
 
 typedef struct mcp_settings {
     int workers;             /* worker threads; 0: handlers run on the reading thread */
@@ -33,9 +38,12 @@ typedef struct mcp_settings {
     int client_timeout_ms;   /* how long a handler waits for the client's answer
                                 (mcp_client_request); <= 0: the default */
     int max_pending;         /* requests to the client pending at once; <= 0: the default */
+    size_t max_string;       /* longest JSON string, unescaped bytes; 0: max_message */
+    size_t max_array;        /* most elements in one JSON array; 0: no limit */
 } mcp_settings;
 
-/* The defaults: one worker per online CPU, the limits above, depth 128. */
+/* The defaults: one worker per online CPU, the limits above, depth 128,
+ * strings as long as the message. */
 void mcp_settings_default(mcp_settings *s);
 
 /* ---------------------------------------------------------------- logging */
@@ -71,7 +79,10 @@ typedef struct mcp_out_part {
  * the last call for that reply_ctx: the answer itself, or, for a request that
  * is answered no more (cancelled, or the peer is gone), a call with n == 0, so
  * that the transport can close whatever it holds open for it. Messages sent
- * while serving a request (n > 0, !final) come before its final call. Called
+ * while serving a request (n > 0, !final) come before its final call; a call
+ * with n == 0 and !final asks the transport to end the connection carrying
+ * the request's stream while keeping the stream for resumption (HTTP; others
+ * ignore it: mcp_close_stream). Called
  * from the reading thread and from workers: the sink serialises writes
  * itself. Returns false when the peer is gone (the session then stops doing
  * work); a transport with many peers returns true and drops what it cannot

@@ -8,7 +8,7 @@
  *
  * Streams. Every POST carrying a request gets a stream, the reply context
  * the session passes back to the sink with each message for it. An SSE
- * stream keeps its events (bounded: MCP_HTTP_SSE_RETAIN bytes) so that a
+ * stream keeps its events (bounded: --replay-bytes, default 1 MiB) so that a
  * client can resume after Last-Event-ID "N-K" (stream N, events after K);
  * stream 0 is the session's standalone stream (GET), which receives the
  * messages that belong to no request. A JSON stream waits for its final
@@ -87,6 +87,7 @@ struct hsession {
     int refs;         /* under h->mu: the table's and one per connection */
     time_t last_used; /* under h->mu */
     bool in_table;    /* under h->mu */
+    bool drained;     /* under h->mu: mcp_http_stop has waited for its calls */
 
     pthread_mutex_t msg_mu; /* serialises calls into s */
     mcp_session *s;         /* NULL once ended */
@@ -108,7 +109,10 @@ struct mcp_http {
     char **allow;
     size_t nallow;
     int max_sessions, idle_seconds;
+    size_t replay_bytes;
+    int timeout_seconds;
     atomic_bool stopping;
+    atomic_bool draining; /* stopping soon: no new sessions, in-flight calls finish */
 
     pthread_mutex_t mu;
     hsession *sessions;
@@ -122,6 +126,7 @@ typedef struct conn {
 } conn;
 
 typedef struct reader {
+    struct MHD_Connection *c;
     hsession *hs;
     stream *st;
     uint64_t gen;
@@ -154,13 +159,30 @@ static bool header_has(const char *v, const char *token)
     return false;
 }
 
+/* The connection timeout measures the client: how long it takes to send its
+ * request and to read the answer. libmicrohttpd measures from the last byte
+ * that moved, and checks when our callback returns: a callback that waited
+ * for a handler (a JSON answer, the next SSE event) longer than the timeout
+ * would have its connection closed at once, the answer lost. So the timeout
+ * is off while the connection's thread waits on the session, and back on
+ * after (setting it on a connection that had none restarts its clock). */
+static void timeout_pause(struct MHD_Connection *c)
+{
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+}
+
+static void timeout_resume(const mcp_http *h, struct MHD_Connection *c)
+{
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)h->timeout_seconds);
+}
+
 /* A JSON-RPC error body with id null. */
 static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, int code,
                                    const char *message)
 {
     char text[512];
     int n = snprintf(text, sizeof text,
-                     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"},\"id\":null}",
+                     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"}}",
                      code, message);
     if (n < 0 || (size_t)n >= sizeof text)
         n = 0;
@@ -303,7 +325,7 @@ static void streams_gc(hsession *hs)
  * still has to send. */
 static void stream_trim(stream *st)
 {
-    while (st->bytes > MCP_HTTP_SSE_RETAIN && st->head && st->head != st->tail) {
+    while (st->bytes > st->hs->h->replay_bytes && st->head && st->head != st->tail) {
         event *e = st->head;
         if (st->readers > 0 && e->seq >= st->sent_seq)
             break;
@@ -391,6 +413,11 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
             stream_append(hs->standalone, parts, n);
             pthread_cond_broadcast(&hs->standalone->cv);
         }
+    } else if (n == 0 && !final) {
+        /* mcp_close_stream: the reader on it ends its response; the events
+         * that follow wait for the client to resume with Last-Event-ID. */
+        st->gen++;
+        pthread_cond_broadcast(&st->cv);
     } else {
         if (n > 0 && !st->closed)
             stream_append(st, parts, n);
@@ -472,6 +499,7 @@ static void hsession_unref(hsession *hs)
     mcp_http *h = hs->h;
     pthread_mutex_lock(&h->mu);
     bool last = --hs->refs == 0;
+    hs->last_used = time(NULL); /* idle from the end of its last connection on */
     pthread_mutex_unlock(&h->mu);
     if (!last)
         return;
@@ -588,9 +616,11 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     hsession *hs = r->hs;
     stream *st = r->st;
     mcp_http *h = hs->h;
+    timeout_pause(r->c);
+    ssize_t ret = MHD_CONTENT_READER_END_OF_STREAM;
     pthread_mutex_lock(&hs->mu);
     for (;;) {
-        if (st->gen != r->gen || atomic_load(&h->stopping))
+        if (st->gen != r->gen)
             break;
         event *e = st->head;
         while (e && e->seq < r->next_seq)
@@ -612,26 +642,29 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
                     st->sent_seq = r->next_seq;
                 stream_trim(st);
             }
-            pthread_mutex_unlock(&hs->mu);
-            return (ssize_t)n;
+            ret = (ssize_t)n;
+            break;
         }
-        if (st->closed)
+        /* Stopping, a reader still delivers what its stream holds. */
+        if (st->closed || atomic_load(&h->stopping))
             break;
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += KEEPALIVE_SECONDS;
         if (pthread_cond_timedwait(&st->cv, &hs->mu, &ts) == ETIMEDOUT) {
             /* A comment now and then: finds out whether the client is still there. */
-            pthread_mutex_unlock(&hs->mu);
             static const char PING[] = ": keep-alive\n\n";
-            if (max < sizeof PING - 1)
-                return 0;
-            memcpy(buf, PING, sizeof PING - 1);
-            return (ssize_t)(sizeof PING - 1);
+            ret = 0;
+            if (max >= sizeof PING - 1) {
+                memcpy(buf, PING, sizeof PING - 1);
+                ret = (ssize_t)(sizeof PING - 1);
+            }
+            break;
         }
     }
     pthread_mutex_unlock(&hs->mu);
-    return MHD_CONTENT_READER_END_OF_STREAM;
+    timeout_resume(h, r->c);
+    return ret;
 }
 
 static void sse_free(void *cls)
@@ -654,6 +687,7 @@ static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream 
     reader *r = xcalloc(1, sizeof *r);
     struct MHD_Response *resp = NULL;
     if (r) {
+        r->c = c;
         r->hs = hs;
         r->st = st;
         pthread_mutex_lock(&hs->mu);
@@ -692,7 +726,10 @@ static bool is_initialize(const mcp_http *h, const char *body, size_t len)
 {
     mcp_arena a;
     mcp_arena_init(&a);
-    mcp_json_limits lim = {.max_depth = h->set.max_depth > 0 ? h->set.max_depth : 128};
+    /* The session's own limits: a text it would refuse starts no session. */
+    mcp_json_limits lim = {.max_depth = h->set.max_depth,
+                           .max_string = h->set.max_string ? h->set.max_string : h->set.max_message,
+                           .max_array = h->set.max_array};
     mcp_json_err err;
     mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
     const mcp_json *method = m ? mcp_json_get(m, "method") : NULL;
@@ -700,6 +737,41 @@ static bool is_initialize(const mcp_http *h, const char *body, size_t len)
                mcp_json_get(m, "id") != NULL;
     mcp_arena_free(&a);
     return yes;
+}
+
+/* What a POST body is, as far as HTTP cares: a request (answered 200, as
+ * JSON or SSE), a batch (which the session accepts or refuses), or something
+ * else the session will answer with an error carrying no id (answered 400,
+ * as the transport section of the specification says: a body that is not a
+ * request, notification or response is a bad request). Notifications and
+ * responses count as requests here: the session takes them and they are
+ * answered 202. */
+typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
+
+static body_kind classify(const mcp_http *h, const char *body, size_t len)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    mcp_json_limits lim = {.max_depth = h->set.max_depth,
+                           .max_string = h->set.max_string ? h->set.max_string : h->set.max_message,
+                           .max_array = h->set.max_array};
+    mcp_json_err err;
+    mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
+    body_kind k = BODY_BAD;
+    if (m && m->kind == MCP_JARRAY) {
+        k = BODY_BATCH;
+    } else if (m && m->kind == MCP_JOBJECT) {
+        const mcp_json *id = mcp_json_get(m, "id");
+        const mcp_json *method = mcp_json_get(m, "method");
+        const mcp_json *v = mcp_json_get(m, "jsonrpc");
+        bool id_ok = !id || id->kind == MCP_JINT || id->kind == MCP_JSTRING;
+        bool is_response = !method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"));
+        if (is_response || (id_ok && method && method->kind == MCP_JSTRING && v && v->kind == MCP_JSTRING &&
+                            strcmp(v->s, "2.0") == 0))
+            k = BODY_REQUEST;
+    }
+    mcp_arena_free(&a);
+    return k;
 }
 
 static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *sid)
@@ -729,10 +801,15 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
                                "Bad Request: Mcp-Session-Id header is required");
         bool full;
         hs = hsession_new(h, &full);
+        if (!hs && full) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "Service Unavailable: too many sessions (limit %d)",
+                     h->max_sessions);
+            return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32000, msg);
+        }
         if (!hs)
             return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32603,
-                               full ? "Internal error: too many sessions"
-                                    : "Internal error: cannot start a session");
+                               "Internal error: cannot start a session");
         new_sid = hs->id;
         mcp_log(MCP_LOG_INFO, "http: new session %.8s...", hs->id);
     } else {
@@ -741,6 +818,11 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
             return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
     }
 
+    /* A body that is not a request is answered with the session's error,
+     * as JSON, with status 400. */
+    body_kind kind = classify(h, cn->body ? cn->body : "", cn->len);
+    if (kind != BODY_REQUEST)
+        sse = false;
     pthread_mutex_lock(&hs->mu);
     stream *st = hs->dead ? NULL : stream_new(hs, !sse);
     if (st)
@@ -773,12 +855,16 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
         hsession_unref(hs);
         if (dead)
             return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+        if (kind == BODY_BAD) /* a blank body: nothing the session answers */
+            return reply_error(c, MHD_HTTP_BAD_REQUEST, -32700,
+                               "Parse error: unexpected end of input at byte 0");
         return reply_empty(c, MHD_HTTP_ACCEPTED, new_sid);
     }
     if (sse)
         return reply_sse(c, hs, st, 1, new_sid);
 
     /* JSON: wait for the answer on this connection's own thread. */
+    timeout_pause(c);
     pthread_mutex_lock(&hs->mu);
     while (!st->closed && !atomic_load(&h->stopping))
         wait_secs(&st->cv, &hs->mu, KEEPALIVE_SECONDS);
@@ -788,6 +874,7 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
     st->readers = 0;
     streams_gc(hs);
     pthread_mutex_unlock(&hs->mu);
+    timeout_resume(h, c);
     enum MHD_Result ret;
     if (!body) {
         /* Cancelled, or the session ended: nothing to say. */
@@ -802,7 +889,10 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
             MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
             if (new_sid)
                 MHD_add_response_header(r, "Mcp-Session-Id", new_sid);
-            ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+            /* A batch the session took is answered with an array; one it
+             * refused (2025-06-18 and later), like any bad body, with an error. */
+            bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
+            ret = MHD_queue_response(c, bad ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK, r);
             MHD_destroy_response(r);
         }
     }
@@ -959,7 +1049,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                "Bad Request: unsupported MCP-Protocol-Version");
     }
     const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
-    if (atomic_load(&h->stopping))
+    if (atomic_load(&h->stopping) || (atomic_load(&h->draining) && !sid))
         return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32000, "Service Unavailable");
     if (post)
         return do_post(h, c, cn, sid);
@@ -1069,7 +1159,11 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
         mcp_settings_default(&h->set);
     h->max_sessions = opt->max_sessions > 0 ? opt->max_sessions : MCP_HTTP_DEFAULT_MAX_SESSIONS;
     h->idle_seconds = opt->idle_seconds > 0 ? opt->idle_seconds : MCP_HTTP_DEFAULT_IDLE_SECONDS;
+    h->replay_bytes = opt->replay_bytes > 0 ? opt->replay_bytes : MCP_HTTP_DEFAULT_REPLAY_BYTES;
+    h->timeout_seconds =
+        opt->timeout_seconds > 0 ? opt->timeout_seconds : MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
     atomic_init(&h->stopping, false);
+    atomic_init(&h->draining, false);
     h->path = strdup(opt->path ? opt->path : MCP_HTTP_DEFAULT_PATH);
     h->allow = opt->nallow ? xcalloc(opt->nallow, sizeof *h->allow) : NULL;
     bool ok = h->path && (opt->nallow == 0 || h->allow);
@@ -1098,7 +1192,7 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
                             MHD_OPTION_END);
     freeaddrinfo(ai);
@@ -1114,10 +1208,48 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
 
 unsigned mcp_http_port(const mcp_http *h) { return h->port; }
 
+/* Whether some SSE reader is still on its connection (sending what its
+ * stream holds, then ending its response). */
+static bool readers_busy(mcp_http *h)
+{
+    bool busy = false;
+    pthread_mutex_lock(&h->mu);
+    for (hsession *hs = h->sessions; hs && !busy; hs = hs->next) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st && !busy; st = st->next)
+            busy = !st->json && st->readers > 0;
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return busy;
+}
+
 void mcp_http_stop(mcp_http *h)
 {
     if (!h)
         return;
+    /* First every request in flight is answered (into its stream), while
+     * clients may still read and answer the server's own requests; then
+     * readers deliver what their streams hold and end. */
+    atomic_store(&h->draining, true);
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        hsession *hs = h->sessions;
+        while (hs && hs->drained)
+            hs = hs->next;
+        if (hs) {
+            hs->drained = true;
+            hs->refs++;
+        }
+        pthread_mutex_unlock(&h->mu);
+        if (!hs)
+            break;
+        pthread_mutex_lock(&hs->msg_mu);
+        if (hs->s)
+            mcp_session_drain(hs->s);
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+    }
     atomic_store(&h->stopping, true);
     /* Wake every reader and waiter: they see `stopping` and end. */
     pthread_mutex_lock(&h->mu);
@@ -1128,6 +1260,12 @@ void mcp_http_stop(mcp_http *h)
         pthread_mutex_unlock(&hs->mu);
     }
     pthread_mutex_unlock(&h->mu);
+    /* Give readers a moment to hand over what their streams hold (an answer
+     * that came in while draining): stopping the daemon closes connections. */
+    for (int waited_ms = 0; waited_ms < 5000 && readers_busy(h); waited_ms += 10) {
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     MHD_stop_daemon(h->d); /* joins the connections' threads */
     for (;;) {
         pthread_mutex_lock(&h->mu);
@@ -1143,33 +1281,34 @@ void mcp_http_stop(mcp_http *h)
     http_free(h);
 }
 
-int mcp_http_serve(const mcp_server *server, const mcp_settings *settings, const char *host_port,
-                   const char *const *allow_hosts, size_t nallow)
+int mcp_http_serve(const mcp_server *server, const mcp_settings *settings,
+                   const mcp_http_options *opt)
 {
     signal(SIGPIPE, SIG_IGN);
-    mcp_http_options opt = {.host_port = host_port, .allow_hosts = allow_hosts, .nallow = nallow};
-    mcp_http *h = mcp_http_start(server, settings, &opt);
+    mcp_http *h = mcp_http_start(server, settings, opt);
     if (!h)
         return 1;
     char host[256];
     unsigned port;
-    parse_host_port(host_port, host, sizeof host, &port);
+    parse_host_port(opt->host_port, host, sizeof host, &port);
     bool v6 = strchr(host, ':') != NULL;
     fprintf(stderr, "mcpidl: %s %s listening on http://%s%s%s:%u%s\n",
             server->name ? server->name : "?", server->version ? server->version : "?",
             v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), MCP_HTTP_DEFAULT_PATH);
     fflush(stderr);
     int fd = mcp_stop_fd();
+    /* Sessions expire within a sweep interval of their idle time. */
+    int sweep_secs = h->idle_seconds < 60 ? h->idle_seconds : 60;
     for (;;) {
         if (fd >= 0) {
             struct pollfd p = {.fd = fd, .events = POLLIN};
-            int r = poll(&p, 1, 60 * 1000);
+            int r = poll(&p, 1, sweep_secs * 1000);
             if (r > 0)
                 break;
             if (r < 0 && errno != EINTR)
                 break;
         } else {
-            sleep(60);
+            sleep((unsigned)sweep_secs);
         }
         if (mcp_stop_requested())
             break;

@@ -14,20 +14,25 @@
 
 #include <stddef.h>
 
-#include "server.h"
+#include "../server.h" /* (relative: main.c includes this header too) */
 
 #define MCP_HTTP_DEFAULT_PATH "/mcp"
 #define MCP_HTTP_DEFAULT_MAX_SESSIONS 1024
 #define MCP_HTTP_DEFAULT_IDLE_SECONDS (30 * 60)
-#define MCP_HTTP_SSE_RETAIN ((size_t)1 << 20) /* bytes of events kept per stream */
+#define MCP_HTTP_DEFAULT_REPLAY_BYTES ((size_t)1 << 20) /* bytes of events kept per stream */
+/* How long a connection may make no progress: a client sending its request
+ * or reading the answer. Time spent waiting for a handler does not count. */
+#define MCP_HTTP_DEFAULT_TIMEOUT_SECONDS 30
 
 typedef struct mcp_http_options {
     const char *host_port;          /* "HOST:PORT", "[::1]:PORT"; port 0 picks one */
     const char *path;               /* NULL: MCP_HTTP_DEFAULT_PATH */
     const char *const *allow_hosts; /* Host names accepted besides localhost, 127.0.0.1, [::1] */
     size_t nallow;
-    int max_sessions;               /* 0: the default */
-    int idle_seconds;               /* 0: the default */
+    int max_sessions;               /* 0: the default; beyond it, initialize gets 503 */
+    int idle_seconds;               /* 0: the default; a session unused this long ends */
+    size_t replay_bytes;            /* 0: the default; events kept per stream for Last-Event-ID */
+    int timeout_seconds;            /* 0: the default; see MCP_HTTP_DEFAULT_TIMEOUT_SECONDS */
 } mcp_http_options;
 
 typedef struct mcp_http mcp_http;
@@ -44,9 +49,9 @@ void mcp_http_sweep(mcp_http *h);
  * dropping what is in flight), release everything. NULL is a no-op. */
 void mcp_http_stop(mcp_http *h);
 
-/* mcp_main's hook (--http): serve until SIGINT or SIGTERM. Returns the exit
- * status. */
-int mcp_http_serve(const mcp_server *server, const mcp_settings *settings, const char *host_port,
-                   const char *const *allow_hosts, size_t nallow);
+/* mcp_main's hook (--http and the HTTP options): serve until SIGINT or
+ * SIGTERM. Returns the exit status. */
+int mcp_http_serve(const mcp_server *server, const mcp_settings *settings,
+                   const mcp_http_options *opt);
 
 #endif

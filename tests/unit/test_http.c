@@ -22,6 +22,7 @@
 #include "call.h"
 #include "http.h"
 #include "server.h"
+#include "stub_beyond.h"
 
 /* ---------------------------------------------------------------- stub codec */
 
@@ -63,6 +64,9 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
             sleep_ms(1);
         }
     }
+    if (strcmp(call->tool->name, "chatty") == 0)
+        for (int i = 1; i <= 3; i++)
+            mcp_log_message(call, MCP_LEVEL_WARNING, NULL, "chatty log %d", i);
     mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}",
                    call->tool->name);
     return true;
@@ -71,10 +75,11 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 static const mcp_tool TOOLS[] = {
     {.name = "echo", .list_entry = "{\"name\":\"echo\"}"},
     {.name = "slow", .list_entry = "{\"name\":\"slow\"}"},
+    {.name = "chatty", .list_entry = "{\"name\":\"chatty\"}"},
 };
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "httpsrv", .version = "1.0", .tools = TOOLS, .ntools = 2,
+    .abi = MCPIDL_ABI, .name = "httpsrv", .version = "1.0", .tools = TOOLS, .ntools = 3,
 };
 
 /* ---------------------------------------------------------------- a tiny client */
@@ -393,6 +398,212 @@ START_TEST(client_disconnects)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- limits */
+
+/* A server of its own, with small limits. */
+static void start_limited(int timeout_seconds)
+{
+    signal(SIGPIPE, SIG_IGN);
+    mcp_settings set;
+    mcp_settings_default(&set);
+    set.workers = 4;
+    set.max_message = 4096;
+    set.max_array = 3;
+    set.max_string = 100;
+    mcp_http_options opt = {.host_port = "127.0.0.1:0", .max_sessions = 2, .idle_seconds = 1,
+                            .replay_bytes = 1, .timeout_seconds = timeout_seconds};
+    srv = mcp_http_start(&SERVER, &set, &opt);
+    ck_assert_ptr_nonnull(srv);
+    port = mcp_http_port(srv);
+}
+
+/* A connection that sends half a request line and then nothing: the server
+ * must close it after the connection timeout (read sees the end; the hang
+ * guard of dial(), 10 s, fails the test otherwise). When it returns, more than
+ * the timeout has passed since the call. */
+static void wait_idle_connection_closed(void)
+{
+    int fd = dial();
+    ck_assert_int_eq(write(fd, "POST /mcp HTTP/1.1\r\nHo", 23), 23);
+    char b[256];
+    ssize_t r = read(fd, b, sizeof b);
+    ck_assert_msg(r >= 0, "the idle connection was not closed: %s", strerror(errno));
+    close(fd);
+}
+
+/* A body of exactly n bytes: `json` padded with spaces (whitespace after the
+ * value is valid JSON). */
+static char *padded(const char *json, size_t n)
+{
+    size_t len = strlen(json);
+    ck_assert_uint_le(len, n);
+    char *b = malloc(n + 1);
+    memcpy(b, json, len);
+    memset(b + len, ' ', n - len);
+    b[n] = 0;
+    return b;
+}
+
+START_TEST(limits_body_and_json)
+{
+    start_limited(0);
+    /* The body limit: one byte over gets 413, exactly at it passes. */
+    char *big = padded(INIT, 4097);
+    char *r = req("POST", NULL, JSON_HDRS, big);
+    ck_assert_int_eq(status_of(r), 413);
+    ck_assert_ptr_nonnull(strstr(r, "{\"code\":-32600,\"message\":\"Invalid Request: message too "
+                                    "large (limit 4096 bytes)\"}"));
+    free(r);
+    free(big);
+    char *at = padded(INIT, 4096);
+    r = req("POST", NULL, JSON_HDRS, at);
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "\"protocolVersion\""));
+    free(r);
+    free(at);
+
+    /* Array and string limits, enforced by the session's parser: -32600, and
+     * the session goes on. */
+    char sid[64];
+    open_session(sid);
+    r = req("POST", NULL, with_session(sid, NULL),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+            "{\"name\":\"echo\",\"arguments\":{\"a\":[1,2,3,4]}}}");
+    ck_assert_int_eq(status_of(r), 400); /* not a request the server can read */
+    ck_assert_msg(strstr(r, "\"error\":{\"code\":-32600,\"message\":\"Invalid Request: array "
+                            "longer than 3 items at byte 94\"}"), "%s", r);
+    free(r);
+    r = req("POST", NULL, with_session(sid, NULL),
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+            "{\"name\":\"echo\",\"arguments\":{\"a\":[1,2,3]}}}");
+    ck_assert_ptr_nonnull(strstr(r, "\"id\":2,\"result\""));
+    free(r);
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
+             "{\"name\":\"echo\",\"arguments\":{\"s\":\"%0101d\"}}}", 0);
+    r = req("POST", NULL, with_session(sid, NULL), body);
+    ck_assert_msg(strstr(r, "\"message\":\"Invalid Request: string longer than 100 bytes at "
+                            "byte 87\"}"), "%s", r);
+    free(r);
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":"
+             "{\"name\":\"echo\",\"arguments\":{\"s\":\"%0100d\"}}}", 0);
+    r = req("POST", NULL, with_session(sid, NULL), body);
+    ck_assert_ptr_nonnull(strstr(r, "\"id\":4,\"result\""));
+    free(r);
+    mcp_http_stop(srv);
+    srv = NULL;
+}
+END_TEST
+
+START_TEST(limits_replay_bytes)
+{
+    start_limited(0);
+    char sid[64];
+    open_session(sid);
+    /* Three log events and the answer; with 1 byte to keep, a stream keeps
+     * only its newest event once its reader has sent them all. */
+    char *r = req("POST", NULL, with_session(sid, NULL), CALL(5, "chatty"));
+    ck_assert_ptr_nonnull(strstr(r, "chatty log 3"));
+    ck_assert_ptr_nonnull(strstr(r, "\"id\":5,\"result\""));
+    unsigned long long num = 0, seq = 9;
+    ck_assert_int_eq(sscanf(strstr(r, "id: "), "id: %llu-%llu", &num, &seq), 2);
+    free(r);
+    char h[512];
+    snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
+                          "Last-Event-ID: %llu-0\r\n", sid, num);
+    r = req("GET", NULL, h, NULL);
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_msg(strstr(r, "chatty log") == NULL, "replayed beyond the limit: %s", r);
+    char want[64];
+    snprintf(want, sizeof want, "id: %llu-4\ndata: {\"jsonrpc\":\"2.0\",\"id\":5,", num);
+    ck_assert_msg(strstr(r, want) != NULL, "no replay of the newest event in %s", r);
+    free(r);
+    mcp_http_stop(srv);
+    srv = NULL;
+}
+END_TEST
+
+typedef struct slow_post {
+    char hdrs[1024];
+    int id;
+    char *resp;
+} slow_post;
+
+static void *post_slow_call(void *p)
+{
+    slow_post *a = p;
+    char body[256];
+    snprintf(body, sizeof body, CALL(%d, "slow"), a->id);
+    a->resp = req("POST", NULL, a->hdrs, body);
+    return NULL;
+}
+
+START_TEST(limits_sessions_and_timeout)
+{
+    start_limited(1);
+    char sid[64], sid2[64], sid3[64];
+    open_session(sid);
+    open_session(sid2);
+    /* The table is full: 503 with a JSON-RPC error naming the limit. */
+    char *r = req("POST", NULL, JSON_HDRS, INIT);
+    ck_assert_int_eq(status_of(r), 503);
+    ck_assert_ptr_nonnull(strstr(r, "{\"code\":-32000,\"message\":\"Service Unavailable: too "
+                                    "many sessions (limit 2)\"}"));
+    free(r);
+    /* Ending one makes room. */
+    r = req("DELETE", NULL, with_session(sid2, NULL), NULL);
+    ck_assert_int_eq(status_of(r), 200);
+    free(r);
+    open_session(sid3);
+
+    /* Two calls whose handler waits (the barrier) longer than the connection
+     * timeout, one answered as SSE, one as JSON: waiting for a handler is not
+     * the client being slow, both answers arrive. */
+    atomic_store(&arrived, 0);
+    atomic_store(&guard_fired, false);
+    atomic_store(&barrier, 3);
+    slow_post a[2];
+    snprintf(a[0].hdrs, sizeof a[0].hdrs, "%s", with_session(sid, NULL));
+    snprintf(a[1].hdrs, sizeof a[1].hdrs,
+             "Content-Type: application/json\r\nAccept: application/json\r\n"
+             "Mcp-Session-Id: %s\r\n", sid);
+    a[0].id = 21;
+    a[1].id = 22;
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, post_slow_call, &a[i]), 0);
+    while (atomic_load(&arrived) < 2)
+        sleep_ms(1); /* both handlers are running: their connections now wait */
+    /* A slow client (half a request line, then nothing) is cut off; when it
+     * is, the two waiting connections have been idle longer than the timeout. */
+    wait_idle_connection_closed();
+    atomic_store(&barrier, 1);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    ck_assert(!atomic_load(&guard_fired));
+    for (int i = 0; i < 2; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"id\":%d,\"result\"", a[i].id);
+        ck_assert_msg(strstr(a[i].resp, want) != NULL, "call %d lost: %s", a[i].id, a[i].resp);
+        free(a[i].resp);
+    }
+
+    /* Both sessions have now been unused for longer than idle_seconds (1 s,
+     * less than the time the slow calls took after sid3's last use): a new
+     * session reclaims an expired one rather than getting 503. */
+    wait_idle_connection_closed();
+    char sid4[64];
+    open_session(sid4);
+    r = req("POST", NULL, JSON_HDRS, INIT);
+    ck_assert_int_eq(status_of(r), 200);
+    free(r);
+    mcp_http_stop(srv);
+    srv = NULL;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("http");
@@ -406,6 +617,11 @@ static Suite *suite(void)
     tcase_add_test(tc, concurrent_posts);
     tcase_add_test(tc, client_disconnects);
     suite_add_tcase(s, tc);
+    TCase *lim = tcase_create("limits");
+    tcase_add_test(lim, limits_body_and_json);
+    tcase_add_test(lim, limits_replay_bytes);
+    tcase_add_test(lim, limits_sessions_and_timeout);
+    suite_add_tcase(s, lim);
     return s;
 }
 

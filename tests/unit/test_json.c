@@ -1341,7 +1341,7 @@ START_TEST(depth_limit)
     ck_assert_uint_eq(at, MCP_JSON_DEFAULT_MAX_DEPTH);
     free(t);
     /* The cap, with objects. */
-    mcp_json_limits lim = {MCP_JSON_DEPTH_CAP};
+    mcp_json_limits lim = {.max_depth = MCP_JSON_DEPTH_CAP};
     t = nested(MCP_JSON_DEPTH_CAP, "{\"a\":", "\"deep\"", "}");
     v = parse_n(t, strlen(t), &lim, &e, &at);
     ck_assert_ptr_nonnull(v);
@@ -1473,9 +1473,12 @@ START_TEST(parse_agrees_with_validate)
         mcp_arena_reset(&A);
         mcp_json_err e;
         size_t at;
-        mcp_json *v = parse_n(buf, n, NULL, &e, &at);
+        /* Every other round with small string and array limits. */
+        mcp_json_limits lim = {.max_string = 1 + rng() % 6, .max_array = 1 + rng() % 6};
+        const mcp_json_limits *lp = round % 2 ? &lim : NULL;
+        mcp_json *v = parse_n(buf, n, lp, &e, &at);
         size_t vat;
-        mcp_json_err ve = mcp_json_validate(buf, n, NULL, &vat);
+        mcp_json_err ve = mcp_json_validate(buf, n, lp, &vat);
         REQUIRE(ve == e && (v != NULL) == (e == MCP_JSON_OK), "round %d: parse %d, validate %d", round, e, ve);
         REQUIRE(e == MCP_JSON_OK || vat == at, "round %d: parse at %zu, validate at %zu", round, at, vat);
         if (v) { /* written back, it parses to an equal value */
@@ -1488,6 +1491,85 @@ START_TEST(parse_agrees_with_validate)
             REQUIRE(B.len <= 52, "round %d: short repr of %zu bytes", round, B.len);
         }
     }
+}
+END_TEST
+
+static mcp_json *parse_lim(const char *text, const mcp_json_limits *lim, mcp_json_err *err,
+                           size_t *at)
+{
+    return parse_n(text, strlen(text), lim, err, at);
+}
+
+/* The string and array limits: the fast pass gives up at them, the
+ * scanner's pass reports where. */
+START_TEST(string_and_array_limits)
+{
+    mcp_json_err e;
+    size_t at;
+    mcp_json_limits lim = {.max_string = 4, .max_array = 3};
+    /* At the limits. */
+    mcp_json *v = parse_lim("{\"abcd\":[\"wxyz\",[1,2,3],[]]}", &lim, &e, &at);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_uint_eq(v->members[0].value->n, 3);
+    ck_assert_str_eq(v->members[0].value->items[0]->s, "wxyz");
+    /* One byte more: a value, a key. The offset is the opening quote. */
+    ck_assert_ptr_null(parse_lim("[1, \"vwxyz\"]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_STRING_LIMIT);
+    ck_assert_uint_eq(at, 4);
+    ck_assert_ptr_null(parse_lim("{\"a\":1, \"abcde\":2}", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_STRING_LIMIT);
+    ck_assert_uint_eq(at, 8);
+    /* Unescaped bytes count: \u00e9 is two, \ud83d\ude00 four, \n one. */
+    ck_assert_ptr_nonnull(parse_lim("[\"\\u00e9\\u00e9\"]", &lim, &e, &at));
+    ck_assert_ptr_nonnull(parse_lim("[\"\\ud83d\\ude00\"]", &lim, &e, &at));
+    ck_assert_ptr_nonnull(parse_lim("[\"\\n\\n\\n\\n\"]", &lim, &e, &at));
+    ck_assert_ptr_null(parse_lim("[\"\\u00e9\\u00e9!\"]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_STRING_LIMIT);
+    ck_assert_ptr_null(parse_lim("[\"\xc3\xa9\xc3\xa9!\"]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_STRING_LIMIT);
+    ck_assert_uint_eq(at, 1);
+    /* The fourth element is reported where it starts; nested arrays count
+     * their own elements, and the outer count goes on after them. */
+    ck_assert_ptr_null(parse_lim("[1,2,3,4]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_uint_eq(at, 7);
+    ck_assert_ptr_nonnull(parse_lim("[[1,2,3],[1,2,3],[1,2,3]]", &lim, &e, &at));
+    ck_assert_ptr_null(parse_lim("[[1,2,3],[1,2,3],[1,2,3], {}]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_uint_eq(at, 26);
+    ck_assert_ptr_null(parse_lim("{\"a\":[[],[],[],[]]}", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_uint_eq(at, 15);
+    /* Object members are not array elements. */
+    ck_assert_ptr_nonnull(parse_lim("{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}", &lim, &e, &at));
+    /* A syntax error before the limit comes first; after it, the limit. */
+    ck_assert_ptr_null(parse_lim("[1,2,,3,4]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_VALUE);
+    ck_assert_ptr_null(parse_lim("[1,2,3,4,]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_ARRAY_LIMIT);
+    /* A repeated key before the limit is reported first, as by validate. */
+    ck_assert_ptr_null(parse_lim("{\"a\":1,\"a\":[1,2,3,4]}", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_DUPLICATE_KEY);
+    ck_assert_uint_eq(at, 7);
+    /* 0: no limit (the default of a zeroed mcp_json_limits, and of NULL). */
+    mcp_json_limits none = {0};
+    char *t = malloc(200001);
+    t[0] = '[';
+    for (size_t i = 0; i < 100000; i++)
+        memcpy(t + 1 + 2 * i, i + 1 < 100000 ? "0," : "0]", 2);
+    ck_assert_ptr_nonnull(parse_n(t, 200001, &none, &e, &at));
+    ck_assert_ptr_nonnull(parse_n(t, 200001, NULL, &e, &at));
+    /* The same limits through mcp_json_validate. */
+    lim.max_array = 99999;
+    ck_assert_ptr_null(parse_n(t, 200001, &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_uint_eq(at, 1 + 2 * 99999);
+    ck_assert_int_eq(mcp_json_validate(t, 200001, &lim, &at), MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_uint_eq(at, 1 + 2 * 99999);
+    lim.max_array = 100000;
+    ck_assert_ptr_nonnull(parse_n(t, 200001, &lim, &e, &at));
+    ck_assert_int_eq(mcp_json_validate(t, 200001, &lim, &at), MCP_JSON_OK);
+    free(t);
 }
 END_TEST
 
@@ -1987,6 +2069,7 @@ static Suite *json_suite(void)
     tcase_add_test(p, duplicates_large);
     tcase_add_test(p, depth_limit);
     tcase_add_test(p, million_items);
+    tcase_add_test(p, string_and_array_limits);
     tcase_add_test(p, parse_agrees_with_validate);
     suite_add_tcase(s, p);
     TCase *b = tcase_create("values");

@@ -343,7 +343,7 @@ END_TEST
 
 START_TEST(error_strings)
 {
-    for (int e = MCP_JSON_OK; e <= MCP_JSON_E_NOMEM; e++) {
+    for (int e = MCP_JSON_OK; e <= MCP_JSON_E_ARRAY_LIMIT; e++) {
         const char *s = mcp_json_error_str((mcp_json_err)e);
         ck_assert_ptr_nonnull(s);
         ck_assert_str_ne(s, "unknown error");
@@ -582,6 +582,26 @@ START_TEST(depth_limit)
         }
         free(o);
     }
+    /* String and array lengths: tokens up to the limit, then the error. */
+    mcp_json_limits sl = {.max_string = 3, .max_array = 2};
+    char want[64];
+    ck_assert_str_eq(dump("[\"abc\",[1,2]]", 13, &sl), "[ sabc [ i1 i2 ] ] E");
+    snprintf(want, sizeof want, "[ !%d@1", (int)MCP_JSON_E_STRING_LIMIT);
+    ck_assert_str_eq(dump("[\"abcd\"]", 8, &sl), want);
+    snprintf(want, sizeof want, "{ !%d@1", (int)MCP_JSON_E_STRING_LIMIT);
+    ck_assert_str_eq(dump("{\"abcd\":1}", 10, &sl), want);
+    ck_assert_str_eq(dump("[[1,2],[3]]", 11, &sl), "[ [ i1 i2 ] [ i3 ] ] E");
+    snprintf(want, sizeof want, "[ [ i1 i2 ] [ i3 ] !%d@11", (int)MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_str_eq(dump("[[1,2],[3],4]", 13, &sl), want);
+    snprintf(want, sizeof want, "!%d@0", (int)MCP_JSON_E_STRING_LIMIT);
+    ck_assert_str_eq(dump("\"abcd\"", 6, &sl), want);
+    ck_assert_int_eq(mcp_json_validate("[\"a\",\"b\",\"c\"]", 13, &sl, &at),
+                     MCP_JSON_E_ARRAY_LIMIT);
+    ck_assert_uint_eq(at, 9);
+    ck_assert_int_eq(mcp_json_validate("{\"k\":\"\\u20ac\"}", 14, &sl, &at), MCP_JSON_OK);
+    ck_assert_int_eq(mcp_json_validate("{\"k\":\"\\u20ac!\"}", 15, &sl, &at),
+                     MCP_JSON_E_STRING_LIMIT);
+    ck_assert_uint_eq(at, 5);
     /* Other limits, mixed containers. */
     mcp_json_limits lim = {.max_depth = 3};
     ck_assert_int_eq(mcp_json_validate("[{\"a\":[1]}]", 11, &lim, &at), MCP_JSON_OK);

@@ -22,6 +22,7 @@
 #include "call.h"
 #include "pool.h"
 #include "server.h"
+#include "stub_beyond.h"
 
 /* ---------------------------------------------------------------- stub codec */
 

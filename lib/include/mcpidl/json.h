@@ -53,8 +53,8 @@ struct mcp_json {
     size_t cap;
 };
 
-/* Parse a whole text strictly (RFC 8259, duplicate keys rejected, nesting
- * limited). NULL on error: *err and *err_offset say what and where (either may
+/* Parse a whole text strictly (RFC 8259, duplicate keys rejected, nesting,
+ * string and array lengths limited per lim). NULL on error: *err and *err_offset say what and where (either may
  * be NULL); the error is the one mcp_json_validate() gives for the text (a
  * repeated key is reported when it comes before a syntax error). Also NULL
  * with MCP_JSON_E_NOMEM when the arena or the heap is exhausted. On success

@@ -6,7 +6,8 @@
  * single quotes, whitespace only space, tab, CR and LF, one value and nothing
  * after it, strings of valid UTF-8 (RFC 3629) with valid escapes and no lone
  * surrogate. Integers beyond int64 are kept as text (MCP_JSON_BIGINT); a
- * float literal too large for a double is an error. Nesting is limited.
+ * float literal too large for a double is an error. Nesting is limited, and
+ * so may be the length of strings and arrays (mcp_json_limits).
  *
  * The tokenizer does not see duplicate keys (that needs memory);
  * mcp_json_validate() checks a whole text, duplicates included.
@@ -59,6 +60,8 @@ typedef enum mcp_json_err {
     MCP_JSON_E_TRAILING,        /* more text after the value */
     MCP_JSON_E_DUPLICATE_KEY,   /* mcp_json_validate only: a key repeated in one object */
     MCP_JSON_E_NOMEM,           /* mcp_json_validate only */
+    MCP_JSON_E_STRING_LIMIT,    /* a string or key longer than max_string (unescaped bytes) */
+    MCP_JSON_E_ARRAY_LIMIT,     /* an array of more than max_array elements */
 } mcp_json_err;
 
 /* "unexpected end of input", ...; never NULL. */
@@ -72,6 +75,13 @@ typedef struct mcp_json_limits {
      * scalar alone has depth 0. <= 0 means MCP_JSON_DEFAULT_MAX_DEPTH; values
      * above MCP_JSON_DEPTH_CAP are taken as the cap. */
     int max_depth;
+    /* The longest string or object key, in bytes after unescaping ("\u00e9"
+     * counts 2, as its UTF-8 does). 0: no limit but the text's length. The
+     * error's offset is the string's opening quote. */
+    size_t max_string;
+    /* The most elements in one array. 0: no limit. The error's offset is the
+     * first element beyond the limit. */
+    size_t max_array;
 } mcp_json_limits;
 
 /* The token just returned. */
@@ -101,8 +111,13 @@ typedef struct mcp_json_scanner {
     size_t len;
     size_t pos;
     int max_depth;
+    size_t max_string;      /* SIZE_MAX: no limit */
+    size_t max_array;       /* SIZE_MAX: no limit */
     int state;
     uint64_t is_array[MCP_JSON_DEPTH_CAP / 64]; /* per open container: array or object */
+    /* Per open container: the elements of an array so far. Last, so that
+     * mcp_json_scan_init need not clear it (an entry is set as it opens). */
+    size_t items[MCP_JSON_DEPTH_CAP];
 } mcp_json_scanner;
 
 /* Scan text[0..len); lim may be NULL for the defaults. text may be NULL when
