@@ -27,8 +27,9 @@ if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
   exit 1
 fi
 
-# The end-to-end tests run the official MCP client on Node.js, pinned with its own Node 22 in
-# tests/e2e/package-lock.json; any node and npm can install that. Debian's serve when none is here.
+# The end-to-end tests run the official MCP client, Inspector and conformance suite on Node.js,
+# with Node 22 itself pinned in tests/e2e/package-lock.json (the suite does not load on older
+# ones); any node and npm can install that. Debian's serve when none is here.
 node_missing=()
 command -v node >/dev/null 2>&1 || node_missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || node_missing+=(npm)

@@ -107,10 +107,11 @@ static const char *action_name(mcp_elicit_action a)
     }
 }
 
-/* The answer of a form the user did not accept, as the tool's text. */
+/* A form the user did not fill: declined or cancelled (the tool's text says
+ * so), or no usable answer (no answer, or one that does not fit the form). */
 static mcp_status not_accepted(mcp_call *call, mcp_elicit_action action)
 {
-    if (action == MCP_ELICIT_NONE)
+    if (action == MCP_ELICIT_NONE || action == MCP_ELICIT_ACCEPT)
         return mcp_fail(call, "elicitation failed: %s", mcp_client_error(call));
     return mcp_content_text(call, mcp_sprintf(call, "User response: action=%s", action_name(action)));
 }

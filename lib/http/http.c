@@ -74,6 +74,8 @@ typedef struct stream {
     uint64_t next_seq;   /* the next event's number (from 1) */
     uint64_t sent_seq;   /* events before this one reached a reader */
     uint64_t gen;        /* a reader whose generation differs was superseded */
+    uint64_t cut;        /* mcp_close_stream: the POST's own reader ends before event `cut`
+                          * (0: never); a resumed reader goes on */
     int readers;         /* connections using it (an SSE reader, a JSON waiter) */
     char *body;          /* JSON mode: the answer */
     size_t body_len;
@@ -130,6 +132,7 @@ typedef struct reader {
     hsession *hs;
     stream *st;
     uint64_t gen;
+    bool own;            /* the POST's reader (not a resumption): `cut` applies */
     uint64_t next_seq;
     size_t off;
     char pre[96];
@@ -176,7 +179,7 @@ static void timeout_resume(const mcp_http *h, struct MHD_Connection *c)
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)h->timeout_seconds);
 }
 
-/* A JSON-RPC error body with id null. */
+/* A JSON-RPC error body, without an id (none is known). */
 static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, int code,
                                    const char *message)
 {
@@ -414,9 +417,12 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
             pthread_cond_broadcast(&hs->standalone->cv);
         }
     } else if (n == 0 && !final) {
-        /* mcp_close_stream: the reader on it ends its response; the events
-         * that follow wait for the client to resume with Last-Event-ID. */
-        st->gen++;
+        /* mcp_close_stream: the POST's reader ends its response before the
+         * events that follow, which wait for the client to resume with
+         * Last-Event-ID. Marked by position, not by ending the reader now:
+         * the handler may get here before the POST's reader is attached. */
+        if (!st->cut)
+            st->cut = st->next_seq;
         pthread_cond_broadcast(&st->cv);
     } else {
         if (n > 0 && !st->closed)
@@ -620,7 +626,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     ssize_t ret = MHD_CONTENT_READER_END_OF_STREAM;
     pthread_mutex_lock(&hs->mu);
     for (;;) {
-        if (st->gen != r->gen)
+        if (st->gen != r->gen || (r->own && st->cut && r->next_seq >= st->cut))
             break;
         event *e = st->head;
         while (e && e->seq < r->next_seq)
@@ -682,7 +688,7 @@ static void sse_free(void *cls)
 /* Answer with stream st as SSE from event `from` on; the reader takes over
  * the caller's reference to hs and st's reader count. */
 static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream *st,
-                                 uint64_t from, const char *sid)
+                                 uint64_t from, const char *sid, bool own)
 {
     reader *r = xcalloc(1, sizeof *r);
     struct MHD_Response *resp = NULL;
@@ -690,6 +696,7 @@ static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream 
         r->c = c;
         r->hs = hs;
         r->st = st;
+        r->own = own;
         pthread_mutex_lock(&hs->mu);
         r->gen = ++st->gen; /* a reader still on it stops */
         pthread_cond_broadcast(&st->cv);
@@ -861,7 +868,7 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
         return reply_empty(c, MHD_HTTP_ACCEPTED, new_sid);
     }
     if (sse)
-        return reply_sse(c, hs, st, 1, new_sid);
+        return reply_sse(c, hs, st, 1, new_sid, true);
 
     /* JSON: wait for the answer on this connection's own thread. */
     timeout_pause(c);
@@ -959,7 +966,7 @@ static enum MHD_Result do_get(mcp_http *h, struct MHD_Connection *c, const char 
         return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
                            "Bad Request: Last-Event-ID names no stream of this session");
     }
-    return reply_sse(c, hs, st, from, NULL);
+    return reply_sse(c, hs, st, from, NULL, false);
 }
 
 static enum MHD_Result do_delete(mcp_http *h, struct MHD_Connection *c, const char *sid)

@@ -4,7 +4,8 @@
 // (invalid arguments, an unknown city, an unknown tool, upstream data that fails validation).
 // Results are checked as the client's own output-schema validation sees them: callTool validates
 // structuredContent against the listed outputSchema, and a spy on the client's validator proves it
-// ran and passed.
+// ran and passed. Every message the server writes is checked against the MCP specification's
+// schema (spec_check.mjs); an invalid one fails the test during which it arrived.
 //
 // Environment:
 //   WEATHER_SERVER  the weather-server executable (required)
@@ -15,7 +16,7 @@
 //                   exit with status 0 once the client closes.
 //
 // Run: node_modules/.bin/node --test weather.test.mjs (from tests/e2e; ctest does it too).
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -25,6 +26,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+import { SpecChecker, tapStdio } from './spec_check.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = process.env.WEATHER_SERVER;
@@ -114,6 +117,7 @@ class SpyValidator {
 
 let transport;
 let client;
+let spec;
 let validator;
 let printedTools;
 let listedTools;
@@ -176,10 +180,14 @@ describe('weather server with the official TypeScript client', { concurrency: 1 
     );
     const [command, ...args] = WRAP.length ? [...WRAP, SERVER] : [SERVER];
     transport = new WatchedStdioTransport({ command, args });
+    spec = new SpecChecker();
+    tapStdio(transport, spec);
     validator = new SpyValidator();
     client = new Client({ name: 'mcpidl-e2e', version: '1.0.0' }, { jsonSchemaValidator: validator });
     await client.connect(transport);
   });
+
+  afterEach(() => spec.assertClean());
 
   after(async () => {
     // Normally closed by the last test; this covers a run that failed before it.
@@ -382,5 +390,12 @@ describe('weather server with the official TypeScript client', { concurrency: 1 
       { code: 0, signal: null },
       `the server${WRAP.length ? ` under "${WRAP.join(' ')}"` : ''} exited badly; its stderr:\n${transport.stderrText}`,
     );
+  });
+
+  test('every message the server sent is valid by the MCP 2025-11-25 schema', () => {
+    spec.assertClean();
+    // initialize, tools/list, the 18 tools/call results (isError ones too) and the unknown tool.
+    assert.deepEqual(spec.counts, { InitializeResult: 1, ListToolsResult: 1, CallToolResult: 18, JSONRPCErrorResponse: 1 });
+    assert.equal(spec.pending.size, 0, 'every request was answered');
   });
 });

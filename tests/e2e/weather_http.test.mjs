@@ -3,10 +3,12 @@
 // The server runs as `weather-server --http 127.0.0.1:0` (it prints the URL it listens on);
 // the client connects with StreamableHTTPClientTransport, lists the tools, calls them (results
 // checked by the client's own output-schema validation), meets the failures, ends the session
-// with DELETE, and the server, stopped with SIGTERM, must exit with status 0.
+// with DELETE, and the server, stopped with SIGTERM, must exit with status 0. Every message the
+// server sends (JSON bodies and SSE events alike) is checked against the MCP specification's
+// schema (spec_check.mjs); an invalid one fails the test during which it arrived.
 //
 // Environment: WEATHER_SERVER (required).
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 
@@ -14,10 +16,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
+import { SpecChecker } from './spec_check.mjs';
+
 const SERVER = process.env.WEATHER_SERVER;
 
 describe('weather-server over Streamable HTTP', () => {
   let child, url, client, transport, stderr = '';
+  const spec = new SpecChecker();
 
   before(async () => {
     assert.ok(SERVER, 'WEATHER_SERVER must name the weather-server executable');
@@ -31,8 +36,13 @@ describe('weather-server over Streamable HTTP', () => {
       child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
     });
     client = new Client({ name: 'mcpidl-e2e-http', version: '1.0.0' });
-    transport = new StreamableHTTPClientTransport(new URL(url));
+    transport = new StreamableHTTPClientTransport(new URL(url), { fetch: spec.fetch() });
     await client.connect(transport);
+  });
+
+  afterEach(async () => {
+    await spec.settle();
+    spec.assertClean();
   });
 
   after(async () => {
@@ -87,5 +97,13 @@ describe('weather-server over Streamable HTTP', () => {
       child.kill('SIGTERM');
     });
     assert.equal(code, 0, `exit ${code}; stderr:\n${stderr}`);
+  });
+
+  test('every message the server sent is valid by the MCP 2025-11-25 schema', async () => {
+    await spec.settle({ all: true });
+    spec.assertClean();
+    // initialize, tools/list, 5 tools/call results and the unknown tool's error.
+    assert.deepEqual(spec.counts, { InitializeResult: 1, ListToolsResult: 1, CallToolResult: 5, JSONRPCErrorResponse: 1 });
+    assert.equal(spec.pending.size, 0, 'every request was answered');
   });
 });
