@@ -745,16 +745,17 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
 /* At a limit (depth, string length, array length) it gives up too: the
  * scanner reports the error where it is. */
 static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, size_t max_string,
-                      size_t max_array, mcp_json **out)
+                      size_t max_array, size_t max_values, mcp_json **out)
 {
     mcp_arena *a = ps->a;
     const unsigned char *p = (const unsigned char *)text, *end = p + len;
     int why = FAST_GIVE_UP;
+    size_t nvalues = 0;
     for (;;) {
         /* A value at p. */
         while (p < end && ws_byte[*p])
             p++;
-        if (p == end)
+        if (p == end || ++nvalues > max_values)
             return FAST_GIVE_UP;
         mcp_json *v;
         unsigned c = *p;
@@ -904,8 +905,10 @@ mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_j
     mcp_json *root = NULL;
     size_t max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
     size_t max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
-    int r = text || !len ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, &root)
-                         : FAST_GIVE_UP;
+    size_t max_values = lim && lim->max_values ? lim->max_values : SIZE_MAX;
+    int r = text || !len
+                ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, max_values, &root)
+                : FAST_GIVE_UP;
     vec_free(&ps.opens);
     vec_free(&ps.items);
     vec_free(&ps.members);

@@ -31,6 +31,7 @@ const char *mcp_json_error_str(mcp_json_err err)
     case MCP_JSON_E_NOMEM: return "out of memory";
     case MCP_JSON_E_STRING_LIMIT: return "string too long";
     case MCP_JSON_E_ARRAY_LIMIT: return "too many array elements";
+    case MCP_JSON_E_VALUE_LIMIT: return "too many values";
     }
     return "unknown error";
 }
@@ -61,6 +62,7 @@ void mcp_json_scan_init(mcp_json_scanner *sc, const char *text, size_t len,
     sc->max_depth = max;
     sc->max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
     sc->max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
+    sc->max_values = lim && lim->max_values ? lim->max_values : SIZE_MAX;
     sc->state = ST_VALUE;
 }
 
@@ -469,6 +471,8 @@ static mcp_json_tok value(mcp_json_scanner *sc)
      * that the limit is reported where the element beyond it starts. */
     if (sc->depth > 0 && in_array(sc) && ++sc->items[sc->depth - 1] > sc->max_array)
         return fail(sc, MCP_JSON_E_ARRAY_LIMIT, sc->pos);
+    if (++sc->nvalues > sc->max_values)
+        return fail(sc, MCP_JSON_E_VALUE_LIMIT, sc->pos);
     switch (sc->text[sc->pos]) {
     case '{': return open_container(sc, false);
     case '[': return open_container(sc, true);

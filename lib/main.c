@@ -42,6 +42,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "  --max-string-bytes N   the longest JSON string in a message, in bytes after\n"
             "                         unescaping (default: --max-message-bytes)\n"
             "  --max-array-items N    the most elements in one JSON array (default %zu)\n"
+            "  --max-values N         the most JSON values in one message (default %zu)\n"
             "  --max-concurrent N     requests in flight at once (default %d)\n"
             "  --page-size N          tools per tools/list page (default %zu)\n"
             "  --client-timeout MS    how long a handler waits for the client's answer to\n"
@@ -62,7 +63,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
-            MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array,
+            MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array, def->max_values,
             def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
             MCP_HTTP_DEFAULT_MAX_SESSIONS, MCP_HTTP_DEFAULT_IDLE_SECONDS,
             MCP_HTTP_DEFAULT_REPLAY_BYTES, MCP_HTTP_DEFAULT_TIMEOUT_SECONDS);
@@ -100,7 +101,7 @@ static bool parse_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
     return true;
 }
 
-typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_STRING, OPT_MAX_ARRAY,
+typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_STRING, OPT_MAX_ARRAY, OPT_MAX_VALUES,
                OPT_MAX_CONCURRENT, OPT_PAGE_SIZE, OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_LOG_LEVEL,
                OPT_HTTP, OPT_ALLOW_HOST, OPT_MAX_SESSIONS, OPT_SESSION_IDLE, OPT_REPLAY_BYTES,
                OPT_HTTP_TIMEOUT, OPT_HELP, OPT_VERSION } opt_id;
@@ -115,6 +116,7 @@ static const struct {
     {"--max-depth", OPT_MAX_DEPTH, true},
     {"--max-string-bytes", OPT_MAX_STRING, true},
     {"--max-array-items", OPT_MAX_ARRAY, true},
+    {"--max-values", OPT_MAX_VALUES, true},
     {"--max-concurrent", OPT_MAX_CONCURRENT, true},
     {"--page-size", OPT_PAGE_SIZE, true},
     {"--client-timeout", OPT_CLIENT_TIMEOUT, true},
@@ -274,6 +276,11 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
             if (!parse_num(value, 1, SIZE_MAX / 4, &v))
                 goto bad_number;
             set.max_array = (size_t)v;
+            break;
+        case OPT_MAX_VALUES:
+            if (!parse_num(value, 1, SIZE_MAX / 4, &v))
+                goto bad_number;
+            set.max_values = (size_t)v;
             break;
         case OPT_MAX_CONCURRENT:
             if (!parse_num(value, 1, 1 << 20, &v))

@@ -98,6 +98,7 @@ void mcp_settings_default(mcp_settings *s)
     s->max_pending = MCP_DEFAULT_MAX_PENDING;
     s->max_string = 0;
     s->max_array = MCP_DEFAULT_MAX_ARRAY;
+    s->max_values = MCP_DEFAULT_MAX_VALUES;
 }
 
 /* ---------------------------------------------------------------- JSON-RPC codes */
@@ -610,13 +611,13 @@ static void run_job(void *arg)
             render_head(&sl->head, &j->id);
             ok = !sl->head.oom;
         }
-        if (ok) {
+        if (ok && code == 0) {
             parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
             parts[1] = (mcp_out_part){sl->result.data ? sl->result.data : "{}",
                                       sl->result.data ? sl->result.len : 2};
             parts[2] = (mcp_out_part){"}", 1};
             nparts = 3;
-        } else {
+        } else if (nparts == 0) { /* out of memory (a handler's error answer is ready) */
             mcp_log(MCP_LOG_ERROR, "%s: out of memory", j->tool ? j->tool->name : "a request");
             mcp_buf_free(&sl->head);
             static const char OOM[] = "Internal error: out of memory";
@@ -1518,6 +1519,10 @@ bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *rep
             reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
                         "Invalid Request: array longer than %zu items at byte %zu",
                         s->limits.max_array, off);
+        else if (err == MCP_JSON_E_VALUE_LIMIT)
+            reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
+                        "Invalid Request: more than %zu values in one message at byte %zu",
+                        s->limits.max_values, off);
         else
             reply_error(s, NULL, NULL, RPC_PARSE_ERROR, "Parse error: %s at byte %zu",
                         mcp_json_error_str(err), off);
@@ -1652,6 +1657,7 @@ static mcp_session *session_new(const mcp_server *server, const mcp_settings *se
         s->set.max_string = s->set.max_message;
     s->limits.max_string = s->set.max_string;
     s->limits.max_array = s->set.max_array;
+    s->limits.max_values = s->set.max_values;
     if (s->set.client_timeout_ms <= 0)
         s->set.client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
     if (s->set.max_pending <= 0)

@@ -28,6 +28,9 @@
  * costs its own length in memory. An array element costs a node (~90 bytes)
  * for as little as 2 bytes of text: arrays are where a message multiplies. */
 #define MCP_DEFAULT_MAX_ARRAY 100000        /* elements in one JSON array */
+/* Values in one message: a parsed value costs about 100 bytes, so this
+ * bounds a message's tree at about 25 MB, whatever its text. */
+#define MCP_DEFAULT_MAX_VALUES 250000
 
 typedef struct mcp_settings {
     int workers;             /* worker threads; 0: handlers run on the reading thread */
@@ -40,6 +43,7 @@ typedef struct mcp_settings {
     int max_pending;         /* requests to the client pending at once; <= 0: the default */
     size_t max_string;       /* longest JSON string, unescaped bytes; 0: max_message */
     size_t max_array;        /* most elements in one JSON array; 0: no limit */
+    size_t max_values;       /* most JSON values in one message; 0: no limit */
 } mcp_settings;
 
 /* The defaults: one worker per online CPU, the limits above, depth 128,

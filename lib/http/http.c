@@ -736,7 +736,8 @@ static bool is_initialize(const mcp_http *h, const char *body, size_t len)
     /* The session's own limits: a text it would refuse starts no session. */
     mcp_json_limits lim = {.max_depth = h->set.max_depth,
                            .max_string = h->set.max_string ? h->set.max_string : h->set.max_message,
-                           .max_array = h->set.max_array};
+                           .max_array = h->set.max_array,
+                           .max_values = h->set.max_values};
     mcp_json_err err;
     mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
     const mcp_json *method = m ? mcp_json_get(m, "method") : NULL;
@@ -761,7 +762,8 @@ static body_kind classify(const mcp_http *h, const char *body, size_t len)
     mcp_arena_init(&a);
     mcp_json_limits lim = {.max_depth = h->set.max_depth,
                            .max_string = h->set.max_string ? h->set.max_string : h->set.max_message,
-                           .max_array = h->set.max_array};
+                           .max_array = h->set.max_array,
+                           .max_values = h->set.max_values};
     mcp_json_err err;
     mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
     body_kind k = BODY_BAD;

@@ -1500,6 +1500,43 @@ static mcp_json *parse_lim(const char *text, const mcp_json_limits *lim, mcp_jso
     return parse_n(text, strlen(text), lim, err, at);
 }
 
+/* The value limit counts every value of the text, containers, members'
+ * values and elements alike; the error is where the first one beyond starts,
+ * from the parser and from mcp_json_validate. */
+START_TEST(value_limit)
+{
+    mcp_json_limits lim = {.max_values = 5};
+    mcp_json_err e;
+    size_t at;
+    ck_assert_ptr_nonnull(parse_lim("[1,2,3,4]", &lim, &e, &at));        /* 5 values */
+    ck_assert_ptr_null(parse_lim("[1,2,3,4,5]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_VALUE_LIMIT);
+    ck_assert_uint_eq(at, 9);
+    ck_assert_int_eq(mcp_json_validate("[1,2,3,4,5]", 11, &lim, &at), MCP_JSON_E_VALUE_LIMIT);
+    ck_assert_uint_eq(at, 9);
+    /* Keys are not values; members' values are. */
+    ck_assert_ptr_nonnull(parse_lim("{\"a\":1,\"b\":2,\"c\":{\"d\":3}}", &lim, &e, &at));
+    ck_assert_ptr_null(parse_lim("{\"a\":1,\"b\":[[],{},2]}", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_VALUE_LIMIT);
+    ck_assert_uint_eq(at, 18);
+    /* Many small arrays, each within max_array, are still counted. */
+    lim = (mcp_json_limits){.max_array = 2, .max_values = 7};
+    ck_assert_ptr_nonnull(parse_lim("[[0,0],[0,0]]", &lim, &e, &at));
+    ck_assert_ptr_null(parse_lim("[[0,0],[0,0],[0]]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_ARRAY_LIMIT);
+    lim.max_array = 0;
+    ck_assert_ptr_null(parse_lim("[[0,0],[0,0],[0]]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_VALUE_LIMIT);
+    ck_assert_uint_eq(at, 13);
+    /* A scalar alone is one value. */
+    lim.max_values = 1;
+    ck_assert_ptr_nonnull(parse_lim("17", &lim, &e, &at));
+    ck_assert_ptr_null(parse_lim("[17]", &lim, &e, &at));
+    ck_assert_int_eq(e, MCP_JSON_E_VALUE_LIMIT);
+    ck_assert_uint_eq(at, 1);
+}
+END_TEST
+
 /* The string and array limits: the fast pass gives up at them, the
  * scanner's pass reports where. */
 START_TEST(string_and_array_limits)
@@ -2070,6 +2107,7 @@ static Suite *json_suite(void)
     tcase_add_test(p, depth_limit);
     tcase_add_test(p, million_items);
     tcase_add_test(p, string_and_array_limits);
+    tcase_add_test(p, value_limit);
     tcase_add_test(p, parse_agrees_with_validate);
     suite_add_tcase(s, p);
     TCase *b = tcase_create("values");

@@ -210,6 +210,24 @@ START_TEST(array_limit)
 }
 END_TEST
 
+START_TEST(value_limit)
+{
+    /* The envelope of a call with {"a":[...]} holds 7 values (the message,
+     * jsonrpc, id, method, params, name, arguments) before the array. */
+    const char *args[] = {"--workers=0", "--max-values=12", NULL};
+    run r = run_main(args, INIT CALL(1, "{\"a\":[1,2,3]}") CALL(2, "{\"a\":[[1],[2],[3]]}")
+                           CALL(3, "{\"a\":[]}"));
+    const char *want[] = {
+        line(r.out, 0),
+        RESULT(1, "args=1 len=3"),
+        INVALID("Invalid Request: more than 12 values in one message at byte 96"),
+        RESULT(3, "args=1 len=0"),
+    };
+    expect_lines(&r, want, 4);
+    run_free(&r);
+}
+END_TEST
+
 START_TEST(array_limit_default)
 {
     /* The default, 100,000 elements: at it and one beyond. */
@@ -307,6 +325,7 @@ START_TEST(bad_values)
         "--max-depth N          JSON nesting limit of a message (default 128)",
         "unescaping (default: --max-message-bytes)",
         "--max-array-items N    the most elements in one JSON array (default 100000)",
+        "--max-values N         the most JSON values in one message (default 250000)",
         "--max-concurrent N     requests in flight at once (default 64)",
         "--max-pending N        requests to the client waiting at once (default 64)",
         "--max-sessions N       with --http, sessions at once (default 1024)",
@@ -326,6 +345,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("limits");
     tcase_add_test(tc, string_limit);
     tcase_add_test(tc, array_limit);
+    tcase_add_test(tc, value_limit);
     tcase_add_test(tc, array_limit_default);
     tcase_add_test(tc, depth_and_message_limits);
     tcase_add_test(tc, bad_values);

@@ -62,6 +62,7 @@ typedef enum mcp_json_err {
     MCP_JSON_E_NOMEM,           /* mcp_json_validate only */
     MCP_JSON_E_STRING_LIMIT,    /* a string or key longer than max_string (unescaped bytes) */
     MCP_JSON_E_ARRAY_LIMIT,     /* an array of more than max_array elements */
+    MCP_JSON_E_VALUE_LIMIT,     /* more than max_values values in the text */
 } mcp_json_err;
 
 /* "unexpected end of input", ...; never NULL. */
@@ -82,6 +83,11 @@ typedef struct mcp_json_limits {
     /* The most elements in one array. 0: no limit. The error's offset is the
      * first element beyond the limit. */
     size_t max_array;
+    /* The most values in the whole text, containers and object members'
+     * values included: what bounds the memory of a parsed tree (a value is
+     * a node of about 100 bytes, for as little as 2 bytes of text). 0: no
+     * limit. The error's offset is the first value beyond the limit. */
+    size_t max_values;
 } mcp_json_limits;
 
 /* The token just returned. */
@@ -113,6 +119,8 @@ typedef struct mcp_json_scanner {
     int max_depth;
     size_t max_string;      /* SIZE_MAX: no limit */
     size_t max_array;       /* SIZE_MAX: no limit */
+    size_t max_values;      /* SIZE_MAX: no limit */
+    size_t nvalues;         /* values begun so far */
     int state;
     uint64_t is_array[MCP_JSON_DEPTH_CAP / 64]; /* per open container: array or object */
     /* Per open container: the elements of an array so far. Last, so that
