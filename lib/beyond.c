@@ -16,24 +16,6 @@
 
 const char *mcp_call_uri(const mcp_call *call) { return call ? call->uri : NULL; }
 
-static bool base64_ok(const char *s)
-{
-    size_t n = strlen(s), pad = 0;
-    if (n % 4)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '=') {
-            pad++;
-            continue;
-        }
-        if (pad || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
-                     c == '/'))
-            return false;
-    }
-    return pad <= 2;
-}
-
 /* One item of `contents`, kept as a resource block. */
 static mcp_status contents_item(mcp_call *call, mcp_block_kind kind, const char *uri, const char *mime,
                                 const char *payload)
@@ -76,7 +58,7 @@ mcp_status mcp_resource_text(mcp_call *call, const char *uri, const char *mime, 
 
 mcp_status mcp_resource_blob(mcp_call *call, const char *uri, const char *mime, const char *base64)
 {
-    if (!base64 || !base64_ok(base64))
+    if (!base64 || !mcp_base64_valid(base64))
         return mcp_fail(call, "resource contents: the blob is not base64");
     return contents_item(call, MCP_BLOCK_RESOURCE_BLOB, uri, mime, base64);
 }

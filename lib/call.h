@@ -75,6 +75,9 @@ void mcp_block_write(mcp_buf *b, bool *first, const mcp_text_block *blk);
  * U+FFFD. */
 void mcp_handler_string(mcp_buf *b, const char *s, size_t n);
 
+/* Standard base64 (RFC 4648 section 4): padded, nothing else. */
+bool mcp_base64_valid(const char *s);
+
 /* The rest of the server's methods (beyond.c). Each runs the handler (if
  * any) and writes the result object to `out`, returning 0; or returns a
  * JSON-RPC error code with its message in *msg (in the call's arena). */

@@ -151,7 +151,7 @@ static bool block_copy(mcp_call *call, const char **dst[], const char *const src
 }
 
 /* Standard base64 (RFC 4648 section 4), padded, nothing else. */
-static bool base64_valid(const char *s)
+bool mcp_base64_valid(const char *s)
 {
     size_t n = strlen(s), pad = 0;
     if (n % 4)
@@ -172,7 +172,7 @@ static mcp_status media_block(mcp_call *call, mcp_block_kind kind, const char *w
 {
     if (!mime || !*mime)
         return mcp_fail(call, "%s content needs a MIME type", what);
-    if (!b64 || !base64_valid(b64))
+    if (!b64 || !mcp_base64_valid(b64))
         return mcp_fail(call, "%s content: the data is not base64", what);
     mcp_text_block *blk = block_push(call, kind);
     if (!blk)
@@ -211,7 +211,7 @@ mcp_status mcp_content_resource_blob(mcp_call *call, const char *uri, const char
 {
     if (!uri || !*uri)
         return mcp_fail(call, "resource content needs a URI");
-    if (!base64 || !base64_valid(base64))
+    if (!base64 || !mcp_base64_valid(base64))
         return mcp_fail(call, "resource content: the blob is not base64");
     mcp_text_block *blk = block_push(call, MCP_BLOCK_RESOURCE_BLOB);
     if (!blk)

@@ -859,6 +859,23 @@ static void do_list(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *
     reply_result(s, b, id, p->text.data, p->text.len);
 }
 
+/* params.arguments of tools/call and prompts/get: an object, or NULL when
+ * absent or null (none, as the Python SDK takes it). False after the -32602
+ * answer. */
+static bool arguments_of(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params,
+                         const mcp_json **out)
+{
+    const mcp_json *args = mcp_json_get(params, "arguments");
+    if (args && args->kind == MCP_JNULL)
+        args = NULL;
+    if (args && args->kind != MCP_JOBJECT) {
+        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: arguments must be an object");
+        return false;
+    }
+    *out = args;
+    return true;
+}
+
 /* Returns true when the job took over `sl`. */
 static bool do_tools_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
                           const mcp_json *params)
@@ -877,14 +894,9 @@ static bool do_tools_call(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
         reply_error_named(s, b, id, RPC_INVALID_PARAMS, name->s, name->len, "Unknown tool: ");
         return false;
     }
-    /* null arguments mean none, as the Python SDK takes them. */
-    const mcp_json *args = mcp_json_get(params, "arguments");
-    if (args && args->kind == MCP_JNULL)
-        args = NULL;
-    if (args && args->kind != MCP_JOBJECT) {
-        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: arguments must be an object");
+    const mcp_json *args;
+    if (!arguments_of(s, b, id, params, &args))
         return false;
-    }
     const mcp_json *meta = mcp_json_get(params, "_meta");
     if (meta && meta->kind != MCP_JOBJECT)
         meta = NULL;
@@ -1079,13 +1091,9 @@ static bool do_prompts_get(mcp_session *s, slot *sl, batch *b, const rpc_id *id,
         reply_error_named(s, b, id, RPC_INVALID_PARAMS, name->s, name->len, "Invalid params: unknown prompt: ");
         return false;
     }
-    const mcp_json *args = mcp_json_get(params, "arguments");
-    if (args && args->kind == MCP_JNULL)
-        args = NULL;
-    if (args && args->kind != MCP_JOBJECT) {
-        reply_error(s, b, id, RPC_INVALID_PARAMS, "Invalid params: arguments must be an object");
+    const mcp_json *args;
+    if (!arguments_of(s, b, id, params, &args))
         return false;
-    }
     const char **vals = mcp_arena_alloc(msg_arena(sl), (p->nargs ? p->nargs : 1) * sizeof *vals);
     if (!vals) {
         reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");

@@ -729,24 +729,6 @@ static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream 
 
 /* ---------------------------------------------------------------- the methods */
 
-static bool is_initialize(const mcp_http *h, const char *body, size_t len)
-{
-    mcp_arena a;
-    mcp_arena_init(&a);
-    /* The session's own limits: a text it would refuse starts no session. */
-    mcp_json_limits lim = {.max_depth = h->set.max_depth,
-                           .max_string = h->set.max_string ? h->set.max_string : h->set.max_message,
-                           .max_array = h->set.max_array,
-                           .max_values = h->set.max_values};
-    mcp_json_err err;
-    mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
-    const mcp_json *method = m ? mcp_json_get(m, "method") : NULL;
-    bool yes = method && method->kind == MCP_JSTRING && strcmp(method->s, "initialize") == 0 &&
-               mcp_json_get(m, "id") != NULL;
-    mcp_arena_free(&a);
-    return yes;
-}
-
 /* What a POST body is, as far as HTTP cares: a request (answered 200, as
  * JSON or SSE), a batch (which the session accepts or refuses), or something
  * else the session will answer with an error carrying no id (answered 400,
@@ -756,7 +738,7 @@ static bool is_initialize(const mcp_http *h, const char *body, size_t len)
  * answered 202. */
 typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
 
-static body_kind classify(const mcp_http *h, const char *body, size_t len)
+static body_kind classify(const mcp_http *h, const char *body, size_t len, bool *initialize)
 {
     mcp_arena a;
     mcp_arena_init(&a);
@@ -767,6 +749,7 @@ static body_kind classify(const mcp_http *h, const char *body, size_t len)
     mcp_json_err err;
     mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
     body_kind k = BODY_BAD;
+    *initialize = false;
     if (m && m->kind == MCP_JARRAY) {
         k = BODY_BATCH;
     } else if (m && m->kind == MCP_JOBJECT) {
@@ -775,6 +758,10 @@ static body_kind classify(const mcp_http *h, const char *body, size_t len)
         const mcp_json *v = mcp_json_get(m, "jsonrpc");
         bool id_ok = !id || id->kind == MCP_JINT || id->kind == MCP_JSTRING;
         bool is_response = !method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"));
+        /* An initialize request starts a session (parsed with the session's
+         * own limits: a text it would refuse starts none). */
+        *initialize = method && method->kind == MCP_JSTRING && strcmp(method->s, "initialize") == 0 &&
+                      id && id_ok;
         if (is_response || (id_ok && method && method->kind == MCP_JSTRING && v && v->kind == MCP_JSTRING &&
                             strcmp(v->s, "2.0") == 0))
             k = BODY_REQUEST;
@@ -802,10 +789,12 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
         return reply_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, -32000,
                            "Unsupported Media Type: send application/json");
 
+    bool initialize;
+    body_kind kind = classify(h, cn->body ? cn->body : "", cn->len, &initialize);
     hsession *hs;
     const char *new_sid = NULL;
     if (!sid) {
-        if (!is_initialize(h, cn->body ? cn->body : "", cn->len))
+        if (!initialize)
             return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
                                "Bad Request: Mcp-Session-Id header is required");
         bool full;
@@ -829,7 +818,6 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
 
     /* A body that is not a request is answered with the session's error,
      * as JSON, with status 400. */
-    body_kind kind = classify(h, cn->body ? cn->body : "", cn->len);
     if (kind != BODY_REQUEST)
         sse = false;
     pthread_mutex_lock(&hs->mu);
