@@ -145,6 +145,7 @@ jval *beyond_form_schema(mcp_arena *a, const ir_elicitation *e)
     jval *o = j_obj(a), *props = j_obj(a), *req = j_arr(a);
     if (!o || !props || !req)
         return NULL;
+    props->keep_order = true; /* clients lay the form out in this order */
     size_t nreq = 0;
     for (size_t i = 0; i < e->nfields; i++) {
         j_set(a, props, e->fields[i].name, form_property(a, &e->fields[i], &e->form[i]));

@@ -1162,7 +1162,7 @@ static const char *output_title(gen *g, const ir_tool *t)
 /* The C name of a completion handler. */
 static const char *completer_name(gen *g, const char *owner_c, const ir_completion *k)
 {
-    return fmt(g, "%s_complete_%s_%s", g->prefix, owner_c, idl_c_ident(g->a, k->name));
+    return fmt(g, "%s_complete_%s_%s", g->prefix, owner_c, k->c_name);
 }
 
 static bool resource_has_reader(const ir_resource *r) { return !r->text && !r->blob; }

@@ -10,16 +10,18 @@
  * strings, numbers, integers, booleans, enums and arrays of enum values), and
  * become a record the runtime decodes the user's answer into.
  */
+#include <math.h>
 #include <string.h>
 
 #include "check_int.h"
+#include "mcpidl/buf.h"
 #include "mcpidl/uritemplate.h"
 
 static const char *const RESOURCE_KEYS[] = {"uri", "title", "description", "mimeType", "text", "blob", "c_name"};
 static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title", "description", "mimeType", "complete",
                                             "c_name"};
 static const char *const PROMPT_KEYS[] = {"description", "title", "arguments", "complete", "c_name"};
-static const char *const ARG_KEYS[] = {"description", "title", "required"};
+static const char *const ARG_KEYS[] = {"description", "title", "required", "c_name"};
 static const char *const ELICIT_KEYS[] = {"message", "fields", "c_name"};
 static const char *const FORM_KEYS[] = {"type", "values", "multiple", "enum_names", "description", "title",
                                         "default", "required", "format", "minLength", "maxLength", "minimum",
@@ -35,6 +37,27 @@ static const char *optional_string(checker *c, const idl_node *body, const char 
     char what[64];
     snprintf(what, sizeof what, "'%s'", key);
     return ck_string(c, v, what);
+}
+
+/* What a node is, for "..., not X": "a string 'abc'", "an integer '3'", or just
+ * "a mapping", "a sequence", "null" (whose text says nothing more). */
+static const char *node_desc(checker *c, const idl_node *n)
+{
+    if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ || n->kind == IDL_NODE_NULL)
+        return idl_node_kind_name(n);
+    const char *s = mcp_arena_printf(c->a, "%s '%s'", idl_node_kind_name(n), n->str);
+    return s ? s : idl_node_kind_name(n);
+}
+
+/* A boolean value, or false after an error. */
+static bool read_bool(checker *c, const idl_node *v, const char *key, bool *out)
+{
+    if (v->kind != IDL_NODE_BOOL) {
+        ERR(c, v->loc, "'%s' must be true or false, not %s", key, node_desc(c, v));
+        return false;
+    }
+    *out = v->v.b;
+    return true;
 }
 
 /* The C name of an item: an explicit `c_name`, or its name made an identifier. */
@@ -101,30 +124,49 @@ static bool has_scheme(const char *s)
     return false;
 }
 
-/* Standard base64 (RFC 4648 section 4, padded): the offset of the first bad
- * byte, or (size_t)-1 when it is valid. */
+/* Standard base64 (RFC 4648 section 4, padded): the offset of the first byte
+ * that cannot be there, n when every byte can but the length is not a
+ * multiple of 4, or (size_t)-1 when it is valid. Bytes come first: a stray
+ * character is what a user must be shown, and it makes the length wrong too. */
 static size_t base64_bad_at(const char *s, size_t n)
 {
-    if (n % 4 != 0)
-        return n;
     for (size_t i = 0; i < n; i++) {
         char ch = s[i];
         bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '+' ||
                   ch == '/';
+        /* '=' only as the last one or two characters of a complete group. */
         if (!ok && ch == '=')
-            ok = i >= n - 2 && (i == n - 1 || s[n - 1] == '=');
+            ok = n % 4 == 0 && i + 2 >= n && (i + 1 == n || s[n - 1] == '=');
         if (!ok)
             return i;
     }
-    return (size_t)-1;
+    return n % 4 == 0 ? (size_t)-1 : n;
+}
+
+/* The character at s (n bytes left) as a message shows it: 'x', a whole UTF-8
+ * sequence, or a word for what would not print. */
+static const char *char_desc(checker *c, const char *s, size_t n)
+{
+    unsigned char b = (unsigned char)s[0];
+    if (b == '\n' || b == '\r')
+        return "a line break";
+    if (b < 0x20 || b == 0x7f)
+        return "a control character";
+    size_t len = 1;
+    if (b >= 0x80)
+        while (len < n && len < 4 && ((unsigned char)s[len] & 0xC0) == 0x80)
+            len++;
+    const char *d = mcp_arena_printf(c->a, "'%.*s'", (int)len, s);
+    return d ? d : "this character";
 }
 
 /* ---------------------------------------------------------------- completions */
 
 /* `complete:` of a prompt or template: NAME: [values...] | handler, where each
  * NAME is one of names[0..n). */
-static ir_completion *parse_complete(checker *c, const idl_node *m, const char *const *names, size_t n,
-                                     const char *owner, const char *what_names, size_t *count)
+static ir_completion *parse_complete(checker *c, const idl_node *m, const char *const *names,
+                                     const char *const *c_names, size_t n, const char *owner,
+                                     const char *what_names, size_t *count)
 {
     *count = 0;
     if (!m || m->kind == IDL_NODE_NULL)
@@ -140,11 +182,15 @@ static ir_completion *parse_complete(checker *c, const idl_node *m, const char *
     for (size_t i = 0; i < m->n; i++) {
         const idl_pair *p = &m->pairs[i];
         bool known = false;
+        const char *c_name = NULL;
         for (size_t j = 0; j < n && !known; j++)
-            known = strcmp(names[j], p->key->str) == 0;
+            if ((known = strcmp(names[j], p->key->str) == 0))
+                c_name = c_names[j];
         if (!known) {
             const char *near = idl_did_you_mean(p->key->str, names, n);
-            if (near)
+            if (n == 0)
+                ERR(c, p->key->loc, "'complete' of %s names '%s', but it has no %s", owner, p->key->str, what_names);
+            else if (near)
                 ERR(c, p->key->loc, "'complete' of %s names '%s', which is not one of its %s; did you mean '%s'?",
                     owner, p->key->str, what_names, near);
             else
@@ -155,6 +201,7 @@ static ir_completion *parse_complete(checker *c, const idl_node *m, const char *
         ir_completion *k = &out[*count];
         memset(k, 0, sizeof *k);
         k->name = p->key->str;
+        k->c_name = c_name;
         k->loc = p->key->loc;
         const idl_node *v = p->value;
         if (ck_str_eq(v, "handler")) {
@@ -169,8 +216,8 @@ static ir_completion *parse_complete(checker *c, const idl_node *m, const char *
                     k->values[k->nvalues++] = s;
             }
         } else {
-            ERR(c, v->loc, "the completion of '%s' must be a list of values or 'handler', not %s '%s'", k->name,
-                idl_node_kind_name(v), ck_scalar_text(v));
+            ERR(c, v->loc, "the completion of '%s' must be a list of values or 'handler', not %s", k->name,
+                node_desc(c, v));
             continue;
         }
         (*count)++;
@@ -189,12 +236,17 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
     const idl_node *body = p->value;
     char what[300];
     snprintf(what, sizeof what, "resource '%s'", r->name);
-    ck_keys(c, body, RESOURCE_KEYS, COUNT(RESOURCE_KEYS), NULL, 0, what);
+    static const key_hint HINTS[] = {
+        {"uriTemplate", "a resource with a 'uriTemplate' belongs in resource_templates; a resource has a fixed 'uri'"},
+        {"complete", "'complete' applies to resource templates and prompts; a resource has no variables"},
+    };
+    ck_keys(c, body, RESOURCE_KEYS, COUNT(RESOURCE_KEYS), HINTS, COUNT(HINTS), what);
     r->c_name = c_name_of(c, body, r->name);
     const idl_node *uri = idl_map_get(body, "uri");
-    if (!uri)
-        ERR(c, p->key->loc, "resource '%s' has no 'uri'", r->name);
-    else if (ck_string(c, uri, "'uri'")) {
+    if (!uri) {
+        if (!idl_map_get(body, "uriTemplate")) /* else the hint above said it */
+            ERR(c, p->key->loc, "resource '%s' has no 'uri' (its address, like test://name)", r->name);
+    } else if (ck_string(c, uri, "'uri'")) {
         if (!has_scheme(uri->str))
             ERR(c, uri->loc, "'uri' of resource '%s' must be an absolute URI with a scheme (like test://name), not '%s'",
                 r->name, uri->str);
@@ -215,10 +267,14 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
         r->text = ck_string(c, text, "'text'");
     if (blob && !text && ck_string(c, blob, "'blob'")) {
         size_t bad = base64_bad_at(blob->str, blob->len);
-        if (bad != (size_t)-1)
-            ERR(c, bad < blob->len ? ck_loc_in_scalar(c, blob, bad) : blob->loc,
-                "'blob' of resource '%s' must be standard base64 (RFC 4648: A-Z a-z 0-9 + /, padded with '=' "
-                "to a multiple of 4, no line breaks)", r->name);
+        if (bad < blob->len)
+            ERR(c, ck_loc_in_scalar(c, blob, bad),
+                "'blob' of resource '%s' must be standard base64 (RFC 4648: A-Z a-z 0-9 + /, padded with '=', no "
+                "line breaks), not %s here", r->name, char_desc(c, blob->str + bad, blob->len - bad));
+        else if (bad == blob->len)
+            ERR(c, blob->loc,
+                "'blob' of resource '%s' has %zu characters: base64 comes in groups of 4 (pad the last with '=')",
+                r->name, blob->len);
         r->blob = blob->str;
     }
 }
@@ -250,6 +306,16 @@ static void parse_resources(checker *c, const idl_node *root)
 
 /* ---------------------------------------------------------------- resource templates */
 
+/* The offset of the '{' of expression i of a valid template. */
+static size_t expression_at(const char *tmpl, size_t i)
+{
+    size_t at = 0;
+    for (const char *p = tmpl; *p; p++)
+        if (*p == '{' && at++ == i)
+            return (size_t)(p - tmpl);
+    return 0;
+}
+
 static void parse_template(checker *c, ir_template *t, const idl_pair *p)
 {
     memset(t, 0, sizeof *t);
@@ -259,21 +325,29 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
     const idl_node *body = p->value;
     char what[300];
     snprintf(what, sizeof what, "resource template '%s'", t->name);
-    ck_keys(c, body, TEMPLATE_KEYS, COUNT(TEMPLATE_KEYS), NULL, 0, what);
+    static const key_hint HINTS[] = {
+        {"uri", "a resource template has a 'uriTemplate' (like \"test://items/{id}\"), not a 'uri'"},
+        {"text", "a resource template has no static content: its reader makes the contents"},
+        {"blob", "a resource template has no static content: its reader makes the contents"},
+    };
+    ck_keys(c, body, TEMPLATE_KEYS, COUNT(TEMPLATE_KEYS), HINTS, COUNT(HINTS), what);
     t->c_name = c_name_of(c, body, t->name);
     const idl_node *ut = idl_map_get(body, "uriTemplate");
-    if (!ut) {
+    if (!ut && idl_map_get(body, "uri")) {
+        /* the hint above said it */
+    } else if (!ut) {
         ERR(c, p->key->loc, "resource template '%s' has no 'uriTemplate' (like \"test://items/{id}\")", t->name);
     } else if (ck_string(c, ut, "'uriTemplate'")) {
         size_t nvars = 0, off = 0;
         const char *err = NULL;
         if (!mcp_uri_template_check(ut->str, &nvars, &err, &off)) {
-            ERR(c, ck_loc_in_scalar(c, ut, off), "invalid uriTemplate: %s", err);
+            ERR(c, ck_loc_in_scalar(c, ut, off), "invalid uriTemplate of resource template '%s': %s", t->name, err);
         } else if (!has_scheme(ut->str)) {
-            ERR(c, ut->loc, "'uriTemplate' of '%s' must start with a scheme (like test://), not '%s'", t->name,
-                ut->str);
+            ERR(c, ut->loc, "'uriTemplate' of resource template '%s' must start with a scheme (like test://), not '%s'",
+                t->name, ut->str);
         } else if (nvars == 0) {
-            ERR(c, ut->loc, "'uriTemplate' of '%s' has no {variable}: a fixed URI belongs in resources", t->name);
+            ERR(c, ut->loc, "'uriTemplate' of resource template '%s' has no {variable}: a fixed URI belongs in resources",
+                t->name);
         } else {
             t->uri_template = ut->str;
             t->nvars = nvars;
@@ -285,9 +359,12 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
                 t->vars[i] = mcp_uri_template_var(ut->str, i, c->a);
                 t->var_c_names[i] = idl_c_ident(c->a, t->vars[i]);
                 for (size_t j = 0; j < i; j++)
-                    if (t->vars[i] && t->vars[j] && strcmp(t->vars[i], t->vars[j]) == 0)
-                        ERR(c, ut->loc, "variable '%s' appears twice in the uriTemplate of '%s'", t->vars[i],
+                    if (t->vars[i] && t->vars[j] && strcmp(t->vars[i], t->vars[j]) == 0) {
+                        ERR(c, ck_loc_in_scalar(c, ut, expression_at(ut->str, i) + 1),
+                            "variable '%s' appears twice in the uriTemplate of resource template '%s'", t->vars[i],
                             t->name);
+                        break;
+                    }
             }
         }
     }
@@ -297,7 +374,8 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
         t->description = ck_description(c, desc, "'description'");
     t->mime_type = optional_string(c, body, "mimeType");
     if (t->uri_template)
-        t->complete = parse_complete(c, idl_map_get(body, "complete"), t->vars, t->nvars, what, "uriTemplate variables",
+        t->complete = parse_complete(c, idl_map_get(body, "complete"), t->vars, t->var_c_names, t->nvars, what,
+                                     "uriTemplate variables",
                                      &t->ncomplete);
 }
 
@@ -357,23 +435,23 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
                 a->loc = ap->key->loc;
                 if (!name_ok(c, ap->key, "prompt argument"))
                     continue;
-                a->c_name = idl_c_ident(c->a, a->name);
                 const idl_node *spec = ap->value;
+                a->c_name = c_name_of(c, spec->kind == IDL_NODE_MAP ? spec : NULL, a->name);
                 if (spec->kind == IDL_NODE_MAP) {
                     char awhat[300];
                     snprintf(awhat, sizeof awhat, "argument '%s' of prompt '%s'", a->name, pr->name);
-                    ck_keys(c, spec, ARG_KEYS, COUNT(ARG_KEYS), NULL, 0, awhat);
+                    static const key_hint HINTS[] = {
+                        {"type", "prompt arguments are strings: an argument takes no 'type'"},
+                        {"default", "a prompt argument has no 'default': an absent one reaches the handler as NULL"},
+                    };
+                    ck_keys(c, spec, ARG_KEYS, COUNT(ARG_KEYS), HINTS, COUNT(HINTS), awhat);
                     const idl_node *d = idl_map_get(spec, "description");
                     if (d)
                         a->description = ck_description(c, d, "'description'");
                     a->title = optional_string(c, spec, "title");
                     const idl_node *req = idl_map_get(spec, "required");
-                    if (req) {
-                        if (req->kind != IDL_NODE_BOOL)
-                            ERR(c, req->loc, "'required' must be true or false");
-                        else
-                            a->required = req->v.b;
-                    }
+                    if (req)
+                        read_bool(c, req, "required", &a->required);
                 } else if (spec->kind != IDL_NODE_NULL) {
                     ERR(c, spec->loc,
                         "argument '%s' of prompt '%s' must be a mapping {description, required} (prompt arguments "
@@ -383,13 +461,19 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
                 }
                 for (size_t j = 0; j < pr->nargs; j++)
                     if (strcmp(pr->args[j].c_name, a->c_name) == 0)
-                        ERR(c, a->loc, "arguments '%s' and '%s' of prompt '%s' have the same C name '%s'",
+                        ERR(c, a->loc,
+                            "arguments '%s' and '%s' of prompt '%s' have the same C name '%s'; give one a 'c_name'",
                             pr->args[j].name, a->name, pr->name, a->c_name);
                 names[pr->nargs++] = a->name;
             }
         }
     }
-    pr->complete = parse_complete(c, idl_map_get(body, "complete"), names, pr->nargs, what, "arguments",
+    const char **c_names = mcp_arena_alloc(c->a, (pr->nargs ? pr->nargs : 1) * sizeof *c_names);
+    if (!c_names)
+        return;
+    for (size_t i = 0; i < pr->nargs; i++)
+        c_names[i] = pr->args[i].c_name;
+    pr->complete = parse_complete(c, idl_map_get(body, "complete"), names, c_names, pr->nargs, what, "arguments",
                                   &pr->ncomplete);
 }
 
@@ -426,8 +510,8 @@ static ir_type *new_type(checker *c, ir_kind kind, idl_loc loc)
 
 static bool read_count(checker *c, const idl_node *v, const char *key, int64_t *out)
 {
-    if (v->kind != IDL_NODE_INT || v->v.i < 0) {
-        ERR(c, v->loc, "'%s' must be a non-negative integer, not '%s'", key, ck_scalar_text(v));
+    if (v->kind != IDL_NODE_INT || v->overflow || v->v.i < 0) {
+        ERR(c, v->loc, "'%s' must be a non-negative integer, not %s", key, node_desc(c, v));
         return false;
     }
     *out = v->v.i;
@@ -436,15 +520,16 @@ static bool read_count(checker *c, const idl_node *v, const char *key, int64_t *
 
 static bool read_number(checker *c, const idl_node *v, const char *key, bool integer, ir_number *out)
 {
-    if (v->kind == IDL_NODE_INT) {
+    if (v->kind == IDL_NODE_INT && !v->overflow) {
         *out = (ir_number){.is_int = true, .i = v->v.i};
         return true;
     }
-    if (v->kind == IDL_NODE_FLOAT && !integer) {
+    if (v->kind == IDL_NODE_FLOAT && !integer && isfinite(v->v.f)) {
         *out = (ir_number){.f = v->v.f};
         return true;
     }
-    ERR(c, v->loc, "'%s' must be %s, not '%s'", key, integer ? "an integer" : "a number", ck_scalar_text(v));
+    ERR(c, v->loc, "'%s' must be %s, not %s", key, integer ? "a 64-bit integer" : "a finite number",
+        node_desc(c, v));
     return false;
 }
 
@@ -497,60 +582,88 @@ static bool is_value(const ir_form_field *ff, const char *s)
     return false;
 }
 
-/* A default against its field. */
-static void check_form_default(checker *c, const ir_field *f, const ir_form_field *ff, const idl_node *d)
+/* The values of an enum field, for messages: "'a', 'b' or 'c'" (the first
+ * few, then "..."). */
+static const char *values_text(checker *c, const ir_form_field *ff)
+{
+    enum { SHOWN = 8 };
+    mcp_buf b;
+    mcp_buf_init(&b);
+    for (size_t i = 0; i < ff->nvalues && i < SHOWN; i++) {
+        if (i)
+            mcp_buf_puts(&b, i + 1 == ff->nvalues ? " or " : ", ");
+        mcp_buf_printf(&b, "'%s'", ff->values[i]);
+    }
+    if (ff->nvalues > SHOWN)
+        mcp_buf_puts(&b, ", ...");
+    const char *s = b.oom || !b.data ? "its values" : mcp_arena_strndup(c->a, b.data, b.len);
+    mcp_buf_free(&b);
+    return s ? s : "its values";
+}
+
+/* A default against its field (spec: the field's mapping, for the places
+ * and texts of its constraints). */
+static void check_form_default(checker *c, const ir_field *f, const ir_form_field *ff, const idl_node *spec,
+                               const idl_node *d)
 {
     const ir_constraints *k = &f->type->c;
     switch (ff->kind) {
     case IR_FORM_STRING:
         if (d->kind != IDL_NODE_STR) {
-            ERR(c, d->loc, "the default of '%s' must be a string, not %s '%s'", f->name, idl_node_kind_name(d),
-                ck_scalar_text(d));
+            ERR(c, d->loc, "the default of '%s' must be a string, not %s", f->name, node_desc(c, d));
             return;
         }
         if (k->has_min_length || k->has_max_length) {
             size_t chars = 0;
             for (size_t i = 0; i < d->len; i++)
                 chars += ((unsigned char)d->str[i] & 0xC0) != 0x80;
-            if ((k->has_min_length && (int64_t)chars < k->min_length) ||
-                (k->has_max_length && (int64_t)chars > k->max_length))
-                ERR(c, d->loc, "the default of '%s' has %zu characters, outside its minLength/maxLength", f->name,
-                    chars);
+            if (k->has_min_length && (int64_t)chars < k->min_length)
+                ERR(c, d->loc, "the default of '%s' is %zu character%s long, shorter than its minLength %lld",
+                    f->name, chars, chars == 1 ? "" : "s", (long long)k->min_length);
+            else if (k->has_max_length && (int64_t)chars > k->max_length)
+                ERR(c, d->loc, "the default of '%s' is %zu character%s long, longer than its maxLength %lld",
+                    f->name, chars, chars == 1 ? "" : "s", (long long)k->max_length);
         }
         return;
     case IR_FORM_INTEGER:
     case IR_FORM_NUMBER: {
-        bool ok = d->kind == IDL_NODE_INT || (ff->kind == IR_FORM_NUMBER && d->kind == IDL_NODE_FLOAT);
+        bool ok = (d->kind == IDL_NODE_INT && !d->overflow) ||
+                  (ff->kind == IR_FORM_NUMBER && d->kind == IDL_NODE_FLOAT && isfinite(d->v.f));
         if (!ok) {
-            ERR(c, d->loc, "the default of '%s' must be %s, not %s '%s'", f->name,
-                ff->kind == IR_FORM_INTEGER ? "an integer" : "a number", idl_node_kind_name(d), ck_scalar_text(d));
+            ERR(c, d->loc, "the default of '%s' must be %s, not %s", f->name,
+                ff->kind == IR_FORM_INTEGER ? "a 64-bit integer" : "a finite number", node_desc(c, d));
             return;
         }
         double x = d->kind == IDL_NODE_INT ? (double)d->v.i : d->v.f;
-        if ((k->has_minimum && x < ir_number_value(k->minimum)) ||
-            (k->has_maximum && x > ir_number_value(k->maximum)))
-            ERR(c, d->loc, "the default of '%s' is outside its minimum/maximum", f->name);
+        if (k->has_minimum && x < ir_number_value(k->minimum))
+            ERR(c, d->loc, "the default %s of '%s' is less than its minimum %s", d->str, f->name,
+                ck_scalar_text(idl_map_get(spec, "minimum")));
+        else if (k->has_maximum && x > ir_number_value(k->maximum))
+            ERR(c, d->loc, "the default %s of '%s' is greater than its maximum %s", d->str, f->name,
+                ck_scalar_text(idl_map_get(spec, "maximum")));
         return;
     }
     case IR_FORM_BOOLEAN:
         if (d->kind != IDL_NODE_BOOL)
-            ERR(c, d->loc, "the default of '%s' must be true or false, not %s '%s'", f->name, idl_node_kind_name(d),
-                ck_scalar_text(d));
+            ERR(c, d->loc, "the default of '%s' must be true or false, not %s", f->name, node_desc(c, d));
         return;
     case IR_FORM_ENUM:
         if (d->kind != IDL_NODE_STR || !is_value(ff, d->str))
-            ERR(c, d->loc, "the default of '%s' must be one of its values, not '%s'", f->name, ck_scalar_text(d));
+            ERR(c, d->loc, "the default of '%s' must be one of its values (%s), not %s", f->name,
+                values_text(c, ff), node_desc(c, d));
         return;
     case IR_FORM_ENUM_LIST:
         if (d->kind != IDL_NODE_SEQ) {
             ERR(c, d->loc, "the default of '%s' (multiple: true) must be a list of its values, not %s", f->name,
-                idl_node_kind_name(d));
+                node_desc(c, d));
             return;
         }
-        for (size_t i = 0; i < d->n; i++)
-            if (d->items[i]->kind != IDL_NODE_STR || !is_value(ff, d->items[i]->str))
-                ERR(c, d->items[i]->loc, "the default of '%s' must hold only its values, not '%s'", f->name,
-                    ck_scalar_text(d->items[i]));
+        for (size_t i = 0; i < d->n; i++) {
+            const idl_node *item = d->items[i];
+            if (item->kind != IDL_NODE_STR || !is_value(ff, item->str))
+                ERR(c, item->loc, "the default of '%s' may hold only its values (%s), not %s", f->name,
+                    values_text(c, ff), node_desc(c, item));
+        }
         return;
     }
 }
@@ -577,18 +690,14 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
     const idl_node *type = idl_map_get(spec, "type"), *values = idl_map_get(spec, "values");
     const idl_node *multiple = idl_map_get(spec, "multiple");
     if (type && values) {
-        ERR(c, ck_map_key(spec, "values")->loc, "field '%s' has both 'type' and 'values': an enum field is "
-                                                "a string; drop 'type'", f->name);
+        ERR(c, ck_map_key(spec, "values")->loc,
+            "field '%s' of %s has both 'type' and 'values': an enum field is a string; drop 'type'", f->name, owner);
         return false;
     }
     if (values) {
         bool multi = false;
-        if (multiple) {
-            if (multiple->kind != IDL_NODE_BOOL)
-                ERR(c, multiple->loc, "'multiple' must be true or false");
-            else
-                multi = multiple->v.b;
-        }
+        if (multiple)
+            read_bool(c, multiple, "multiple", &multi);
         ff->kind = multi ? IR_FORM_ENUM_LIST : IR_FORM_ENUM;
         if (!parse_values(c, ff, values, f->name))
             return false;
@@ -629,7 +738,8 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
         }
     } else if (type) {
         if (multiple)
-            ERR(c, ck_map_key(spec, "multiple")->loc, "'multiple' applies to enum fields (with 'values') only");
+            ERR(c, ck_map_key(spec, "multiple")->loc,
+                "'multiple' does not apply to field '%s' (it applies to enum fields, with 'values')", f->name);
         ir_kind k;
         if (ck_str_eq(type, "str")) {
             ff->kind = IR_FORM_STRING;
@@ -709,18 +819,40 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
     f->c_name = c_name_of(c, spec, f->name);
     f->required = true;
     const idl_node *req = idl_map_get(spec, "required");
-    if (req) {
-        if (req->kind != IDL_NODE_BOOL)
-            ERR(c, req->loc, "'required' must be true or false");
-        else
-            f->required = req->v.b;
-    }
+    if (req)
+        read_bool(c, req, "required", &f->required);
     const idl_node *d = idl_map_get(spec, "default");
     if (d && d->kind != IDL_NODE_NULL) {
-        check_form_default(c, f, ff, d);
+        check_form_default(c, f, ff, spec, d);
         f->default_value = d;
     }
     return true;
+}
+
+/* The members of a form's struct: one per field, and has_NAME for each
+ * optional one; no two may share a name. Forms are small: pairs will do. */
+static void check_form_members(checker *c, const ir_elicitation *e)
+{
+    for (size_t i = 0; i < e->nfields; i++) {
+        const ir_field *f = &e->fields[i];
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(e->fields[j].c_name, f->c_name) == 0) {
+                ERR(c, f->loc, "fields '%s' and '%s' of elicitation '%s' have the same C name '%s'; give one a 'c_name'",
+                    e->fields[j].name, f->name, e->name, f->c_name);
+                break;
+            }
+    }
+    for (size_t i = 0; i < e->nfields; i++) {
+        if (e->fields[i].required)
+            continue;
+        const char *flag = mcp_arena_printf(c->a, "has_%s", e->fields[i].c_name);
+        for (size_t j = 0; flag && j < e->nfields; j++)
+            if (strcmp(e->fields[j].c_name, flag) == 0)
+                ERR(c, e->fields[j].loc,
+                    "field '%s' of elicitation '%s' has the C name '%s', which is the presence flag of the optional "
+                    "field '%s'; give it a 'c_name'",
+                    e->fields[j].name, e->name, flag, e->fields[i].name);
+    }
 }
 
 static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
@@ -757,13 +889,9 @@ static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
     for (size_t i = 0; i < fields->n; i++) {
         if (!parse_form_field(c, &fields->pairs[i], what, &e->fields[e->nfields], &e->form[e->nfields]))
             continue;
-        const ir_field *f = &e->fields[e->nfields];
-        for (size_t j = 0; j < e->nfields; j++)
-            if (strcmp(e->fields[j].c_name, f->c_name) == 0)
-                ERR(c, f->loc, "fields '%s' and '%s' of elicitation '%s' have the same C name '%s'",
-                    e->fields[j].name, f->name, e->name, f->c_name);
         e->nfields++;
     }
+    check_form_members(c, e);
 }
 
 static void parse_elicitations(checker *c, const idl_node *root)
@@ -785,8 +913,8 @@ static void parse_elicitations(checker *c, const idl_node *root)
 /* ---------------------------------------------------------------- generated names */
 
 typedef struct gname {
-    const char *name;
-    const char *what;
+    const char *name;  /* the C name */
+    const char *what;  /* what it names: "the reader of resource 'notes'" */
     idl_loc loc;
     bool checked; /* a tool's or a type's: check.c compares those among themselves */
 } gname;
@@ -798,7 +926,7 @@ static void check_generated_names(checker *c)
     const ir_server *s = c->srv;
     const char *px = s->c_prefix ? s->c_prefix : "server";
     size_t cap = 2 * s->ntools + s->ndefs + 2 * s->nresources + 2 * s->ntemplates + 2 * s->nprompts +
-                 2 * s->nelicitations + 16;
+                 3 * s->nelicitations + 16;
     for (size_t i = 0; i < s->nprompts; i++)
         cap += s->prompts[i].ncomplete;
     for (size_t i = 0; i < s->ntemplates; i++)
@@ -807,46 +935,58 @@ static void check_generated_names(checker *c)
     if (!v)
         return;
     size_t n = 0;
-#define ADD(w, l, ...) (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), (w), (l), false})
+#define ADD(l, w, wname, ...)                                                                                     \
+    (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), mcp_arena_printf(c->a, "%s '%s'", (w), (wname)), (l), \
+                      false})
     for (size_t i = 0; i < s->ntools; i++) {
-        ADD("the handler of tool", s->tools[i].loc, "%s_%s", px, s->tools[i].c_name);
-        ADD("the arguments of tool", s->tools[i].loc, "%s_%s_args", px, s->tools[i].c_name);
+        ADD(s->tools[i].loc, "the handler of tool", s->tools[i].name, "%s_%s", px, s->tools[i].c_name);
+        ADD(s->tools[i].loc, "the arguments of tool", s->tools[i].name, "%s_%s_args", px, s->tools[i].c_name);
     }
     for (size_t i = 0; i < s->ndefs; i++)
-        ADD("type", s->defs[i]->loc, "%s", s->defs[i]->c_name);
+        ADD(s->defs[i]->loc, "type", s->defs[i]->name, "%s", s->defs[i]->c_name);
     for (size_t i = 0; i < n; i++)
         v[i].checked = true;
     for (size_t i = 0; i < s->nresources; i++)
         if (!s->resources[i].text && !s->resources[i].blob)
-            ADD("the reader of resource", s->resources[i].loc, "%s_read_%s", px, s->resources[i].c_name);
+            ADD(s->resources[i].loc, "the reader of resource", s->resources[i].name, "%s_read_%s", px,
+                s->resources[i].c_name);
     for (size_t i = 0; i < s->ntemplates; i++) {
         const ir_template *t = &s->templates[i];
-        ADD("the reader of resource template", t->loc, "%s_read_%s", px, t->c_name);
-        ADD("the variables of resource template", t->loc, "%s_%s_vars", px, t->c_name);
+        ADD(t->loc, "the reader of resource template", t->name, "%s_read_%s", px, t->c_name);
+        ADD(t->loc, "the variables of resource template", t->name, "%s_%s_vars", px, t->c_name);
         for (size_t j = 0; j < t->ncomplete; j++)
             if (t->complete[j].handler)
-                ADD("a completion handler of resource template", t->complete[j].loc, "%s_complete_%s_%s", px,
-                    t->c_name, idl_c_ident(c->a, t->complete[j].name));
+                ADD(t->complete[j].loc, "the completion handler of variable", t->complete[j].name,
+                    "%s_complete_%s_%s", px, t->c_name, t->complete[j].c_name);
     }
     for (size_t i = 0; i < s->nprompts; i++) {
         const ir_prompt *p = &s->prompts[i];
-        ADD("the handler of prompt", p->loc, "%s_prompt_%s", px, p->c_name);
-        ADD("the arguments of prompt", p->loc, "%s_%s_prompt_args", px, p->c_name);
+        ADD(p->loc, "the handler of prompt", p->name, "%s_prompt_%s", px, p->c_name);
+        ADD(p->loc, "the arguments of prompt", p->name, "%s_%s_prompt_args", px, p->c_name);
         for (size_t j = 0; j < p->ncomplete; j++)
             if (p->complete[j].handler)
-                ADD("a completion handler of prompt", p->complete[j].loc, "%s_complete_%s_%s", px, p->c_name,
-                    idl_c_ident(c->a, p->complete[j].name));
+                ADD(p->complete[j].loc, "the completion handler of argument", p->complete[j].name,
+                    "%s_complete_%s_%s", px, p->c_name, p->complete[j].c_name);
     }
     for (size_t i = 0; i < s->nelicitations; i++) {
-        ADD("the form of elicitation", s->elicitations[i].loc, "%s_%s_form", px, s->elicitations[i].c_name);
-        ADD("the call of elicitation", s->elicitations[i].loc, "%s_elicit_%s", px, s->elicitations[i].c_name);
+        const ir_elicitation *e = &s->elicitations[i];
+        ADD(e->loc, "the form of elicitation", e->name, "%s_%s_form", px, e->c_name);
+        ADD(e->loc, "the descriptor of elicitation", e->name, "%s_%s_elicitation", px, e->c_name);
+        ADD(e->loc, "the call of elicitation", e->name, "%s_elicit_%s", px, e->c_name);
     }
 #undef ADD
+    /* check.c keeps a type off the server table's name; a tool's handler
+     * must stay off it too. */
+    for (size_t i = 0; i < s->ntools; i++)
+        if (strcmp(s->tools[i].c_name, "server") == 0)
+            ERR(c, s->tools[i].loc, "the handler of tool '%s' and the server table would both be named '%s_server' "
+                "in C; give the tool a 'c_name'", s->tools[i].name, px);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (!(v[i].checked && v[j].checked) && v[i].name && v[j].name && strcmp(v[i].name, v[j].name) == 0) {
-                ERR(c, v[i].loc, "%s here and %s at line %u would both be named '%s' in C; give one a 'c_name'",
-                    v[i].what, v[j].what, v[j].loc.line, v[i].name);
+            if (!(v[i].checked && v[j].checked) && v[i].name && v[j].name && v[i].what && v[j].what &&
+                strcmp(v[i].name, v[j].name) == 0) {
+                ERR(c, v[i].loc, "%s and %s (line %u) would both be named '%s' in C; give one a 'c_name'", v[i].what,
+                    v[j].what, v[j].loc.line, v[i].name);
                 break;
             }
 }

@@ -134,6 +134,7 @@ typedef struct ir_tool {
 /* How one prompt argument or template variable is completed. */
 typedef struct ir_completion {
     const char *name;        /* the argument or variable */
+    const char *c_name;      /* its C name (a handler is named after it) */
     bool handler;            /* a generated prototype; else the static `values` */
     const char **values;
     size_t nvalues;

@@ -19,7 +19,7 @@
 
 #define MCP_DEFAULT_MAX_MESSAGE (8u << 20) /* bytes in one message */
 #define MCP_DEFAULT_MAX_CONCURRENT 64      /* tools/call in flight per session */
-#define MCP_DEFAULT_PAGE_SIZE 100          /* tools per tools/list page */
+#define MCP_DEFAULT_PAGE_SIZE 100          /* entries per page of each list method */
 #define MCP_MAX_WORKERS 1024
 #define MCP_DEFAULT_CLIENT_TIMEOUT_MS 60000 /* a handler's request to the client */
 #define MCP_DEFAULT_MAX_PENDING 64          /* requests to the client pending per session */
@@ -37,7 +37,7 @@ typedef struct mcp_settings {
     size_t max_message;      /* longest message accepted, in bytes (CR LF excluded) */
     int max_depth;           /* JSON nesting limit (mcp_json_limits.max_depth) */
     int max_concurrent;      /* requests in flight before -32603 */
-    size_t page_size;        /* tools per tools/list page */
+    size_t page_size;        /* entries per page of each list method */
     int client_timeout_ms;   /* how long a handler waits for the client's answer
                                 (mcp_client_request); <= 0: the default */
     int max_pending;         /* requests to the client pending at once; <= 0: the default */

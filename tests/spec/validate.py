@@ -25,6 +25,19 @@ BY_METHOD = {
     "sampling/createMessage": "CreateMessageRequest",
     "elicitation/create": "ElicitRequest",
     "ping": "PingRequest",
+    "notifications/resources/updated": "ResourceUpdatedNotification",
+}
+
+# A result's type, by the member that only it has.
+BY_RESULT_KEY = {
+    "content": "CallToolResult",
+    "protocolVersion": "InitializeResult",
+    "resources": "ListResourcesResult",
+    "resourceTemplates": "ListResourceTemplatesResult",
+    "contents": "ReadResourceResult",
+    "prompts": "ListPromptsResult",
+    "messages": "GetPromptResult",
+    "completion": "CompleteResult",
 }
 
 
@@ -60,13 +73,10 @@ def main():
             errs = check(m, name)
         elif "result" in m:
             r = m["result"]
-            if "content" in r:
-                name = "CallToolResult"
-            elif "protocolVersion" in r:
-                name = "InitializeResult"
-            elif r == {}:
+            name = next((v for k, v in BY_RESULT_KEY.items() if k in r), None)
+            if name is None and r == {}:
                 name = "EmptyResult"
-            else:
+            if name is None:
                 problems.append("line %d: a result of unknown kind" % n)
                 continue
             errs = check(m, "JSONRPCResultResponse" if "JSONRPCResultResponse" in defs

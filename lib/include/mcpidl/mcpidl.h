@@ -221,10 +221,11 @@ typedef struct mcp_elicitation {
 
 /* Ask the client to fill `form` (message NULL: the form's default). True when
  * the user accepted and the answer fits the form: *out (zero-filled first,
- * form->type->size bytes) holds it, defaults filled in. False otherwise: a
- * decline or cancel (then *action says which), or no usable answer
- * (MCP_ELICIT_NONE, or an accepted answer that does not fit: the reason is
- * in mcp_client_error()). `action` may be NULL. */
+ * form->type->size bytes) holds it, defaults filled in. False otherwise, and
+ * *action says why: MCP_ELICIT_DECLINE or MCP_ELICIT_CANCEL (the user's
+ * choice), MCP_ELICIT_NONE (no answer: an error, a timeout), or
+ * MCP_ELICIT_ACCEPT with an answer that does not fit the form. In the last
+ * two cases mcp_client_error() says what went wrong. `action` may be NULL. */
 bool mcp_elicit_form(mcp_call *call, const mcp_elicitation *form, const char *message, void *out,
                      mcp_elicit_action *action);
 
