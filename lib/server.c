@@ -1064,7 +1064,8 @@ void mcp_resource_updated(const char *uri)
     for (mcp_session *s = registry; s; s = s->reg_next)
         for (const sub *u = s->subs; u; u = u->next)
             if (strcmp(u->uri, uri) == 0) {
-                if (s->initialized && !atomic_load(&s->broken))
+                /* (Subscribed means initialized: resources/subscribe needs it.) */
+                if (!atomic_load(&s->broken))
                     sink_send(s, NULL, &part, 1, false);
                 break;
             }
