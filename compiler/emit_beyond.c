@@ -3,6 +3,15 @@
  * then what a client shows, then details), absent ones left out. */
 #include "emit_beyond.h"
 
+/* An object whose members keep the order they are set in. */
+static jval *ordered(mcp_arena *a)
+{
+    jval *o = j_obj(a);
+    if (o)
+        o->keep_order = true;
+    return o;
+}
+
 static void set_str(mcp_arena *a, jval *o, const char *key, const char *s)
 {
     if (s)
@@ -11,7 +20,7 @@ static void set_str(mcp_arena *a, jval *o, const char *key, const char *s)
 
 jval *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
 {
-    jval *o = j_obj(a);
+    jval *o = ordered(a);
     if (!o)
         return NULL;
     set_str(a, o, "name", r->name);
@@ -24,7 +33,7 @@ jval *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
 
 jval *beyond_template_entry(mcp_arena *a, const ir_template *t)
 {
-    jval *o = j_obj(a);
+    jval *o = ordered(a);
     if (!o)
         return NULL;
     set_str(a, o, "name", t->name);
@@ -37,7 +46,7 @@ jval *beyond_template_entry(mcp_arena *a, const ir_template *t)
 
 jval *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
 {
-    jval *o = j_obj(a);
+    jval *o = ordered(a);
     if (!o)
         return NULL;
     set_str(a, o, "name", p->name);
@@ -47,7 +56,7 @@ jval *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
         jval *args = j_arr(a);
         for (size_t i = 0; i < p->nargs; i++) {
             const ir_prompt_arg *g = &p->args[i];
-            jval *e = j_obj(a);
+            jval *e = ordered(a);
             set_str(a, e, "name", g->name);
             set_str(a, e, "title", g->title);
             set_str(a, e, "description", g->description);
