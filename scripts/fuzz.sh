@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets (tests/fuzz) with clang in build-fuzz and run each for
-# SECONDS_PER_TARGET (default 30), two at a time, on a copy of its seed corpus and of its
-# regression inputs (tests/regression/NAME; the checked-in files are never modified). Fails on
-# any crash, leak, timeout or out-of-memory, and prints the reproducer; docs/fuzzing.md says how
-# to keep it as a regression test.
+# SECONDS_PER_TARGET (default 30; fuzz_http, the slow end-to-end one over sockets, for half of
+# that: fuzz_http_route covers the same logic in process), two at a time, on a copy of its seed
+# corpus and of its regression inputs (tests/regression/NAME; the checked-in files are never
+# modified). Fails on any crash, leak, timeout or out-of-memory, and prints the reproducer;
+# docs/fuzzing.md says how to keep it as a regression test.
 #
 # usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
 #   FUZZ_TARGETS="fuzz_json fuzz_idl"  run only these
@@ -24,7 +25,7 @@ fi
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$CC_FUZZ" \
   -DMCPIDL_FUZZ=ON -DMCPIDL_BUILD_TESTS=OFF -DMCPIDL_BUILD_EXAMPLES=OFF -DMCPIDL_MANPAGE=OFF \
   -DMCPIDL_INSTALL=OFF >/dev/null
-TARGETS=${FUZZ_TARGETS:-fuzz_json fuzz_texpr fuzz_idl fuzz_decode fuzz_jsonrpc fuzz_http}
+TARGETS=${FUZZ_TARGETS:-fuzz_json fuzz_texpr fuzz_idl fuzz_decode fuzz_jsonrpc fuzz_http_route fuzz_http}
 echo "== fuzz: building $TARGETS in $BUILD"
 # shellcheck disable=SC2086
 if ! cmake --build "$BUILD" -j "$(nproc 2>/dev/null || echo 2)" --target $TARGETS >"$BUILD/fuzz-build.log" 2>&1; then
@@ -41,14 +42,17 @@ WORK=$(cd "$WORK" && pwd)
 # One target: its corpus copied, libFuzzer run with a time budget; a failure leaves the
 # reproducer (crash-*, leak-*, timeout-*, oom-*) in $WORK/NAME/artifacts/.
 run_target() {
-  local name=$1 dir=$WORK/$1
+  local name=$1 dir=$WORK/$1 seconds=$SECONDS_PER_TARGET
+  if [ "$name" = fuzz_http ] && [ "$seconds" -gt 1 ]; then
+    seconds=$((seconds / 2))
+  fi
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp tests/fuzz/corpus/"$name"/* "$dir/corpus/" 2>/dev/null || true
   # The inputs that once failed start every run too, under clang's sanitizers.
   cp tests/regression/"$name"/* "$dir/corpus/" 2>/dev/null || true
   if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     "$BUILD/tests/fuzz/$name" "$dir/corpus" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
+     "$BUILD/tests/fuzz/$name" "$dir/corpus" -max_total_time="$seconds" -timeout=10 \
        -rss_limit_mb=2048 -detect_leaks=1 -print_final_stats=1 \
        -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1; then
     echo "ok   $name: $(grep -a -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$') runs," \

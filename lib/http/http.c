@@ -19,9 +19,15 @@
  * connection using it; ending it (DELETE, idle expiry, stop) takes it out of
  * the table, closes its streams and frees its mcp_session (which answers or
  * drops the requests in flight); the memory goes with the last reference.
+ *
+ * Layers (http_route.h). The core, everything up to "libmicrohttpd glue"
+ * below, takes a request as an http_req and answers with an http_resp; it
+ * never calls libmicrohttpd, so that a test can drive it in process. The
+ * glue reads requests off connections and writes the answers back.
  */
 #define _GNU_SOURCE
 #include "http.h"
+#include "http_route.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -121,14 +127,7 @@ struct mcp_http {
     int nsessions;
 };
 
-typedef struct conn {
-    char *body;
-    size_t len, cap;
-    bool too_large;
-} conn;
-
-typedef struct reader {
-    struct MHD_Connection *c;
+struct http_sse {
     hsession *hs;
     stream *st;
     uint64_t gen;
@@ -137,7 +136,9 @@ typedef struct reader {
     size_t off;
     char pre[96];
     size_t pre_len, pre_off;
-} reader;
+    void (*waiting)(const mcp_http *h, void *conn, bool on); /* the request's hook */
+    void *conn;
+};
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -162,55 +163,41 @@ static bool header_has(const char *v, const char *token)
     return false;
 }
 
-/* The connection timeout measures the client: how long it takes to send its
- * request and to read the answer. libmicrohttpd measures from the last byte
- * that moved, and checks when our callback returns: a callback that waited
- * for a handler (a JSON answer, the next SSE event) longer than the timeout
- * would have its connection closed at once, the answer lost. So the timeout
- * is off while the connection's thread waits on the session, and back on
- * after (setting it on a connection that had none restarts its clock). */
-static void timeout_pause(struct MHD_Connection *c)
-{
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
-}
-
-static void timeout_resume(const mcp_http *h, struct MHD_Connection *c)
-{
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)h->timeout_seconds);
-}
-
 /* A JSON-RPC error body, without an id (none is known). */
-static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, int code,
-                                   const char *message)
+void http_resp_error(http_resp *out, unsigned status, int code, const char *message)
 {
+    http_resp_free(out);
+    *out = (http_resp){0};
     char text[512];
     int n = snprintf(text, sizeof text,
                      "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"}}",
                      code, message);
     if (n < 0 || (size_t)n >= sizeof text)
         n = 0;
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer((size_t)n, text, MHD_RESPMEM_MUST_COPY);
-    if (!r)
-        return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
-    enum MHD_Result ret = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    return ret;
+    out->body = malloc((size_t)n + 1);
+    if (!out->body)
+        return; /* status 0: the connection is closed */
+    memcpy(out->body, text, (size_t)n + 1);
+    out->len = (size_t)n;
+    out->status = status;
+    out->content_type = "application/json";
+    out->allow = status == 405;
 }
 
-static enum MHD_Result reply_empty(struct MHD_Connection *c, unsigned status, const char *sid)
+static void resp_empty(http_resp *out, unsigned status, const char *sid)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-    if (!r)
-        return MHD_NO;
+    *out = (http_resp){.status = status};
     if (sid)
-        MHD_add_response_header(r, "Mcp-Session-Id", sid);
-    enum MHD_Result ret = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    return ret;
+        snprintf(out->session_id, sizeof out->session_id, "%s", sid);
+}
+
+void http_resp_free(http_resp *r)
+{
+    free(r->body);
+    r->body = NULL;
+    if (r->sse)
+        http_sse_free(r->sse);
+    r->sse = NULL;
 }
 
 /* ---------------------------------------------------------------- host and origin */
@@ -607,10 +594,8 @@ fail:
 
 /* ---------------------------------------------------------------- SSE readers */
 
-static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
 {
-    (void)pos;
-    reader *r = cls;
     if (r->pre_off < r->pre_len) {
         size_t n = r->pre_len - r->pre_off;
         if (n > max)
@@ -622,8 +607,9 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     hsession *hs = r->hs;
     stream *st = r->st;
     mcp_http *h = hs->h;
-    timeout_pause(r->c);
-    ssize_t ret = MHD_CONTENT_READER_END_OF_STREAM;
+    if (r->waiting)
+        r->waiting(h, r->conn, true);
+    ssize_t ret = HTTP_SSE_END;
     pthread_mutex_lock(&hs->mu);
     for (;;) {
         if (st->gen != r->gen || (r->own && st->cut && r->next_seq >= st->cut))
@@ -654,6 +640,10 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         /* Stopping, a reader still delivers what its stream holds. */
         if (st->closed || atomic_load(&h->stopping))
             break;
+        if (!wait) {
+            ret = HTTP_SSE_AGAIN;
+            break;
+        }
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += KEEPALIVE_SECONDS;
@@ -669,13 +659,13 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         }
     }
     pthread_mutex_unlock(&hs->mu);
-    timeout_resume(h, r->c);
+    if (r->waiting)
+        r->waiting(h, r->conn, false);
     return ret;
 }
 
-static void sse_free(void *cls)
+void http_sse_free(http_sse *r)
 {
-    reader *r = cls;
     hsession *hs = r->hs;
     pthread_mutex_lock(&hs->mu);
     r->st->readers--;
@@ -687,44 +677,34 @@ static void sse_free(void *cls)
 
 /* Answer with stream st as SSE from event `from` on; the reader takes over
  * the caller's reference to hs and st's reader count. */
-static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream *st,
-                                 uint64_t from, const char *sid, bool own)
+static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream *st,
+                       uint64_t from, const char *sid, bool own)
 {
-    reader *r = xcalloc(1, sizeof *r);
-    struct MHD_Response *resp = NULL;
-    if (r) {
-        r->c = c;
-        r->hs = hs;
-        r->st = st;
-        r->own = own;
-        pthread_mutex_lock(&hs->mu);
-        r->gen = ++st->gen; /* a reader still on it stops */
-        pthread_cond_broadcast(&st->cv);
-        pthread_mutex_unlock(&hs->mu);
-        r->next_seq = from;
-        int n = snprintf(r->pre, sizeof r->pre, "id: %llu-%llu\nretry: 500\ndata: \n\n",
-                         (unsigned long long)st->num, (unsigned long long)(from - 1));
-        r->pre_len = n > 0 ? (size_t)n : 0;
-        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, sse_read, r,
-                                                 sse_free);
-    }
-    if (!resp) {
-        if (r)
-            free(r);
+    http_sse *r = xcalloc(1, sizeof *r);
+    if (!r) {
         pthread_mutex_lock(&hs->mu);
         st->readers--;
         pthread_mutex_unlock(&hs->mu);
         hsession_unref(hs);
-        return reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, -32603,
-                           "Internal error: out of memory");
+        http_resp_error(out, 500, -32603, "Internal error: out of memory");
+        return;
     }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    if (sid)
-        MHD_add_response_header(resp, "Mcp-Session-Id", sid);
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    r->hs = hs;
+    r->st = st;
+    r->own = own;
+    r->waiting = rq->waiting;
+    r->conn = rq->conn;
+    pthread_mutex_lock(&hs->mu);
+    r->gen = ++st->gen; /* a reader still on it stops */
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&hs->mu);
+    r->next_seq = from;
+    int n = snprintf(r->pre, sizeof r->pre, "id: %llu-%llu\nretry: 500\ndata: \n\n",
+                     (unsigned long long)st->num, (unsigned long long)(from - 1));
+    r->pre_len = n > 0 ? (size_t)n : 0;
+    resp_empty(out, 200, sid);
+    out->content_type = "text/event-stream";
+    out->sse = r;
 }
 
 /* ---------------------------------------------------------------- the methods */
@@ -737,6 +717,13 @@ static enum MHD_Result reply_sse(struct MHD_Connection *c, hsession *hs, stream 
  * responses count as requests here: the session takes them and they are
  * answered 202. */
 typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
+
+/* v is the string lit, all of it (a string may hold NUL bytes). */
+static bool json_str_is(const mcp_json *v, const char *lit)
+{
+    size_t n = strlen(lit);
+    return v && v->kind == MCP_JSTRING && v->len == n && memcmp(v->s, lit, n) == 0;
+}
 
 static body_kind classify(const mcp_http *h, const char *body, size_t len, bool *initialize)
 {
@@ -755,65 +742,79 @@ static body_kind classify(const mcp_http *h, const char *body, size_t len, bool 
     } else if (m && m->kind == MCP_JOBJECT) {
         const mcp_json *id = mcp_json_get(m, "id");
         const mcp_json *method = mcp_json_get(m, "method");
-        const mcp_json *v = mcp_json_get(m, "jsonrpc");
+        const mcp_json *params = mcp_json_get(m, "params");
         bool id_ok = !id || id->kind == MCP_JINT || id->kind == MCP_JSTRING;
         bool is_response = !method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"));
-        /* An initialize request starts a session (parsed with the session's
-         * own limits: a text it would refuse starts none). */
-        *initialize = method && method->kind == MCP_JSTRING && strcmp(method->s, "initialize") == 0 &&
-                      id && id_ok;
-        if (is_response || (id_ok && method && method->kind == MCP_JSTRING && v && v->kind == MCP_JSTRING &&
-                            strcmp(v->s, "2.0") == 0))
+        bool envelope = id_ok && method && method->kind == MCP_JSTRING &&
+                        json_str_is(mcp_json_get(m, "jsonrpc"), "2.0");
+        /* An initialize request starts a session, when the session will take
+         * it: parsed with the session's own limits, and past the checks the
+         * session makes before it initializes (the envelope, params an
+         * object). A refused one would leave a session nobody initialized. */
+        *initialize = envelope && id && json_str_is(method, "initialize") &&
+                      (!params || params->kind == MCP_JOBJECT);
+        if (is_response || envelope)
             k = BODY_REQUEST;
     }
     mcp_arena_free(&a);
     return k;
 }
 
-static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *sid)
+static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
 {
-    if (cn->too_large) {
+    if (rq->too_large) {
         char msg[128];
         snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
                  h->set.max_message);
-        return reply_error(c, 413, -32600, msg);
+        http_resp_error(out, 413, -32600, msg);
+        return;
     }
-    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    const char *accept = rq->header(rq->conn, "Accept");
     bool sse = header_has(accept, "text/event-stream");
     bool json = !accept || header_has(accept, "application/json") || header_has(accept, "*/*");
-    if (!sse && !json)
-        return reply_error(c, MHD_HTTP_NOT_ACCEPTABLE, -32000,
-                           "Not Acceptable: accept application/json or text/event-stream");
-    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
-    if (!ctype || strncasecmp(ctype, "application/json", 16) != 0)
-        return reply_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, -32000,
-                           "Unsupported Media Type: send application/json");
+    if (!sse && !json) {
+        http_resp_error(out, 406, -32000,
+                        "Not Acceptable: accept application/json or text/event-stream");
+        return;
+    }
+    const char *ctype = rq->header(rq->conn, "Content-Type");
+    if (!ctype || strncasecmp(ctype, "application/json", 16) != 0) {
+        http_resp_error(out, 415, -32000, "Unsupported Media Type: send application/json");
+        return;
+    }
 
     bool initialize;
-    body_kind kind = classify(h, cn->body ? cn->body : "", cn->len, &initialize);
+    body_kind kind = classify(h, rq->body ? rq->body : "", rq->len, &initialize);
     hsession *hs;
+    char new_id[sizeof hs->id];
     const char *new_sid = NULL;
     if (!sid) {
-        if (!initialize)
-            return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
-                               "Bad Request: Mcp-Session-Id header is required");
+        if (!initialize) {
+            http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+            return;
+        }
         bool full;
         hs = hsession_new(h, &full);
         if (!hs && full) {
             char msg[128];
             snprintf(msg, sizeof msg, "Service Unavailable: too many sessions (limit %d)",
                      h->max_sessions);
-            return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32000, msg);
+            http_resp_error(out, 503, -32000, msg);
+            return;
         }
-        if (!hs)
-            return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32603,
-                               "Internal error: cannot start a session");
-        new_sid = hs->id;
+        if (!hs) {
+            http_resp_error(out, 503, -32603, "Internal error: cannot start a session");
+            return;
+        }
+        memcpy(new_id, hs->id, sizeof new_id);
+        new_sid = new_id;
         mcp_log(MCP_LOG_INFO, "http: new session %.8s...", hs->id);
     } else {
         hs = hsession_find(h, sid);
-        if (!hs)
-            return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+        if (!hs) {
+            http_resp_error(out, 404, -32001, "Session not found");
+            return;
+        }
     }
 
     /* A body that is not a request is answered with the session's error,
@@ -828,15 +829,17 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
     pthread_mutex_unlock(&hs->mu);
     if (!st) {
         hsession_unref(hs);
-        return dead ? reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found")
-                    : reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, -32603,
-                                  "Internal error: out of memory");
+        if (dead)
+            http_resp_error(out, 404, -32001, "Session not found");
+        else
+            http_resp_error(out, 500, -32603, "Internal error: out of memory");
+        return;
     }
 
     bool answered = false;
     pthread_mutex_lock(&hs->msg_mu);
     if (hs->s)
-        answered = mcp_session_message(hs->s, cn->body ? cn->body : "", cn->len, st);
+        answered = mcp_session_message(hs->s, rq->body ? rq->body : "", rq->len, st);
     else
         dead = true;
     pthread_mutex_unlock(&hs->msg_mu);
@@ -850,18 +853,26 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
         streams_gc(hs);
         pthread_mutex_unlock(&hs->mu);
         hsession_unref(hs);
-        if (dead)
-            return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
-        if (kind == BODY_BAD) /* a blank body: nothing the session answers */
-            return reply_error(c, MHD_HTTP_BAD_REQUEST, -32700,
-                               "Parse error: unexpected end of input at byte 0");
-        return reply_empty(c, MHD_HTTP_ACCEPTED, new_sid);
+        if (dead) {
+            http_resp_error(out, 404, -32001, "Session not found");
+            return;
+        }
+        if (kind == BODY_BAD) { /* a blank body: nothing the session answers */
+            http_resp_error(out, 400, -32700, "Parse error: unexpected end of input at byte 0");
+            return;
+        }
+        resp_empty(out, 202, new_sid);
+        return;
     }
-    if (sse)
-        return reply_sse(c, hs, st, 1, new_sid, true);
+    if (sse) {
+        answer_sse(rq, out, hs, st, 1, new_sid, true);
+        return;
+    }
 
-    /* JSON: wait for the answer on this connection's own thread. */
-    timeout_pause(c);
+    /* JSON: wait for the answer (on this connection's own thread; with no
+     * workers it is there already). */
+    if (rq->waiting)
+        rq->waiting(h, rq->conn, true);
     pthread_mutex_lock(&hs->mu);
     while (!st->closed && !atomic_load(&h->stopping))
         wait_secs(&st->cv, &hs->mu, KEEPALIVE_SECONDS);
@@ -871,30 +882,21 @@ static enum MHD_Result do_post(mcp_http *h, struct MHD_Connection *c, conn *cn, 
     st->readers = 0;
     streams_gc(hs);
     pthread_mutex_unlock(&hs->mu);
-    timeout_resume(h, c);
-    enum MHD_Result ret;
+    if (rq->waiting)
+        rq->waiting(h, rq->conn, false);
+    hsession_unref(hs);
     if (!body) {
         /* Cancelled, or the session ended: nothing to say. */
-        ret = reply_empty(c, MHD_HTTP_ACCEPTED, new_sid);
-    } else {
-        struct MHD_Response *r =
-            MHD_create_response_from_buffer(body_len, body, MHD_RESPMEM_MUST_FREE);
-        if (!r) {
-            free(body);
-            ret = MHD_NO;
-        } else {
-            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-            if (new_sid)
-                MHD_add_response_header(r, "Mcp-Session-Id", new_sid);
-            /* A batch the session took is answered with an array; one it
-             * refused (2025-06-18 and later), like any bad body, with an error. */
-            bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
-            ret = MHD_queue_response(c, bad ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK, r);
-            MHD_destroy_response(r);
-        }
+        resp_empty(out, 202, new_sid);
+        return;
     }
-    hsession_unref(hs);
-    return ret;
+    /* A batch the session took is answered with an array; one it refused
+     * (2025-06-18 and later), like any bad body, with an error. */
+    bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
+    resp_empty(out, bad ? 400 : 200, new_sid);
+    out->content_type = "application/json";
+    out->body = body;
+    out->len = body_len;
 }
 
 /* "N-K" */
@@ -914,24 +916,29 @@ static bool parse_event_id(const char *v, uint64_t *num, uint64_t *seq)
     return true;
 }
 
-static enum MHD_Result do_get(mcp_http *h, struct MHD_Connection *c, const char *sid)
+static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
 {
-    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
-    if (!header_has(accept, "text/event-stream") && !header_has(accept, "*/*"))
-        return reply_error(c, MHD_HTTP_NOT_ACCEPTABLE, -32000,
-                           "Not Acceptable: accept text/event-stream");
-    if (!sid)
-        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
-                           "Bad Request: Mcp-Session-Id header is required");
+    const char *accept = rq->header(rq->conn, "Accept");
+    if (!header_has(accept, "text/event-stream") && !header_has(accept, "*/*")) {
+        http_resp_error(out, 406, -32000, "Not Acceptable: accept text/event-stream");
+        return;
+    }
+    if (!sid) {
+        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return;
+    }
     hsession *hs = hsession_find(h, sid);
-    if (!hs)
-        return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
-    const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    if (!hs) {
+        http_resp_error(out, 404, -32001, "Session not found");
+        return;
+    }
+    const char *last = rq->header(rq->conn, "Last-Event-ID");
     uint64_t num = 0, seq = 0;
     bool resume = last != NULL;
     if (resume && !parse_event_id(last, &num, &seq)) {
         hsession_unref(hs);
-        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000, "Bad Request: invalid Last-Event-ID");
+        http_resp_error(out, 400, -32000, "Bad Request: invalid Last-Event-ID");
+        return;
     }
     pthread_mutex_lock(&hs->mu);
     stream *st = NULL;
@@ -951,26 +958,280 @@ static enum MHD_Result do_get(mcp_http *h, struct MHD_Connection *c, const char 
     pthread_mutex_unlock(&hs->mu);
     if (!st) {
         hsession_unref(hs);
-        if (dead)
-            return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
-        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
-                           "Bad Request: Last-Event-ID names no stream of this session");
+        if (dead) {
+            http_resp_error(out, 404, -32001, "Session not found");
+            return;
+        }
+        http_resp_error(out, 400, -32000,
+                        "Bad Request: Last-Event-ID names no stream of this session");
+        return;
     }
-    return reply_sse(c, hs, st, from, NULL, false);
+    answer_sse(rq, out, hs, st, from, NULL, false);
 }
 
-static enum MHD_Result do_delete(mcp_http *h, struct MHD_Connection *c, const char *sid)
+static void do_delete(mcp_http *h, http_resp *out, const char *sid)
 {
-    if (!sid)
-        return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
-                           "Bad Request: Mcp-Session-Id header is required");
+    if (!sid) {
+        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return;
+    }
     hsession *hs = hsession_find(h, sid);
-    if (!hs)
-        return reply_error(c, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+    if (!hs) {
+        http_resp_error(out, 404, -32001, "Session not found");
+        return;
+    }
     mcp_log(MCP_LOG_INFO, "http: session %.8s... deleted", hs->id);
     hsession_end(hs);
     hsession_unref(hs);
-    return reply_empty(c, MHD_HTTP_OK, NULL);
+    resp_empty(out, 200, NULL);
+}
+
+void http_route(mcp_http *h, const http_req *rq, http_resp *out)
+{
+    *out = (http_resp){0};
+    /* DNS rebinding protection comes first. */
+    if (!host_ok(h, rq->header(rq->conn, "Host"))) {
+        http_resp_error(out, 403, -32000, "Forbidden: invalid Host header");
+        return;
+    }
+    const char *origin = rq->header(rq->conn, "Origin");
+    if (origin && !origin_ok(h, origin)) {
+        http_resp_error(out, 403, -32000, "Forbidden: invalid Origin header");
+        return;
+    }
+    if (strcmp(rq->url, h->path) != 0) {
+        http_resp_error(out, 404, -32000, "Not Found");
+        return;
+    }
+    bool post = strcmp(rq->method, "POST") == 0, get = strcmp(rq->method, "GET") == 0,
+         del = strcmp(rq->method, "DELETE") == 0;
+    if (!post && !get && !del) {
+        http_resp_error(out, 405, -32000, "Method Not Allowed");
+        return;
+    }
+    const char *pv = rq->header(rq->conn, "MCP-Protocol-Version");
+    if (pv) {
+        bool known = false;
+        for (size_t i = 0; i < sizeof VERSIONS / sizeof *VERSIONS; i++)
+            known = known || strcmp(pv, VERSIONS[i]) == 0;
+        if (!known) {
+            http_resp_error(out, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
+            return;
+        }
+    }
+    const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
+    if (atomic_load(&h->stopping) || (atomic_load(&h->draining) && !sid)) {
+        http_resp_error(out, 503, -32000, "Service Unavailable");
+        return;
+    }
+    if (post)
+        do_post(h, rq, out, sid);
+    else if (get)
+        do_get(h, rq, out, sid);
+    else
+        do_delete(h, out, sid);
+}
+
+/* ---------------------------------------------------------------- the core's life */
+
+static void http_free(mcp_http *h)
+{
+    for (size_t i = 0; i < h->nallow; i++)
+        free(h->allow[i]);
+    free(h->allow);
+    free(h->path);
+    if (h->pool)
+        mcp_pool_shutdown(h->pool);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+mcp_http *http_core_new(const mcp_server *server, const mcp_settings *settings,
+                        const mcp_http_options *opt)
+{
+    mcp_http *h = xcalloc(1, sizeof *h);
+    if (!h) {
+        mcp_log(MCP_LOG_ERROR, "http: cannot start: out of memory or no threads");
+        return NULL;
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    h->server = server;
+    if (settings)
+        h->set = *settings;
+    else
+        mcp_settings_default(&h->set);
+    h->max_sessions = opt->max_sessions > 0 ? opt->max_sessions : MCP_HTTP_DEFAULT_MAX_SESSIONS;
+    h->idle_seconds = opt->idle_seconds > 0 ? opt->idle_seconds : MCP_HTTP_DEFAULT_IDLE_SECONDS;
+    h->replay_bytes = opt->replay_bytes > 0 ? opt->replay_bytes : MCP_HTTP_DEFAULT_REPLAY_BYTES;
+    h->timeout_seconds =
+        opt->timeout_seconds > 0 ? opt->timeout_seconds : MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
+    atomic_init(&h->stopping, false);
+    atomic_init(&h->draining, false);
+    h->path = strdup(opt->path ? opt->path : MCP_HTTP_DEFAULT_PATH);
+    h->allow = opt->nallow ? xcalloc(opt->nallow, sizeof *h->allow) : NULL;
+    bool ok = h->path && (opt->nallow == 0 || h->allow);
+    for (size_t i = 0; ok && i < opt->nallow; i++) {
+        h->allow[i] = strdup(opt->allow_hosts[i]);
+        ok = h->allow[i] != NULL;
+        h->nallow += ok;
+    }
+    if (ok && h->set.workers > 0) {
+        int cap = h->set.max_concurrent > 0 ? h->set.max_concurrent : MCP_DEFAULT_MAX_CONCURRENT;
+        h->pool = mcp_pool_new(h->set.workers, (size_t)cap * 16);
+        ok = h->pool != NULL;
+    }
+    if (!ok) {
+        mcp_log(MCP_LOG_ERROR, "http: cannot start: out of memory or no threads");
+        http_free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void http_core_free(mcp_http *h)
+{
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        hsession *hs = h->sessions;
+        if (hs)
+            hs->refs++;
+        pthread_mutex_unlock(&h->mu);
+        if (!hs)
+            break;
+        hsession_end(hs);
+        hsession_unref(hs);
+    }
+    http_free(h);
+}
+
+int http_core_sessions(mcp_http *h)
+{
+    pthread_mutex_lock(&h->mu);
+    int n = h->nsessions;
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}
+
+/* Stopping, first: every request in flight is answered (into its stream),
+ * while clients may still read and answer the server's own requests; then
+ * every reader and waiter is woken, to see `stopping` and end. */
+static void http_core_quiesce(mcp_http *h)
+{
+    atomic_store(&h->draining, true);
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        hsession *hs = h->sessions;
+        while (hs && hs->drained)
+            hs = hs->next;
+        if (hs) {
+            hs->drained = true;
+            hs->refs++;
+        }
+        pthread_mutex_unlock(&h->mu);
+        if (!hs)
+            break;
+        pthread_mutex_lock(&hs->msg_mu);
+        if (hs->s)
+            mcp_session_drain(hs->s);
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+    }
+    atomic_store(&h->stopping, true);
+    pthread_mutex_lock(&h->mu);
+    for (hsession *hs = h->sessions; hs; hs = hs->next) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st; st = st->next)
+            pthread_cond_broadcast(&st->cv);
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Whether some SSE reader is still on its connection (sending what its
+ * stream holds, then ending its response). */
+static bool readers_busy(mcp_http *h)
+{
+    bool busy = false;
+    pthread_mutex_lock(&h->mu);
+    for (hsession *hs = h->sessions; hs && !busy; hs = hs->next) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st && !busy; st = st->next)
+            busy = !st->json && st->readers > 0;
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return busy;
+}
+
+/* ================================================================ libmicrohttpd glue */
+
+typedef struct conn {
+    char *body;
+    size_t len, cap;
+    bool too_large;
+} conn;
+
+static const char *mhd_header(void *c, const char *name)
+{
+    return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
+
+/* The connection timeout measures the client: how long it takes to send its
+ * request and to read the answer. libmicrohttpd measures from the last byte
+ * that moved, and checks when our callback returns: a callback that waited
+ * for a handler (a JSON answer, the next SSE event) longer than the timeout
+ * would have its connection closed at once, the answer lost. So the timeout
+ * is off while the connection's thread waits on the session, and back on
+ * after (setting it on a connection that had none restarts its clock). */
+static void mhd_waiting(const mcp_http *h, void *c, bool on)
+{
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+                              on ? 0u : (unsigned)h->timeout_seconds);
+}
+
+static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    ssize_t n = http_sse_read(cls, buf, max, true);
+    return n == HTTP_SSE_END ? MHD_CONTENT_READER_END_OF_STREAM : n;
+}
+
+static void mhd_sse_free(void *cls) { http_sse_free(cls); }
+
+/* Queue the core's answer on c (taking its body or its SSE stream). */
+static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a)
+{
+    struct MHD_Response *r = NULL;
+    if (a->sse) {
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, mhd_sse_read, a->sse,
+                                              mhd_sse_free);
+        if (r)
+            a->sse = NULL;
+        else
+            http_resp_error(a, 500, -32603, "Internal error: out of memory");
+    }
+    if (!r && a->status == 0)
+        return MHD_NO;
+    if (!r && a->body) {
+        r = MHD_create_response_from_buffer(a->len, a->body, MHD_RESPMEM_MUST_FREE);
+        if (r)
+            a->body = NULL;
+    } else if (!r) {
+        r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    }
+    if (!r)
+        return MHD_NO;
+    if (a->content_type)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->content_type);
+    if (a->content_type && strcmp(a->content_type, "text/event-stream") == 0)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    if (a->session_id[0])
+        MHD_add_response_header(r, "Mcp-Session-Id", a->session_id);
+    if (a->allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+    enum MHD_Result ret = MHD_queue_response(c, a->status, r);
+    MHD_destroy_response(r);
+    return ret;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -1020,39 +1281,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
 
-    /* DNS rebinding protection comes first. */
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-    if (!host_ok(h, host)) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "Forbidden: invalid Host header");
-        return reply_error(c, MHD_HTTP_FORBIDDEN, -32000, msg);
-    }
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    if (origin && !origin_ok(h, origin))
-        return reply_error(c, MHD_HTTP_FORBIDDEN, -32000, "Forbidden: invalid Origin header");
-    if (strcmp(url, h->path) != 0)
-        return reply_error(c, MHD_HTTP_NOT_FOUND, -32000, "Not Found");
-    bool post = strcmp(method, "POST") == 0, get = strcmp(method, "GET") == 0,
-         del = strcmp(method, "DELETE") == 0;
-    if (!post && !get && !del)
-        return reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, -32000, "Method Not Allowed");
-    const char *pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
-    if (pv) {
-        bool known = false;
-        for (size_t i = 0; i < sizeof VERSIONS / sizeof *VERSIONS; i++)
-            known = known || strcmp(pv, VERSIONS[i]) == 0;
-        if (!known)
-            return reply_error(c, MHD_HTTP_BAD_REQUEST, -32000,
-                               "Bad Request: unsupported MCP-Protocol-Version");
-    }
-    const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
-    if (atomic_load(&h->stopping) || (atomic_load(&h->draining) && !sid))
-        return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32000, "Service Unavailable");
-    if (post)
-        return do_post(h, c, cn, sid);
-    if (get)
-        return do_get(h, c, sid);
-    return do_delete(h, c, sid);
+    http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
+                   .body = cn->body, .len = cn->len, .too_large = cn->too_large,
+                   .waiting = mhd_waiting};
+    http_resp a;
+    http_route(h, &rq, &a);
+    enum MHD_Result ret = mhd_answer(c, &a);
+    http_resp_free(&a);
+    return ret;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -1079,6 +1315,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
         line[--n] = 0;
     mcp_log(MCP_LOG_DEBUG, "http: %s", line);
 }
+
 
 /* ---------------------------------------------------------------- start and stop */
 
@@ -1110,18 +1347,6 @@ static bool parse_host_port(const char *hp, char *host, size_t host_cap, unsigne
     return true;
 }
 
-static void http_free(mcp_http *h)
-{
-    for (size_t i = 0; i < h->nallow; i++)
-        free(h->allow[i]);
-    free(h->allow);
-    free(h->path);
-    if (h->pool)
-        mcp_pool_shutdown(h->pool);
-    pthread_mutex_destroy(&h->mu);
-    free(h);
-}
-
 mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
                          const mcp_http_options *opt)
 {
@@ -1143,41 +1368,9 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
         return NULL;
     }
 
-    mcp_http *h = xcalloc(1, sizeof *h);
+    mcp_http *h = http_core_new(server, settings, opt);
     if (!h) {
         freeaddrinfo(ai);
-        return NULL;
-    }
-    pthread_mutex_init(&h->mu, NULL);
-    h->server = server;
-    if (settings)
-        h->set = *settings;
-    else
-        mcp_settings_default(&h->set);
-    h->max_sessions = opt->max_sessions > 0 ? opt->max_sessions : MCP_HTTP_DEFAULT_MAX_SESSIONS;
-    h->idle_seconds = opt->idle_seconds > 0 ? opt->idle_seconds : MCP_HTTP_DEFAULT_IDLE_SECONDS;
-    h->replay_bytes = opt->replay_bytes > 0 ? opt->replay_bytes : MCP_HTTP_DEFAULT_REPLAY_BYTES;
-    h->timeout_seconds =
-        opt->timeout_seconds > 0 ? opt->timeout_seconds : MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
-    atomic_init(&h->stopping, false);
-    atomic_init(&h->draining, false);
-    h->path = strdup(opt->path ? opt->path : MCP_HTTP_DEFAULT_PATH);
-    h->allow = opt->nallow ? xcalloc(opt->nallow, sizeof *h->allow) : NULL;
-    bool ok = h->path && (opt->nallow == 0 || h->allow);
-    for (size_t i = 0; ok && i < opt->nallow; i++) {
-        h->allow[i] = strdup(opt->allow_hosts[i]);
-        ok = h->allow[i] != NULL;
-        h->nallow += ok;
-    }
-    if (ok && h->set.workers > 0) {
-        int cap = h->set.max_concurrent > 0 ? h->set.max_concurrent : MCP_DEFAULT_MAX_CONCURRENT;
-        h->pool = mcp_pool_new(h->set.workers, (size_t)cap * 16);
-        ok = h->pool != NULL;
-    }
-    if (!ok) {
-        freeaddrinfo(ai);
-        mcp_log(MCP_LOG_ERROR, "http: cannot start: out of memory or no threads");
-        http_free(h);
         return NULL;
     }
 
@@ -1195,7 +1388,7 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
     freeaddrinfo(ai);
     if (!h->d) {
         mcp_log(MCP_LOG_ERROR, "http: cannot listen on %s", opt->host_port);
-        http_free(h);
+        http_core_free(h);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
@@ -1205,58 +1398,11 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
 
 unsigned mcp_http_port(const mcp_http *h) { return h->port; }
 
-/* Whether some SSE reader is still on its connection (sending what its
- * stream holds, then ending its response). */
-static bool readers_busy(mcp_http *h)
-{
-    bool busy = false;
-    pthread_mutex_lock(&h->mu);
-    for (hsession *hs = h->sessions; hs && !busy; hs = hs->next) {
-        pthread_mutex_lock(&hs->mu);
-        for (stream *st = hs->streams; st && !busy; st = st->next)
-            busy = !st->json && st->readers > 0;
-        pthread_mutex_unlock(&hs->mu);
-    }
-    pthread_mutex_unlock(&h->mu);
-    return busy;
-}
-
 void mcp_http_stop(mcp_http *h)
 {
     if (!h)
         return;
-    /* First every request in flight is answered (into its stream), while
-     * clients may still read and answer the server's own requests; then
-     * readers deliver what their streams hold and end. */
-    atomic_store(&h->draining, true);
-    for (;;) {
-        pthread_mutex_lock(&h->mu);
-        hsession *hs = h->sessions;
-        while (hs && hs->drained)
-            hs = hs->next;
-        if (hs) {
-            hs->drained = true;
-            hs->refs++;
-        }
-        pthread_mutex_unlock(&h->mu);
-        if (!hs)
-            break;
-        pthread_mutex_lock(&hs->msg_mu);
-        if (hs->s)
-            mcp_session_drain(hs->s);
-        pthread_mutex_unlock(&hs->msg_mu);
-        hsession_unref(hs);
-    }
-    atomic_store(&h->stopping, true);
-    /* Wake every reader and waiter: they see `stopping` and end. */
-    pthread_mutex_lock(&h->mu);
-    for (hsession *hs = h->sessions; hs; hs = hs->next) {
-        pthread_mutex_lock(&hs->mu);
-        for (stream *st = hs->streams; st; st = st->next)
-            pthread_cond_broadcast(&st->cv);
-        pthread_mutex_unlock(&hs->mu);
-    }
-    pthread_mutex_unlock(&h->mu);
+    http_core_quiesce(h);
     /* Give readers a moment to hand over what their streams hold (an answer
      * that came in while draining): stopping the daemon closes connections. */
     for (int waited_ms = 0; waited_ms < 5000 && readers_busy(h); waited_ms += 10) {
@@ -1264,18 +1410,7 @@ void mcp_http_stop(mcp_http *h)
         nanosleep(&ts, NULL);
     }
     MHD_stop_daemon(h->d); /* joins the connections' threads */
-    for (;;) {
-        pthread_mutex_lock(&h->mu);
-        hsession *hs = h->sessions;
-        if (hs)
-            hs->refs++;
-        pthread_mutex_unlock(&h->mu);
-        if (!hs)
-            break;
-        hsession_end(hs);
-        hsession_unref(hs);
-    }
-    http_free(h);
+    http_core_free(h);
 }
 
 int mcp_http_serve(const mcp_server *server, const mcp_settings *settings,

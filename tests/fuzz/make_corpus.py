@@ -7,7 +7,8 @@ From the project's own test data: the IDL files of tests/golden, tests/diagnosti
 examples (fuzz_idl); the type expressions they use (fuzz_texpr); the arguments and returns of
 every golden call (fuzz_json, and fuzz_decode with the two bytes that choose the golden type);
 JSON-RPC sessions with the weather example in the shape the tests send them (fuzz_jsonrpc);
-HTTP requests as the Streamable HTTP tests send them (fuzz_http). Files are named after their
+HTTP requests as the Streamable HTTP tests send them (fuzz_http), and sequences of them
+(fuzz_http_route). Files are named after their
 content's origin; running it again rewrites the same files. Inputs the fuzzers found and that
 are worth keeping go to tests/regression/ instead.
 """
@@ -206,6 +207,75 @@ def http_corpus():
         write("fuzz_http", name, text)
 
 
+def http_route_corpus():
+    """Sequences of requests for fuzz_http_route: "METHOD URL", headers, a blank line, the body;
+    requests separated by lines "%%". Streams are numbered per session from 1, one per POST
+    the session takes (a notification's too), so the seeds' Last-Event-IDs follow that."""
+    init = compact({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                               "clientInfo": {"name": "fuzz", "version": "1"}}})
+    initialized = compact({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(tool, args, id=2, meta=None):
+        params = {"name": tool, "arguments": args}
+        if meta:
+            params["_meta"] = meta
+        return compact({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+
+    def req(method, headers="", body="", url="/mcp", host="localhost"):
+        return "%s %s HTTP/1.1\nHost: %s\n%s\n%s" % (method, url, host, headers, body)
+
+    sid = "Mcp-Session-Id: @SID@\nMCP-Protocol-Version: 2025-11-25\n"
+
+    def post(body, headers=sid, accept="application/json, text/event-stream"):
+        return req("POST", "Accept: %s\nContent-Type: application/json\n%s" % (accept, headers),
+                   body)
+
+    def get(headers=""):
+        return req("GET", "Accept: text/event-stream\n" + sid + headers)
+
+    delete = req("DELETE", sid)
+    open_json = [post(init, "", "application/json"), post(initialized)]
+    open_sse = [post(init, "", "text/event-stream"), post(initialized)]
+    upstream = call("get_weather_upstream", {"city": "Rome"}, meta={"progressToken": "t"})
+    seqs = {
+        "open-call-delete": open_json + [post(call("get_weather", {"city": "Oslo"}), accept="application/json"),
+                                         delete, post(call("get_weather", {"city": "Oslo"}))],
+        "sse-call-resume": open_sse + [post(upstream), get("Last-Event-ID: 3-0\n"),
+                                       get("Last-Event-ID: 3-2\n"), get("Last-Event-ID: 99-0\n")],
+        "standalone-stream": [post(compact({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel",
+                                            "params": {"level": "debug"}})),
+                              get(), post(upstream, accept="application/json"), get()],
+        "batch-and-bad-bodies": [post("[" + init + "]", "", "application/json"),
+                                 post("[" + compact({"jsonrpc": "2.0", "id": 4, "method": "ping"}) + "]"),
+                                 post('{"jsonrpc":"1.0","id":5,"method":"ping"}'),
+                                 post("{"), post(""), post("[]"),
+                                 post(compact({"jsonrpc": "2.0", "id": 6, "result": {}}))],
+        "tools": [post(call(t, a, id=10 + i), accept="application/json" if i % 2 else "text/event-stream")
+                  for i, (t, a) in enumerate([
+                      ("get_temperature", {"city": "fail"}),
+                      ("get_weather_record", {"city": '{"temperature":1,"humidity":0.5,"conditions":"x"}'}),
+                      ("get_forecast", {"city": "Rome", "days": 3}),
+                      ("get_temperatures", {"cities": ["a", "b", "a"]}),
+                      ("weather_report", {"city": "Paris"}),
+                      ("nope", {})])],
+        "too-many-sessions": [post(init, "", "application/json")] * 6,
+        "checks": [req("POST", "Accept: text/html\nContent-Type: application/json\n" + sid, init),
+                   req("POST", "Accept: */*\nContent-Type: text/plain\n" + sid, init),
+                   req("PUT", sid), req("GET", sid, url="/other"), req("GET", sid, host="evil.example"),
+                   req("GET", sid, host="mcp.example:8080"),
+                   req("POST", "Origin: http://localhost:3000\nContent-Type: application/json\n", init),
+                   req("POST", "Origin: null\nContent-Type: application/json\n", init),
+                   req("POST", "Content-Type: application/json\nContent-Length: 99999\n", init),
+                   req("GET", "Accept: text/event-stream\nMcp-Session-Id: @SID@\n"
+                       "MCP-Protocol-Version: 1999-01-01\n"),
+                   get("Last-Event-ID: 18446744073709551616-1\n"), req("DELETE"),
+                   req("DELETE", "Mcp-Session-Id: 0123456789abcdef0123456789abcdef\n")],
+    }
+    for name, seq in seqs.items():
+        write("fuzz_http_route", name, "\n%%\n".join(seq))
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     idl_corpus()
@@ -213,6 +283,7 @@ def main():
     json_and_decode_corpus()
     jsonrpc_corpus()
     http_corpus()
+    http_route_corpus()
     for d in sorted(os.listdir(OUT)):
         files = os.listdir(os.path.join(OUT, d))
         size = sum(os.path.getsize(os.path.join(OUT, d, f)) for f in files)
