@@ -241,6 +241,19 @@ START_TEST(sessions)
     ck_assert_ptr_nonnull(strstr(r, "Content-Length: 0\r\n"));
     ck_assert_str_eq(strstr(r, "\r\n\r\n"), "\r\n\r\n");
     free(r);
+    /* An initialize the session would refuse starts no session: no id, 400. */
+    static const char *const REFUSED[] = {
+        "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\\u0000\",\"params\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"initialize\",\"params\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":[]}",
+    };
+    for (size_t i = 0; i < sizeof REFUSED / sizeof *REFUSED; i++) {
+        r = req("POST", NULL, JSON_HDRS, REFUSED[i]);
+        ck_assert_msg(status_of(r) == 400, "%s: %s", REFUSED[i], r);
+        ck_assert_msg(strcasestr(r, "\r\nMcp-Session-Id:") == NULL, "%s: %s", REFUSED[i], r);
+        free(r);
+    }
     /* A second initialize without a session makes a new one. */
     char sid2[64];
     open_session(sid2);
