@@ -60,41 +60,6 @@ static bool read_bool(checker *c, const idl_node *v, const char *key, bool *out)
     return true;
 }
 
-/* The C name of an item: an explicit `c_name`, or its name made an identifier. */
-static const char *c_name_of(checker *c, const idl_node *body, const char *name)
-{
-    const idl_node *v = body ? idl_map_get(body, "c_name") : NULL;
-    if (v && ck_string(c, v, "'c_name'")) {
-        if (!idl_is_c_identifier(v->str) || idl_is_c_keyword(v->str))
-            ERR(c, v->loc, "'c_name' must be a C identifier that is not a keyword, not '%s'", v->str);
-        return v->str;
-    }
-    return idl_c_ident(c->a, name);
-}
-
-/* A section's mapping of NAME: body, or NULL (after an error when it is not one). */
-static const idl_node *section(checker *c, const idl_node *root, const char *key, const char *what)
-{
-    const idl_node *m = idl_map_get(root, key);
-    if (!m || m->kind == IDL_NODE_NULL)
-        return NULL;
-    if (m->kind != IDL_NODE_MAP) {
-        ERR(c, m->loc, "'%s' must be a mapping of NAME: %s, not %s", key, what, idl_node_kind_name(m));
-        return NULL;
-    }
-    return m;
-}
-
-/* The body of one item: a mapping (after an error when it is not one). */
-static bool body_ok(checker *c, const idl_pair *p, const char *kind, const char *keys_hint)
-{
-    if (p->value->kind == IDL_NODE_MAP)
-        return true;
-    ERR(c, p->value->kind == IDL_NODE_NULL ? p->key->loc : p->value->loc, "%s '%s' must be a mapping (%s), not %s",
-        kind, p->key->str, keys_hint, idl_node_kind_name(p->value));
-    return false;
-}
-
 static bool name_ok(checker *c, const idl_node *key, const char *kind)
 {
     if (key->len == 0) {
@@ -234,14 +199,12 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
     r->loc = p->key->loc;
     name_ok(c, p->key, "resource");
     const idl_node *body = p->value;
-    char what[300];
-    snprintf(what, sizeof what, "resource '%s'", r->name);
     static const key_hint HINTS[] = {
         {"uriTemplate", "a resource with a 'uriTemplate' belongs in resource_templates; a resource has a fixed 'uri'"},
         {"complete", "'complete' applies to resource templates and prompts; a resource has no variables"},
     };
-    ck_keys(c, body, RESOURCE_KEYS, COUNT(RESOURCE_KEYS), HINTS, COUNT(HINTS), what);
-    r->c_name = c_name_of(c, body, r->name);
+    ck_keysf(c, body, RESOURCE_KEYS, COUNT(RESOURCE_KEYS), HINTS, COUNT(HINTS), "resource '%s'", r->name);
+    r->c_name = ck_c_name(c, body, r->name);
     const idl_node *uri = idl_map_get(body, "uri");
     if (!uri) {
         if (!idl_map_get(body, "uriTemplate")) /* else the hint above said it */
@@ -256,9 +219,7 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
         r->uri = uri->str;
     }
     r->title = optional_string(c, body, "title");
-    const idl_node *desc = idl_map_get(body, "description");
-    if (desc)
-        r->description = ck_description(c, desc, "'description'");
+    r->description = ck_description_of(c, body);
     r->mime_type = optional_string(c, body, "mimeType");
     const idl_node *text = idl_map_get(body, "text"), *blob = idl_map_get(body, "blob");
     if (text && blob)
@@ -281,7 +242,7 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
 
 static void parse_resources(checker *c, const idl_node *root)
 {
-    const idl_node *m = section(c, root, "resources", "resource");
+    const idl_node *m = ck_section(c, root, "resources", "resource");
     if (!m)
         return;
     ir_server *s = c->srv;
@@ -290,7 +251,7 @@ static void parse_resources(checker *c, const idl_node *root)
         return;
     for (size_t i = 0; i < m->n; i++) {
         const idl_pair *p = &m->pairs[i];
-        if (!body_ok(c, p, "resource", "uri, description, mimeType, text or blob"))
+        if (!ck_body_ok(c, p, "resource", "uri, description, mimeType, text or blob"))
             continue;
         ir_resource *r = &s->resources[s->nresources];
         parse_resource(c, r, p);
@@ -331,7 +292,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
         {"blob", "a resource template has no static content: its reader makes the contents"},
     };
     ck_keys(c, body, TEMPLATE_KEYS, COUNT(TEMPLATE_KEYS), HINTS, COUNT(HINTS), what);
-    t->c_name = c_name_of(c, body, t->name);
+    t->c_name = ck_c_name(c, body, t->name);
     const idl_node *ut = idl_map_get(body, "uriTemplate");
     if (!ut && idl_map_get(body, "uri")) {
         /* the hint above said it */
@@ -369,9 +330,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
         }
     }
     t->title = optional_string(c, body, "title");
-    const idl_node *desc = idl_map_get(body, "description");
-    if (desc)
-        t->description = ck_description(c, desc, "'description'");
+    t->description = ck_description_of(c, body);
     t->mime_type = optional_string(c, body, "mimeType");
     if (t->uri_template)
         t->complete = parse_complete(c, idl_map_get(body, "complete"), t->vars, t->var_c_names, t->nvars, what,
@@ -381,7 +340,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
 
 static void parse_templates(checker *c, const idl_node *root)
 {
-    const idl_node *m = section(c, root, "resource_templates", "resource template");
+    const idl_node *m = ck_section(c, root, "resource_templates", "resource template");
     if (!m)
         return;
     ir_server *s = c->srv;
@@ -390,7 +349,7 @@ static void parse_templates(checker *c, const idl_node *root)
         return;
     for (size_t i = 0; i < m->n; i++) {
         const idl_pair *p = &m->pairs[i];
-        if (body_ok(c, p, "resource template", "uriTemplate, description, mimeType, complete"))
+        if (ck_body_ok(c, p, "resource template", "uriTemplate, description, mimeType, complete"))
             parse_template(c, &s->templates[s->ntemplates++], p);
     }
 }
@@ -407,7 +366,7 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
     char what[300];
     snprintf(what, sizeof what, "prompt '%s'", pr->name);
     ck_keys(c, body, PROMPT_KEYS, COUNT(PROMPT_KEYS), NULL, 0, what);
-    pr->c_name = c_name_of(c, body, pr->name);
+    pr->c_name = ck_c_name(c, body, pr->name);
     const idl_node *desc = idl_map_get(body, "description");
     if (desc)
         pr->description = ck_description(c, desc, "'description'");
@@ -436,18 +395,15 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
                 if (!name_ok(c, ap->key, "prompt argument"))
                     continue;
                 const idl_node *spec = ap->value;
-                a->c_name = c_name_of(c, spec->kind == IDL_NODE_MAP ? spec : NULL, a->name);
+                a->c_name = ck_c_name(c, spec->kind == IDL_NODE_MAP ? spec : NULL, a->name);
                 if (spec->kind == IDL_NODE_MAP) {
-                    char awhat[300];
-                    snprintf(awhat, sizeof awhat, "argument '%s' of prompt '%s'", a->name, pr->name);
                     static const key_hint HINTS[] = {
                         {"type", "prompt arguments are strings: an argument takes no 'type'"},
                         {"default", "a prompt argument has no 'default': an absent one reaches the handler as NULL"},
                     };
-                    ck_keys(c, spec, ARG_KEYS, COUNT(ARG_KEYS), HINTS, COUNT(HINTS), awhat);
-                    const idl_node *d = idl_map_get(spec, "description");
-                    if (d)
-                        a->description = ck_description(c, d, "'description'");
+                    ck_keysf(c, spec, ARG_KEYS, COUNT(ARG_KEYS), HINTS, COUNT(HINTS), "argument '%s' of prompt '%s'",
+                             a->name, pr->name);
+                    a->description = ck_description_of(c, spec);
                     a->title = optional_string(c, spec, "title");
                     const idl_node *req = idl_map_get(spec, "required");
                     if (req)
@@ -479,7 +435,7 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
 
 static void parse_prompts(checker *c, const idl_node *root)
 {
-    const idl_node *m = section(c, root, "prompts", "prompt");
+    const idl_node *m = ck_section(c, root, "prompts", "prompt");
     if (!m)
         return;
     ir_server *s = c->srv;
@@ -488,7 +444,7 @@ static void parse_prompts(checker *c, const idl_node *root)
         return;
     for (size_t i = 0; i < m->n; i++) {
         const idl_pair *p = &m->pairs[i];
-        if (body_ok(c, p, "prompt", "description, arguments, complete"))
+        if (ck_body_ok(c, p, "prompt", "description, arguments, complete"))
             parse_prompt(c, &s->prompts[s->nprompts++], p);
     }
 }
@@ -496,17 +452,6 @@ static void parse_prompts(checker *c, const idl_node *root)
 /* ---------------------------------------------------------------- elicitations */
 
 static const char *const FORMATS[] = {"email", "uri", "date", "date-time"};
-
-static ir_type *new_type(checker *c, ir_kind kind, idl_loc loc)
-{
-    ir_type *t = mcp_arena_alloc(c->a, sizeof *t);
-    if (t) {
-        memset(t, 0, sizeof *t);
-        t->kind = kind;
-        t->loc = loc;
-    }
-    return t;
-}
 
 static bool read_count(checker *c, const idl_node *v, const char *key, int64_t *out)
 {
@@ -702,7 +647,7 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
         if (!parse_values(c, ff, values, f->name))
             return false;
         /* The C type: a Literal of the values (a list of them when multiple). */
-        ir_type *lit = new_type(c, IR_LITERAL, values->loc);
+        ir_type *lit = ck_new_type(c, IR_LITERAL, values->loc);
         if (!lit)
             return false;
         lit->nvalues = ff->nvalues;
@@ -712,7 +657,7 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
         for (size_t i = 0; i < ff->nvalues; i++)
             lit->values[i] = values->kind == IDL_NODE_SEQ ? values->items[i] : values->pairs[i].key;
         if (multi) {
-            f->type = new_type(c, IR_LIST, values->loc);
+            f->type = ck_new_type(c, IR_LIST, values->loc);
             if (!f->type)
                 return false;
             f->type->elem = lit;
@@ -759,7 +704,7 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
                 "for a choice, write 'values: [...]'", f->name, ck_scalar_text(type));
             return false;
         }
-        f->type = new_type(c, k, type->loc);
+        f->type = ck_new_type(c, k, type->loc);
         if (!f->type)
             return false;
     } else {
@@ -808,15 +753,9 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
     if (k->has_minimum && k->has_maximum && ir_number_value(k->minimum) > ir_number_value(k->maximum))
         ERR(c, idl_map_get(spec, "maximum")->loc, "minimum is greater than maximum: no value can satisfy both");
 
-    const idl_node *desc = idl_map_get(spec, "description");
-    if (desc)
-        f->description = ck_description(c, desc, "'description'");
-    const idl_node *title = idl_map_get(spec, "title");
-    if (title && ck_string(c, title, "'title'")) {
-        f->title = title->str;
-        f->explicit_title = true;
-    }
-    f->c_name = c_name_of(c, spec, f->name);
+    f->description = ck_description_of(c, spec);
+    ck_field_title(c, spec, f);
+    f->c_name = ck_c_name(c, spec, f->name);
     f->required = true;
     const idl_node *req = idl_map_get(spec, "required");
     if (req)
@@ -865,7 +804,7 @@ static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
     char what[300];
     snprintf(what, sizeof what, "elicitation '%s'", e->name);
     ck_keys(c, body, ELICIT_KEYS, COUNT(ELICIT_KEYS), NULL, 0, what);
-    e->c_name = c_name_of(c, body, e->name);
+    e->c_name = ck_c_name(c, body, e->name);
     const idl_node *msg = idl_map_get(body, "message");
     if (!msg)
         ERR(c, p->key->loc, "elicitation '%s' has no 'message' (what the user is asked; a call may override it)",
@@ -896,7 +835,7 @@ static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
 
 static void parse_elicitations(checker *c, const idl_node *root)
 {
-    const idl_node *m = section(c, root, "elicitations", "elicitation");
+    const idl_node *m = ck_section(c, root, "elicitations", "elicitation");
     if (!m)
         return;
     ir_server *s = c->srv;
@@ -905,7 +844,7 @@ static void parse_elicitations(checker *c, const idl_node *root)
         return;
     for (size_t i = 0; i < m->n; i++) {
         const idl_pair *p = &m->pairs[i];
-        if (body_ok(c, p, "elicitation", "message, fields"))
+        if (ck_body_ok(c, p, "elicitation", "message, fields"))
             parse_elicitation(c, &s->elicitations[s->nelicitations++], p);
     }
 }
@@ -916,7 +855,7 @@ typedef struct gname {
     const char *name;  /* the C name */
     const char *what;  /* what it names: "the reader of resource 'notes'" */
     idl_loc loc;
-    bool checked; /* a tool's or a type's: check.c compares those among themselves */
+    bool checked; /* a tool's or a type's: check_file.c compares those among themselves */
 } gname;
 
 /* Every global name the generated code declares must be unique: a tool's
@@ -975,7 +914,7 @@ static void check_generated_names(checker *c)
         ADD(e->loc, "the call of elicitation", e->name, "%s_elicit_%s", px, e->c_name);
     }
 #undef ADD
-    /* check.c keeps a type off the server table's name; a tool's handler
+    /* check_file.c keeps a type off the server table's name; a tool's handler
      * must stay off it too. */
     for (size_t i = 0; i < s->ntools; i++)
         if (strcmp(s->tools[i].c_name, "server") == 0)

@@ -1,6 +1,6 @@
 /* ir.h: the resolved, checked representation of one .mcp.yaml file.
  *
- * The checker (check.c) builds it from the YAML tree; it is the only input of
+ * The checker (check*.c) builds it from the YAML tree; it is the only input of
  * the back ends (JSON Schema, C, mocks). Everything lives in one arena. Every
  * node keeps the location it came from, so a back end can still point at the
  * source.

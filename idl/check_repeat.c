@@ -1,0 +1,319 @@
+/* check_repeat.c: finding repeats and collisions fast.
+ *
+ * Repeated union arms, Literal values, enum values and set items are found with
+ * a hash table of indices, and colliding names in sorted copies, so that a list
+ * of 100,000 of them is checked in a moment. Values are equal as JSON sees them,
+ * types as their schemas do; the hashes agree with both.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_int.h"
+
+/* ---------------------------------------------------------------- equality */
+
+bool ck_node_value_equal(const idl_node *a, const idl_node *b)
+{
+    if (a->kind != b->kind) {
+        /* 1 and 1.0 are the same JSON number */
+        if ((a->kind == IDL_NODE_INT && b->kind == IDL_NODE_FLOAT) ||
+            (a->kind == IDL_NODE_FLOAT && b->kind == IDL_NODE_INT)) {
+            double x = a->kind == IDL_NODE_INT ? (double)a->v.i : a->v.f;
+            double y = b->kind == IDL_NODE_INT ? (double)b->v.i : b->v.f;
+            return x == y;
+        }
+        return false;
+    }
+    switch (a->kind) {
+    case IDL_NODE_NULL:
+        return true;
+    case IDL_NODE_BOOL:
+        return a->v.b == b->v.b;
+    case IDL_NODE_INT:
+        return a->v.i == b->v.i;
+    case IDL_NODE_FLOAT:
+        return a->v.f == b->v.f;
+    case IDL_NODE_STR:
+        return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    case IDL_NODE_SEQ:
+        if (a->n != b->n)
+            return false;
+        for (size_t i = 0; i < a->n; i++)
+            if (!ck_node_value_equal(a->items[i], b->items[i]))
+                return false;
+        return true;
+    case IDL_NODE_MAP:
+        if (a->n != b->n)
+            return false;
+        for (size_t i = 0; i < a->n; i++) {
+            const idl_node *v = idl_map_get(b, a->pairs[i].key->str);
+            if (!v || !ck_node_value_equal(a->pairs[i].value, v))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Structural equality of two types as their schemas see them. */
+static bool constraints_equal(const ir_constraints *x, const ir_constraints *y)
+{
+#define NUM_EQ(h, m) (x->h == y->h && (!x->h || (x->m.is_int == y->m.is_int && (x->m.is_int ? x->m.i == y->m.i : x->m.f == y->m.f))))
+#define INT_EQ(h, f) (x->h == y->h && (!x->h || x->f == y->f))
+#define STR_EQ(f) ((!x->f && !y->f) || (x->f && y->f && strcmp(x->f, y->f) == 0))
+    return NUM_EQ(has_minimum, minimum) && NUM_EQ(has_maximum, maximum) &&
+           NUM_EQ(has_exclusive_minimum, exclusive_minimum) && NUM_EQ(has_exclusive_maximum, exclusive_maximum) &&
+           NUM_EQ(has_multiple_of, multiple_of) && INT_EQ(has_min_length, min_length) &&
+           INT_EQ(has_max_length, max_length) && INT_EQ(has_min_items, min_items) &&
+           INT_EQ(has_max_items, max_items) && STR_EQ(pattern) && STR_EQ(format);
+#undef NUM_EQ
+#undef INT_EQ
+#undef STR_EQ
+}
+
+static bool type_equal(const ir_type *x, const ir_type *y)
+{
+    if (x->kind != y->kind || !constraints_equal(&x->c, &y->c))
+        return false;
+    switch (x->kind) {
+    case IR_LIST:
+    case IR_SET:
+        return type_equal(x->elem, y->elem);
+    case IR_DICT:
+        return type_equal(x->elem, y->elem); /* dict[int, T] and dict[str, T] share a schema */
+    case IR_TUPLE:
+    case IR_UNION:
+        if (x->nitems != y->nitems)
+            return false;
+        for (size_t i = 0; i < x->nitems; i++)
+            if (!type_equal(x->items[i], y->items[i]))
+                return false;
+        return true;
+    case IR_LITERAL:
+        if (x->nvalues != y->nvalues)
+            return false;
+        for (size_t i = 0; i < x->nvalues; i++)
+            if (!ck_node_value_equal(x->values[i], y->values[i]))
+                return false;
+        return true;
+    case IR_NAMED:
+        return x->def == y->def;
+    default:
+        return true;
+    }
+}
+
+/* ---------------------------------------------------------------- hashes */
+
+static uint64_t hash_mix(uint64_t h, uint64_t x)
+{
+    x *= 0x9E3779B97F4A7C15u;
+    x ^= x >> 29;
+    return (h ^ x) * 1099511628211u;
+}
+
+uint64_t ck_hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+uint64_t ck_node_value_hash(const idl_node *v)
+{
+    switch (v->kind) {
+    case IDL_NODE_NULL:
+        return 1;
+    case IDL_NODE_BOOL:
+        return v->v.b ? 2 : 3;
+    case IDL_NODE_INT:
+    case IDL_NODE_FLOAT: {
+        /* 1 and 1.0 are the same JSON number, and 0.0 is -0.0 */
+        double x = v->kind == IDL_NODE_INT ? (double)v->v.i : v->v.f;
+        if (x == 0)
+            x = 0;
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        return hash_mix(4, bits);
+    }
+    case IDL_NODE_STR:
+        return hash_mix(5, ck_hash_bytes(v->str, v->len));
+    case IDL_NODE_SEQ: {
+        uint64_t h = 6;
+        for (size_t i = 0; i < v->n; i++)
+            h = hash_mix(h, ck_node_value_hash(v->items[i]));
+        return h;
+    }
+    case IDL_NODE_MAP: {
+        uint64_t h = 7; /* the order of the keys does not matter */
+        for (size_t i = 0; i < v->n; i++)
+            h += hash_mix(ck_hash_bytes(v->pairs[i].key->str, v->pairs[i].key->len), ck_node_value_hash(v->pairs[i].value));
+        return h;
+    }
+    }
+    return 0;
+}
+
+uint64_t ck_type_hash(const ir_type *t)
+{
+    uint64_t h = hash_mix(11, (uint64_t)t->kind);
+    switch (t->kind) {
+    case IR_LIST:
+    case IR_SET:
+    case IR_DICT:
+        return hash_mix(h, ck_type_hash(t->elem));
+    case IR_TUPLE:
+    case IR_UNION:
+        for (size_t i = 0; i < t->nitems; i++)
+            h = hash_mix(h, ck_type_hash(t->items[i]));
+        return h;
+    case IR_LITERAL:
+        for (size_t i = 0; i < t->nvalues; i++)
+            h = hash_mix(h, ck_node_value_hash(t->values[i]));
+        return h;
+    case IR_NAMED:
+        return hash_mix(h, (uint64_t)(uintptr_t)t->def);
+    default:
+        return h;
+    }
+}
+
+/* ---------------------------------------------------------------- index sets
+ *
+ * Without memory for the table, a linear scan of the indices below the new one
+ * (every caller's items before it are the ones seen). */
+
+void ck_index_set_init(ck_index_set *s, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    if (n == 0)
+        return; /* nothing will be added */
+    size_t cap = 16;
+    while (cap / 2 < n && cap < SIZE_MAX / 4 / sizeof(uint64_t))
+        cap *= 2;
+    if (cap / 2 < n)
+        return;
+    s->slot = calloc(cap, sizeof *s->slot);
+    s->hash = malloc(cap * sizeof *s->hash);
+    if (!s->slot || !s->hash) {
+        free(s->slot);
+        free(s->hash);
+        s->slot = NULL;
+        s->hash = NULL;
+        return;
+    }
+    s->mask = cap - 1;
+}
+
+void ck_index_set_free(ck_index_set *s)
+{
+    free(s->slot);
+    free(s->hash);
+}
+
+size_t ck_index_set_add(ck_index_set *s, uint64_t h, size_t i, const void *items, ck_items_equal_fn eq)
+{
+    if (!s->slot) {
+        for (size_t j = 0; j < i; j++)
+            if (eq(items, j, i))
+                return j;
+        return SIZE_MAX;
+    }
+    for (size_t k = (size_t)h & s->mask;; k = (k + 1) & s->mask) {
+        if (!s->slot[k]) {
+            s->slot[k] = i + 1;
+            s->hash[k] = h;
+            return SIZE_MAX;
+        }
+        if (s->hash[k] == h && eq(items, s->slot[k] - 1, i))
+            return s->slot[k] - 1;
+    }
+}
+
+bool ck_types_at_equal(const void *items, size_t a, size_t b)
+{
+    ir_type *const *t = items;
+    return type_equal(t[a], t[b]);
+}
+
+bool ck_nodes_at_equal(const void *items, size_t a, size_t b)
+{
+    const idl_node *const *v = items;
+    return ck_node_value_equal(v[a], v[b]);
+}
+
+/* ---------------------------------------------------------------- sorted names
+ *
+ * Names with their index, sorted by name then index: collisions are found in
+ * n log n, so a type with 100,000 fields is checked in a moment. */
+
+int ck_name_ix_cmp(const void *a, const void *b)
+{
+    const ck_name_ix *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    if (r)
+        return r;
+    return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+size_t ck_name_ix_lower(const ck_name_ix *v, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t ck_name_ix_run_end(const ck_name_ix *v, size_t n, size_t g)
+{
+    size_t e = g + 1;
+    while (e < n && strcmp(v[e].name, v[g].name) == 0)
+        e++;
+    return e;
+}
+
+/* Fill v with the non-NULL names and sort it; their count. */
+static size_t sort_names(ck_name_ix *v, const char *const *names, size_t stride, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = *(const char *const *)((const char *)names + i * stride);
+        if (name)
+            v[m++] = (ck_name_ix){name, i};
+    }
+    qsort(v, m, sizeof *v, ck_name_ix_cmp);
+    return m;
+}
+
+ck_name_ix *ck_sorted_index(const char *const *names, size_t stride, size_t n, size_t *m)
+{
+    *m = 0;
+    ck_name_ix *v = malloc((n ? n : 1) * sizeof *v);
+    if (v)
+        *m = sort_names(v, names, stride, n);
+    return v;
+}
+
+ck_name_ix *ck_sorted_names(checker *c, const char *const *names, size_t stride, size_t n, size_t *m)
+{
+    *m = 0;
+    ck_name_ix *v = mcp_arena_alloc(c->a, (n ? n : 1) * sizeof *v);
+    if (v)
+        *m = sort_names(v, names, stride, n);
+    return v;
+}
+
+size_t ck_sorted_find(const ck_name_ix *v, size_t n, const char *name, size_t len,
+                      size_t (*len_of)(const void *ctx, size_t i), const void *ctx)
+{
+    for (size_t k = ck_name_ix_lower(v, n, name); k < n && strcmp(v[k].name, name) == 0; k++)
+        if (len_of(ctx, v[k].ix) == len)
+            return v[k].ix;
+    return SIZE_MAX;
+}
