@@ -19,6 +19,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# libFuzzer's runtime (scripts/fuzz.sh) comes with clang only as a recommended package
+# (libclang-rt-N-dev, N clang's major version), which the install above leaves out.
+clang_major=$(clang -dumpversion | cut -d. -f1)
+rt="libclang-rt-${clang_major}-dev"
+if ! dpkg -s "$rt" >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  if apt-cache show "$rt" >/dev/null 2>&1; then
+    echo "setup: installing $rt"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$rt" >/dev/null
+  fi
+fi
+
 # The Python test helpers need jsonschema and yaml. Debian's packages serve Debian's python3; a
 # python3 of another installation first on PATH must have them itself.
 if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
