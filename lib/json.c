@@ -377,24 +377,38 @@ static mcp_json *scalar(mcp_arena *a, mcp_json_tok t, const mcp_json_token *tk)
     }
 }
 
+static void parser_free(parser *ps)
+{
+    vec_free(&ps->opens);
+    vec_free(&ps->items);
+    vec_free(&ps->members);
+    vec_free(&ps->offsets);
+    vec_free(&ps->idx);
+}
+
+/* A parser named `ps` over arena `a`, whose stacks start in buffers on the
+ * caller's stack (most messages never outgrow them): both passes use one. */
+#define PARSER_ON_STACK(ps, a)                                                     \
+    open_c ps##_opens[32];                                                         \
+    mcp_json *ps##_items[128];                                                     \
+    mcp_json_member ps##_members[32];                                              \
+    size_t ps##_offsets[32];                                                       \
+    parser ps = {                                                                  \
+        .a = (a),                                                                  \
+        .opens = VEC_INIT(ps##_opens, sizeof(open_c)),                             \
+        .items = VEC_INIT(ps##_items, sizeof(mcp_json *)),                         \
+        .members = VEC_INIT(ps##_members, sizeof(mcp_json_member)),                \
+        .offsets = VEC_INIT(ps##_offsets, sizeof(size_t)),                         \
+        .idx = VEC_EMPTY(sizeof(mcp_json_member *)),                               \
+    }
+
 /* The parse over the scanner's tokens: every text, every error exactly. */
 static mcp_json *parse_scanned(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
                                mcp_json_err *err, size_t *err_offset)
 {
     mcp_json_scanner sc;
     mcp_json_scan_init(&sc, text, len, lim);
-    open_c opens_inl[32];
-    mcp_json *items_inl[128];
-    mcp_json_member members_inl[32];
-    size_t offsets_inl[32];
-    parser ps = {
-        .a = a,
-        .opens = VEC_INIT(opens_inl, sizeof(open_c)),
-        .items = VEC_INIT(items_inl, sizeof(mcp_json *)),
-        .members = VEC_INIT(members_inl, sizeof(mcp_json_member)),
-        .offsets = VEC_INIT(offsets_inl, sizeof(size_t)),
-        .idx = VEC_EMPTY(sizeof(mcp_json_member *)),
-    };
+    PARSER_ON_STACK(ps, a);
     mcp_json *root = NULL;
     mcp_json_err e = MCP_JSON_OK;
     size_t at = 0;
@@ -462,11 +476,7 @@ nomem:
 fail:
     root = NULL;
 done:
-    vec_free(&ps.opens);
-    vec_free(&ps.items);
-    vec_free(&ps.members);
-    vec_free(&ps.offsets);
-    vec_free(&ps.idx);
+    parser_free(&ps);
     if (err)
         *err = e;
     if (err_offset)
@@ -890,18 +900,7 @@ mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_j
         max = MCP_JSON_DEFAULT_MAX_DEPTH;
     if (max > MCP_JSON_DEPTH_CAP)
         max = MCP_JSON_DEPTH_CAP;
-    open_c opens_inl[32];
-    mcp_json *items_inl[128];
-    mcp_json_member members_inl[32];
-    size_t offsets_inl[32];
-    parser ps = {
-        .a = a,
-        .opens = VEC_INIT(opens_inl, sizeof(open_c)),
-        .items = VEC_INIT(items_inl, sizeof(mcp_json *)),
-        .members = VEC_INIT(members_inl, sizeof(mcp_json_member)),
-        .offsets = VEC_INIT(offsets_inl, sizeof(size_t)),
-        .idx = VEC_EMPTY(sizeof(mcp_json_member *)),
-    };
+    PARSER_ON_STACK(ps, a);
     mcp_json *root = NULL;
     size_t max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
     size_t max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
@@ -909,11 +908,7 @@ mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_j
     int r = text || !len
                 ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, max_values, &root)
                 : FAST_GIVE_UP;
-    vec_free(&ps.opens);
-    vec_free(&ps.items);
-    vec_free(&ps.members);
-    vec_free(&ps.offsets);
-    vec_free(&ps.idx);
+    parser_free(&ps);
     if (r == FAST_DONE) {
         if (err)
             *err = MCP_JSON_OK;

@@ -916,6 +916,21 @@ static bool parse_event_id(const char *v, uint64_t *num, uint64_t *seq)
     return true;
 }
 
+
+/* The session a GET or DELETE names (with a reference), or NULL after the
+ * answer: 400 without Mcp-Session-Id, 404 for an unknown one. */
+static hsession *session_of(mcp_http *h, http_resp *out, const char *sid)
+{
+    if (!sid) {
+        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return NULL;
+    }
+    hsession *hs = hsession_find(h, sid);
+    if (!hs)
+        http_resp_error(out, 404, -32001, "Session not found");
+    return hs;
+}
+
 static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
 {
     const char *accept = rq->header(rq->conn, "Accept");
@@ -923,15 +938,9 @@ static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *
         http_resp_error(out, 406, -32000, "Not Acceptable: accept text/event-stream");
         return;
     }
-    if (!sid) {
-        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    hsession *hs = session_of(h, out, sid);
+    if (!hs)
         return;
-    }
-    hsession *hs = hsession_find(h, sid);
-    if (!hs) {
-        http_resp_error(out, 404, -32001, "Session not found");
-        return;
-    }
     const char *last = rq->header(rq->conn, "Last-Event-ID");
     uint64_t num = 0, seq = 0;
     bool resume = last != NULL;
@@ -971,15 +980,9 @@ static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *
 
 static void do_delete(mcp_http *h, http_resp *out, const char *sid)
 {
-    if (!sid) {
-        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    hsession *hs = session_of(h, out, sid);
+    if (!hs)
         return;
-    }
-    hsession *hs = hsession_find(h, sid);
-    if (!hs) {
-        http_resp_error(out, 404, -32001, "Session not found");
-        return;
-    }
     mcp_log(MCP_LOG_INFO, "http: session %.8s... deleted", hs->id);
     hsession_end(hs);
     hsession_unref(hs);
