@@ -9,6 +9,7 @@
 
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
+#include "check_run.h"
 
 /* Let huge allocations fail with NULL under AddressSanitizer too, as they do
  * under the C library, so the out-of-memory paths can be tested. */
@@ -410,9 +411,6 @@ static Suite *memory_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(memory_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(memory_suite(), true);
     return failed != 0;
 }

@@ -18,6 +18,7 @@
 #include "server.h"
 
 #include "capture.h"
+#include "check_run.h"
 
 static void feed(mcp_session *s, const char *text)
 {
@@ -779,11 +780,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, elicit_form);
     tcase_add_test(tc, elicit_without_capability);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(su, false);
     cap_reset();
     free(cap.lines);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;

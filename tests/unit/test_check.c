@@ -5,6 +5,7 @@
 
 #include "emit_schema.h"
 #include "ir.h"
+#include "check_run.h"
 
 typedef struct result {
     mcp_arena arena;
@@ -450,9 +451,6 @@ int main(void)
     tcase_add_test(tc, returns_decoration_on_object);
     tcase_add_test(tc, many_errors_reported);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(s, true);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

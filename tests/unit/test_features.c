@@ -20,6 +20,7 @@
 #include "server.h"
 
 #include "capture.h"
+#include "check_run.h"
 
 /* The messages of a call, the last its final answer. */
 static void expect_lines(size_t n, const char *const want[])
@@ -605,10 +606,6 @@ int main(int argc, char **argv)
     tcase_add_test(tc, content_blocks);
     tcase_add_test(tc, outside_a_session);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(su, false);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

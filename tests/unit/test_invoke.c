@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "call.h"
+#include "check_run.h"
 
 static const mcp_type T_FLOAT = {.kind = MCP_T_FLOAT, .size = sizeof(double), .align = _Alignof(double), .tag = "float"};
 static const mcp_type T_ANY = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = _Alignof(void *), .tag = "any"};
@@ -130,9 +131,6 @@ int main(void)
     tcase_add_test(tc, failure_text_stays_utf8);
     tcase_add_test(tc, content_blocks_are_copied);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(s, true);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -12,6 +12,7 @@
 
 #include "mcpidl/json.h"
 #include "mcpidl/jsonw.h"
+#include "check_run.h"
 
 /* Loops call into check only on failure (a passing assertion costs a system
  * call in fork mode). */
@@ -2132,9 +2133,6 @@ static Suite *json_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(json_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(json_suite(), true);
     return failed != 0;
 }

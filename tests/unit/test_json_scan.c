@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mcpidl/json_scan.h"
+#include "check_run.h"
 
 /* Passing assertions cost a system call each in check's fork mode; the loops
  * below make millions, so they only call into check on failure. */
@@ -1044,9 +1045,6 @@ static Suite *scan_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(scan_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(scan_suite(), true);
     return failed != 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcpidl/jsonw.h"
+#include "check_run.h"
 
 /* Passing assertions cost a system call each in check's fork mode; the
  * property tests make millions, so they only call into check on failure. */
@@ -485,9 +486,6 @@ static Suite *jsonw_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(jsonw_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(jsonw_suite(), true);
     return failed != 0;
 }

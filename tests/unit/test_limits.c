@@ -19,6 +19,7 @@
 #include "call.h"
 #include "server.h"
 #include "stub_beyond.h"
+#include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
 
@@ -355,9 +356,6 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(suite(), true);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "mcpidl/report.h"
+#include "check_run.h"
 
 #define REQUIRE(cond, ...)                                                    \
     do {                                                                       \
@@ -414,9 +415,6 @@ static Suite *report_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(report_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(report_suite(), true);
     return failed != 0;
 }

@@ -23,6 +23,7 @@
 #include "pool.h"
 #include "server.h"
 #include "stub_beyond.h"
+#include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
 
@@ -1551,9 +1552,6 @@ static Suite *server_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(server_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(server_suite(), true);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

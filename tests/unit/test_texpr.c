@@ -11,6 +11,7 @@
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
 #include "texpr.h"
+#include "check_run.h"
 
 /* A string literal with its length, embedded NUL bytes included. */
 #define S(lit) lit, sizeof(lit) - 1
@@ -1071,9 +1072,6 @@ static Suite *texpr_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(texpr_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(texpr_suite(), true);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mcpidl/uritemplate.h"
+#include "check_run.h"
 
 START_TEST(check_valid)
 {
@@ -78,9 +79,6 @@ int main(void)
     tcase_add_test(tc, check_invalid);
     tcase_add_test(tc, match);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(s, true);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

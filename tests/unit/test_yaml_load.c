@@ -11,6 +11,7 @@
 #include "mcpidl/arena.h"
 #include "diag.h"
 #include "node.h"
+#include "check_run.h"
 
 static mcp_arena arena;
 static idl_diags diags;
@@ -1345,9 +1346,6 @@ static Suite *yaml_load_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(yaml_load_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = check_run(yaml_load_suite(), true);
     return failed != 0;
 }
