@@ -101,6 +101,19 @@ void mcp_settings_default(mcp_settings *s)
     s->max_values = MCP_DEFAULT_MAX_VALUES;
 }
 
+mcp_json_limits mcp_settings_json_limits(const mcp_settings *set)
+{
+    mcp_json_limits l = {.max_depth = set->max_depth, .max_string = set->max_string,
+                         .max_array = set->max_array, .max_values = set->max_values};
+    if (l.max_depth <= 0)
+        l.max_depth = MCP_JSON_DEFAULT_MAX_DEPTH;
+    if (l.max_depth > MCP_JSON_DEPTH_CAP)
+        l.max_depth = MCP_JSON_DEPTH_CAP;
+    if (l.max_string == 0 || l.max_string > set->max_message)
+        l.max_string = set->max_message;
+    return l;
+}
+
 /* ---------------------------------------------------------------- JSON-RPC codes */
 
 enum {
@@ -1318,13 +1331,83 @@ static method_kind method_of(const mcp_session *s, const mcp_json *method)
  * (dispatch's own order of checks). */
 static bool gets_answer(const mcp_json *m)
 {
+    bool initialize;
+    mcp_msg_kind k = mcp_message_kind(m, &initialize);
+    return k != MCP_MSG_NOTIFICATION && k != MCP_MSG_RESPONSE;
+}
+
+/* A message object's JSON-RPC envelope, as dispatch() reads it: a response
+ * from the client; or its id, method and params, or why it is not a request
+ * or notification (the -32600 message, and whether the answer can carry the
+ * id). The one place these rules live: the HTTP transport asks the same
+ * question (mcp_message_kind) before a session exists. */
+typedef struct envelope {
+    bool response;
+    rpc_id id;
+    const mcp_json *method, *params;
+    const char *error;  /* NULL: a request (id) or notification (no id) */
+    bool error_with_id;
+} envelope;
+
+static void read_envelope(const mcp_json *m, envelope *e)
+{
+    *e = (envelope){.id = {ID_NONE, 0, NULL, 0}};
+    e->method = mcp_json_get(m, "method");
+    e->params = mcp_json_get(m, "params");
+    if (!e->method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"))) {
+        e->response = true;
+        return;
+    }
+    const mcp_json *idv = mcp_json_get(m, "id");
+    if (idv) {
+        switch (idv->kind) {
+        case MCP_JINT:
+            e->id = (rpc_id){ID_INT, idv->i, NULL, 0};
+            break;
+        case MCP_JSTRING:
+            e->id = (rpc_id){ID_STR, 0, idv->s, idv->len};
+            break;
+        case MCP_JNULL:
+            e->error = "Invalid Request: id must not be null";
+            return;
+        case MCP_JBIGINT:
+            e->error = "Invalid Request: id is beyond the range of a 64-bit integer";
+            return;
+        default:
+            e->error = "Invalid Request: id must be a string or an integer";
+            return;
+        }
+    }
+    e->error_with_id = true;
+    if (!str_is(mcp_json_get(m, "jsonrpc"), "2.0"))
+        e->error = "Invalid Request: jsonrpc must be \"2.0\"";
+    else if (!e->method)
+        e->error = "Invalid Request: missing method";
+    else if (e->method->kind != MCP_JSTRING)
+        e->error = "Invalid Request: method must be a string";
+}
+
+mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize)
+{
+    *initialize = false;
+    if (!m)
+        return MCP_MSG_INVALID;
+    if (m->kind == MCP_JARRAY)
+        return MCP_MSG_BATCH;
     if (m->kind != MCP_JOBJECT)
-        return true;
-    const mcp_json *method = mcp_json_get(m, "method");
-    if (!method)
-        return !(mcp_json_get(m, "result") || mcp_json_get(m, "error"));
-    return mcp_json_get(m, "id") || !str_is(mcp_json_get(m, "jsonrpc"), "2.0") ||
-           method->kind != MCP_JSTRING;
+        return MCP_MSG_INVALID;
+    envelope e;
+    read_envelope(m, &e);
+    if (e.response)
+        return MCP_MSG_RESPONSE;
+    if (e.error)
+        return MCP_MSG_INVALID;
+    if (e.id.kind == ID_NONE)
+        return MCP_MSG_NOTIFICATION;
+    /* initialize, as a new session takes it (dispatch's checks before
+     * do_initialize: params, when present, an object). */
+    *initialize = str_is(e.method, "initialize") && (!e.params || e.params->kind == MCP_JOBJECT);
+    return MCP_MSG_REQUEST;
 }
 
 /* One message (a lone one, or an element of a batch). Returns true when a job
@@ -1336,49 +1419,19 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
                     "Invalid Request: a message must be a JSON object");
         return false;
     }
-    const mcp_json *method = mcp_json_get(m, "method");
-    const mcp_json *idv = mcp_json_get(m, "id");
-    if (!method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"))) {
+    envelope e;
+    read_envelope(m, &e);
+    if (e.response) {
         /* A response from the client: to the handler waiting for it. */
         client_response(s, m);
         return false;
     }
-
-    rpc_id id = {ID_NONE, 0, NULL, 0};
-    if (idv) {
-        switch (idv->kind) {
-        case MCP_JINT:
-            id = (rpc_id){ID_INT, idv->i, NULL, 0};
-            break;
-        case MCP_JSTRING:
-            id = (rpc_id){ID_STR, 0, idv->s, idv->len};
-            break;
-        case MCP_JNULL:
-            reply_error(s, b, NULL, RPC_INVALID_REQUEST, "Invalid Request: id must not be null");
-            return false;
-        case MCP_JBIGINT:
-            reply_error(s, b, NULL, RPC_INVALID_REQUEST,
-                        "Invalid Request: id is beyond the range of a 64-bit integer");
-            return false;
-        default:
-            reply_error(s, b, NULL, RPC_INVALID_REQUEST,
-                        "Invalid Request: id must be a string or an integer");
-            return false;
-        }
-    }
-    if (!str_is(mcp_json_get(m, "jsonrpc"), "2.0")) {
-        reply_error(s, b, &id, RPC_INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\"");
+    if (e.error) {
+        reply_error(s, b, e.error_with_id ? &e.id : NULL, RPC_INVALID_REQUEST, "%s", e.error);
         return false;
     }
-    if (!method) {
-        reply_error(s, b, &id, RPC_INVALID_REQUEST, "Invalid Request: missing method");
-        return false;
-    }
-    if (method->kind != MCP_JSTRING) {
-        reply_error(s, b, &id, RPC_INVALID_REQUEST, "Invalid Request: method must be a string");
-        return false;
-    }
-    const mcp_json *params = mcp_json_get(m, "params");
+    rpc_id id = e.id;
+    const mcp_json *method = e.method, *params = e.params;
     if (id.kind == ID_NONE) {
         notification(s, method, params);
         return false;
@@ -1657,16 +1710,9 @@ static mcp_session *session_new(const mcp_server *server, const mcp_settings *se
         s->set.max_concurrent = 1;
     if (s->set.page_size < 1)
         s->set.page_size = MCP_DEFAULT_PAGE_SIZE;
-    if (s->set.max_depth <= 0)
-        s->set.max_depth = MCP_JSON_DEFAULT_MAX_DEPTH;
-    if (s->set.max_depth > MCP_JSON_DEPTH_CAP)
-        s->set.max_depth = MCP_JSON_DEPTH_CAP;
-    s->limits.max_depth = s->set.max_depth;
-    if (s->set.max_string == 0 || s->set.max_string > s->set.max_message)
-        s->set.max_string = s->set.max_message;
-    s->limits.max_string = s->set.max_string;
-    s->limits.max_array = s->set.max_array;
-    s->limits.max_values = s->set.max_values;
+    s->limits = mcp_settings_json_limits(&s->set);
+    s->set.max_depth = s->limits.max_depth;
+    s->set.max_string = s->limits.max_string;
     if (s->set.client_timeout_ms <= 0)
         s->set.client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
     if (s->set.max_pending <= 0)

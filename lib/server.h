@@ -49,6 +49,9 @@ typedef struct mcp_settings {
 /* The defaults: one worker per online CPU, the limits above, depth 128,
  * strings as long as the message. */
 void mcp_settings_default(mcp_settings *s);
+/* The JSON limits a session parses messages with, from its settings (the
+ * depth within its bounds, the string limit at most the message size). */
+mcp_json_limits mcp_settings_json_limits(const mcp_settings *s);
 
 /* ---------------------------------------------------------------- logging */
 
@@ -132,6 +135,22 @@ bool mcp_session_broken(mcp_session *s);
 void mcp_session_drain(mcp_session *s);
 /* Drain, stop the workers, release everything. NULL is a no-op. */
 void mcp_session_free(mcp_session *s);
+
+/* What a parsed message is to a session: a request (*initialize when it is
+ * an initialize request a new session takes), a notification, a response from
+ * the client, a batch (which the session takes or refuses by the protocol
+ * version), or invalid (the session answers it with an error carrying no id,
+ * or the id of a request it will not read). NULL is invalid. The same rules
+ * as mcp_session_message's. */
+typedef enum mcp_msg_kind {
+    MCP_MSG_REQUEST,
+    MCP_MSG_NOTIFICATION,
+    MCP_MSG_RESPONSE,
+    MCP_MSG_BATCH,
+    MCP_MSG_INVALID,
+} mcp_msg_kind;
+
+mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize);
 
 /* ---------------------------------------------------------------- stdio */
 

@@ -718,44 +718,16 @@ static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream 
  * answered 202. */
 typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
 
-/* v is the string lit, all of it (a string may hold NUL bytes). */
-static bool json_str_is(const mcp_json *v, const char *lit)
-{
-    size_t n = strlen(lit);
-    return v && v->kind == MCP_JSTRING && v->len == n && memcmp(v->s, lit, n) == 0;
-}
-
 static body_kind classify(const mcp_http *h, const char *body, size_t len, bool *initialize)
 {
     mcp_arena a;
     mcp_arena_init(&a);
-    mcp_json_limits lim = {.max_depth = h->set.max_depth,
-                           .max_string = h->set.max_string ? h->set.max_string : h->set.max_message,
-                           .max_array = h->set.max_array,
-                           .max_values = h->set.max_values};
-    mcp_json_err err;
-    mcp_json *m = mcp_json_parse(&a, body, len, &lim, &err, NULL);
-    body_kind k = BODY_BAD;
-    *initialize = false;
-    if (m && m->kind == MCP_JARRAY) {
-        k = BODY_BATCH;
-    } else if (m && m->kind == MCP_JOBJECT) {
-        const mcp_json *id = mcp_json_get(m, "id");
-        const mcp_json *method = mcp_json_get(m, "method");
-        const mcp_json *params = mcp_json_get(m, "params");
-        bool id_ok = !id || id->kind == MCP_JINT || id->kind == MCP_JSTRING;
-        bool is_response = !method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"));
-        bool envelope = id_ok && method && method->kind == MCP_JSTRING &&
-                        json_str_is(mcp_json_get(m, "jsonrpc"), "2.0");
-        /* An initialize request starts a session, when the session will take
-         * it: parsed with the session's own limits, and past the checks the
-         * session makes before it initializes (the envelope, params an
-         * object). A refused one would leave a session nobody initialized. */
-        *initialize = envelope && id && json_str_is(method, "initialize") &&
-                      (!params || params->kind == MCP_JOBJECT);
-        if (is_response || envelope)
-            k = BODY_REQUEST;
-    }
+    mcp_json_limits lim = mcp_settings_json_limits(&h->set);
+    mcp_json *m = mcp_json_parse(&a, body, len, &lim, NULL, NULL);
+    /* The session's own rules (and limits): what it would refuse starts no
+     * session, so a session is never left uninitialized. */
+    mcp_msg_kind mk = mcp_message_kind(m, initialize);
+    body_kind k = mk == MCP_MSG_BATCH ? BODY_BATCH : mk == MCP_MSG_INVALID ? BODY_BAD : BODY_REQUEST;
     mcp_arena_free(&a);
     return k;
 }
