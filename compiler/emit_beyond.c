@@ -18,48 +18,43 @@ static void set_str(mcp_arena *a, jval *o, const char *key, const char *s)
         j_set(a, o, key, j_str(a, s));
 }
 
-jval *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
+/* The members every listed thing has, in reading order; `uri_key` names its
+ * address ("uri" or "uriTemplate"). */
+static jval *listed(mcp_arena *a, const char *name, const char *title, const char *uri_key, const char *uri,
+                    const char *description, const char *mime)
 {
     jval *o = ordered(a);
     if (!o)
         return NULL;
-    set_str(a, o, "name", r->name);
-    set_str(a, o, "title", r->title);
-    set_str(a, o, "uri", r->uri);
-    set_str(a, o, "description", r->description);
-    set_str(a, o, "mimeType", r->mime_type);
+    set_str(a, o, "name", name);
+    set_str(a, o, "title", title);
+    if (uri_key)
+        set_str(a, o, uri_key, uri);
+    set_str(a, o, "description", description);
+    set_str(a, o, "mimeType", mime);
     return o;
+}
+
+jval *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
+{
+    return listed(a, r->name, r->title, "uri", r->uri, r->description, r->mime_type);
 }
 
 jval *beyond_template_entry(mcp_arena *a, const ir_template *t)
 {
-    jval *o = ordered(a);
-    if (!o)
-        return NULL;
-    set_str(a, o, "name", t->name);
-    set_str(a, o, "title", t->title);
-    set_str(a, o, "uriTemplate", t->uri_template);
-    set_str(a, o, "description", t->description);
-    set_str(a, o, "mimeType", t->mime_type);
-    return o;
+    return listed(a, t->name, t->title, "uriTemplate", t->uri_template, t->description, t->mime_type);
 }
 
 jval *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
 {
-    jval *o = ordered(a);
+    jval *o = listed(a, p->name, p->title, NULL, NULL, p->description, NULL);
     if (!o)
         return NULL;
-    set_str(a, o, "name", p->name);
-    set_str(a, o, "title", p->title);
-    set_str(a, o, "description", p->description);
     if (p->nargs) {
         jval *args = j_arr(a);
         for (size_t i = 0; i < p->nargs; i++) {
             const ir_prompt_arg *g = &p->args[i];
-            jval *e = ordered(a);
-            set_str(a, e, "name", g->name);
-            set_str(a, e, "title", g->title);
-            set_str(a, e, "description", g->description);
+            jval *e = listed(a, g->name, g->title, NULL, NULL, g->description, NULL);
             if (g->required)
                 j_set(a, e, "required", j_bool(a, true));
             j_push(a, args, e);

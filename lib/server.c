@@ -2262,8 +2262,10 @@ bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schem
     mcp_buf_puts(&t, "{\"message\":");
     const char *msg = message ? message : "";
     put_handler_str(&t, msg, strlen(msg));
+    /* The text as given: it parsed as an object (and is strict JSON), so
+     * there is nothing to gain in writing the tree back. */
     mcp_buf_puts(&t, ",\"requestedSchema\":");
-    mcp_json_write(&t, schema, -1);
+    mcp_buf_puts(&t, schema_text);
     mcp_buf_putc(&t, '}');
     if (t.oom) {
         mcp_buf_free(&t);
