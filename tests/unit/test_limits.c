@@ -3,9 +3,9 @@
  * the exact JSON-RPC error, a message at the limit is served, and so is the
  * request right after the refused one.
  *
- * Like test_server.c, this file defines mcp_call_init and mcp_tool_invoke
- * (an "echo" tool that reports the shape of its arguments), takes the other
- * methods' stubs from stub_beyond.h, and is linked with the protocol's
+ * Like test_server.c, this file defines mcp_tool_invoke (an "echo" tool that
+ * reports the shape of its arguments), takes mcp_call_init and the other
+ * methods' stubs from stub_codec.h, and is linked with the protocol's
  * sources rather than the library.
  */
 #include <check.h>
@@ -18,20 +18,10 @@
 
 #include "call.h"
 #include "server.h"
-#include "stub_beyond.h"
+#include "stub_codec.h"
 #include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
-
-void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
-                   const atomic_bool *cancelled)
-{
-    memset(call, 0, sizeof *call);
-    call->arena = arena;
-    call->tool = tool;
-    call->meta = meta;
-    call->cancelled = cancelled;
-}
 
 /* The text block says how many members the arguments have and the length of
  * the first one's value (a string's bytes, an array's elements). */

@@ -22,7 +22,7 @@
 #include "call.h"
 #include "pool.h"
 #include "server.h"
-#include "stub_beyond.h"
+#include "stub_codec.h"
 #include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
@@ -35,16 +35,6 @@ static void sleep_ms(long ms)
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
-}
-
-void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
-                   const atomic_bool *cancelled)
-{
-    memset(call, 0, sizeof *call);
-    call->arena = arena;
-    call->tool = tool;
-    call->meta = meta;
-    call->cancelled = cancelled;
 }
 
 bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)

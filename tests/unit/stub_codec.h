@@ -1,10 +1,24 @@
-/* stub_beyond.h: the protocol tests (test_server, test_http) link the
- * protocol layer without the codec; the methods beyond tools (beyond.c) are
- * stubs here and are tested with the whole library elsewhere. */
-#ifndef MCPIDL_TESTS_STUB_BEYOND_H
-#define MCPIDL_TESTS_STUB_BEYOND_H
+/* stub_codec.h: the protocol tests (test_server, test_http, test_limits)
+ * link the protocol layer without the codec (invoke.c, beyond.c): each
+ * defines its own mcp_tool_invoke; mcp_call_init is the library's, and the
+ * methods beyond tools are stubs (tested with the whole library in
+ * test_beyond). */
+#ifndef MCPIDL_TESTS_STUB_CODEC_H
+#define MCPIDL_TESTS_STUB_CODEC_H
+
+#include <string.h>
 
 #include "call.h"
+
+void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
+                   const atomic_bool *cancelled)
+{
+    memset(call, 0, sizeof *call);
+    call->arena = arena;
+    call->tool = tool;
+    call->meta = meta;
+    call->cancelled = cancelled;
+}
 
 static int stub_beyond(const char **msg)
 {
