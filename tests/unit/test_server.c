@@ -1,9 +1,10 @@
 /* test_server.c: the protocol layer: server.c (JSON-RPC 2.0, lifecycle,
  * dispatch, cancellation), pool.c, stdio.c and main.c.
  *
- * The codec is not under test here: this file defines mcp_call_init and
- * mcp_tool_invoke itself, with stub tools (echo, block, oom, slow), and is
- * linked with the protocol objects rather than the whole library. */
+ * The codec is not under test here: this file defines mcp_tool_invoke itself,
+ * with stub tools (echo, block, oom, slow), takes mcp_call_init from
+ * stub_codec.h, and is linked with the protocol objects rather than the whole
+ * library. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
