@@ -971,13 +971,17 @@ static bool do_resources_read(mcp_session *s, slot *sl, batch *b, const rpc_id *
     for (size_t i = 0; i < srv->nresources; i++)
         if (srv->resources[i].uri && strcmp(srv->resources[i].uri, uri->s) == 0)
             return start_job(s, sl, b, id, &(job){.kind = JOB_READ, .resource = &srv->resources[i], .uri = uri->s});
+    /* The values of the first template that matches, in one array for all. */
+    size_t most = 1;
+    for (size_t i = 0; i < srv->ntemplates; i++)
+        most = srv->templates[i].nvars > most ? srv->templates[i].nvars : most;
+    const char **vars = srv->ntemplates ? mcp_arena_alloc(msg_arena(sl), most * sizeof *vars) : NULL;
+    if (srv->ntemplates && !vars) {
+        reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+        return false;
+    }
     for (size_t i = 0; i < srv->ntemplates; i++) {
         const mcp_resource_template *t = &srv->templates[i];
-        const char **vars = mcp_arena_alloc(msg_arena(sl), (t->nvars ? t->nvars : 1) * sizeof *vars);
-        if (!vars) {
-            reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
-            return false;
-        }
         if (mcp_uri_template_match(t->uri_template, uri->s, msg_arena(sl), vars, t->nvars))
             return start_job(s, sl, b, id, &(job){.kind = JOB_READ, .tmpl = t, .strs = vars, .uri = uri->s});
     }
