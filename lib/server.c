@@ -2181,6 +2181,15 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
     return result;
 }
 
+/* client_request_text with the params written in `t`, which it frees. */
+static const mcp_json *client_request_buf(mcp_call *call, const char *method, mcp_buf *t)
+{
+    const mcp_json *r = t->oom ? client_fail(call, "%s: out of memory", method)
+                               : client_request_text(call, method, t->data, t->len);
+    mcp_buf_free(t);
+    return r;
+}
+
 const mcp_json *mcp_client_request(mcp_call *call, const char *method, const mcp_json *params)
 {
     if (!call || !method)
@@ -2190,14 +2199,11 @@ const mcp_json *mcp_client_request(mcp_call *call, const char *method, const mcp
     mcp_buf t;
     mcp_buf_init(&t);
     bool finite = mcp_json_write(&t, params, -1);
-    if (t.oom || !finite) {
+    if (!finite) {
         mcp_buf_free(&t);
-        return client_fail(call, "%s: %s", method,
-                           finite ? "out of memory" : "the params hold a NaN or infinite float");
+        return client_fail(call, "%s: the params hold a NaN or infinite float", method);
     }
-    const mcp_json *r = client_request_text(call, method, t.data, t.len);
-    mcp_buf_free(&t);
-    return r;
+    return client_request_buf(call, method, &t);
 }
 
 const char *mcp_client_error(const mcp_call *call) { return call ? call->client_error : NULL; }
@@ -2214,13 +2220,7 @@ bool mcp_sample_text(mcp_call *call, const char *prompt, int max_tokens, const c
     const char *pr = prompt ? prompt : "";
     put_handler_str(&t, pr, strlen(pr));
     mcp_buf_printf(&t, "}}],\"maxTokens\":%d}", max_tokens > 0 ? max_tokens : 1);
-    if (t.oom) {
-        mcp_buf_free(&t);
-        client_fail(call, "sampling/createMessage: out of memory");
-        return false;
-    }
-    const mcp_json *r = client_request_text(call, "sampling/createMessage", t.data, t.len);
-    mcp_buf_free(&t);
+    const mcp_json *r = client_request_buf(call, "sampling/createMessage", &t);
     if (!r)
         return false;
     /* content: one block, or (2025-11-25) an array of them: the first text. */
@@ -2271,13 +2271,7 @@ bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schem
     mcp_buf_puts(&t, ",\"requestedSchema\":");
     mcp_buf_puts(&t, schema_text);
     mcp_buf_putc(&t, '}');
-    if (t.oom) {
-        mcp_buf_free(&t);
-        client_fail(call, "elicitation/create: out of memory");
-        return false;
-    }
-    const mcp_json *r = client_request_text(call, "elicitation/create", t.data, t.len);
-    mcp_buf_free(&t);
+    const mcp_json *r = client_request_buf(call, "elicitation/create", &t);
     if (!r)
         return false;
     const mcp_json *act = mcp_json_get(r, "action");

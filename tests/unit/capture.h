@@ -89,6 +89,17 @@ static size_t cap_wait(size_t count)
     return n;
 }
 
+/* main(): with an argument, capture to that file (emptied first). */
+static void capture_start(int argc, char **argv)
+{
+    if (argc < 2)
+        return;
+    capture_path = argv[1];
+    FILE *f = fopen(capture_path, "w");
+    if (f)
+        fclose(f);
+}
+
 static const line *cap_at(size_t i)
 {
     pthread_mutex_lock(&cap.mu);

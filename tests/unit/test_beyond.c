@@ -757,12 +757,7 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) {
-        capture_path = argv[1];
-        FILE *f = fopen(capture_path, "w");
-        if (f)
-            fclose(f);
-    }
+    capture_start(argc, argv);
     make_folders();
     mcp_log_set_level(MCP_LOG_QUIET);
     Suite *su = suite_create("beyond");
