@@ -122,6 +122,10 @@ void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, co
         r->oom = true;
         return;
     }
+    if (r->len >= MCP_REPORT_MAX_ITEMS) {
+        r->len++; /* counted, not kept */
+        return;
+    }
     if (r->len == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 8;
         if (cap < r->cap || cap > SIZE_MAX / sizeof *r->items) {
@@ -203,7 +207,8 @@ void mcp_report_format(mcp_buf *b, const mcp_report *r, const char *title)
 {
     mcp_buf_printf(b, "%zu validation error%s for ", r->len, r->len == 1 ? "" : "s");
     mcp_buf_puts(b, title ? title : "");
-    for (size_t i = 0; i < r->len; i++) {
+    size_t kept = r->len < MCP_REPORT_MAX_ITEMS ? r->len : MCP_REPORT_MAX_ITEMS;
+    for (size_t i = 0; i < kept; i++) {
         const mcp_verror *e = &r->items[i];
         mcp_buf_putc(b, '\n');
         if (e->loc_depth) {
@@ -220,4 +225,6 @@ void mcp_report_format(mcp_buf *b, const mcp_report *r, const char *title)
         mcp_buf_puts(b, mcp_json_py_type(e->input));
         mcp_buf_putc(b, ']');
     }
+    if (r->len > kept)
+        mcp_buf_printf(b, "\n... and %zu more error%s", r->len - kept, r->len - kept == 1 ? "" : "s");
 }

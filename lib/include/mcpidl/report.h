@@ -77,11 +77,15 @@ typedef struct mcp_verror {
 } mcp_verror;
 
 #define MCP_LOC_MAX 256
+/* The errors a report keeps: a report counts every error, but keeps (and
+ * prints) only the first MCP_REPORT_MAX_ITEMS, so that a hostile input of a
+ * hundred thousand bad elements costs a readable report, not megabytes. */
+#define MCP_REPORT_MAX_ITEMS 100
 
 typedef struct mcp_report {
     mcp_arena *arena;
-    mcp_verror *items;
-    size_t len, cap;
+    mcp_verror *items;      /* the first min(len, MCP_REPORT_MAX_ITEMS) errors */
+    size_t len, cap;        /* len: every error added; cap: room in items */
     bool oom;
     /* The current location, maintained by the validator. */
     mcp_loc_seg path[MCP_LOC_MAX];
@@ -124,6 +128,8 @@ void mcp_report_number(mcp_buf *b, double d);
 /* The whole report, as pydantic prints a ValidationError:
  *   "N validation error(s) for TITLE", then per error: the location line
  *   (omitted at the root), "  MESSAGE [type=T, input_value=REPR, input_type=PYTYPE]".
+ * Beyond MCP_REPORT_MAX_ITEMS errors, the first ones are printed, then the
+ * line "... and K more errors" (N in the first line stays the whole count).
  * Lines joined with "\n", no trailing newline, no "For further information"
  * lines. input_value is mcp_json_py_repr_short: Python's repr, shortened in
  * the middle when longer than 50 bytes of UTF-8 (the first 25 bytes, "...",
