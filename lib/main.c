@@ -49,6 +49,9 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "  --client-timeout MS    how long a handler waits for the client's answer to\n"
             "                         sampling or elicitation (default %d)\n"
             "  --max-pending N        requests to the client waiting at once (default %d)\n"
+            "  --max-subscriptions N  resources a session may subscribe to (default %d)\n"
+            "  --max-waiting N        handlers waiting for a client's answer at once, in\n"
+            "                         all sessions (default %d)\n"
             "  --log-level LEVEL      quiet, error, warn, info or debug (default warn)\n"
             "  --http HOST:PORT       serve Streamable HTTP at http://HOST:PORT/mcp instead\n"
             "                         of stdio (needs the server linked with mcpidl-http)\n"
@@ -66,6 +69,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
             MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array, def->max_values,
             def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
+            def->max_subscriptions, def->max_waiting,
             MCP_HTTP_DEFAULT_MAX_SESSIONS, MCP_HTTP_DEFAULT_IDLE_SECONDS,
             MCP_HTTP_DEFAULT_REPLAY_BYTES, MCP_HTTP_DEFAULT_TIMEOUT_SECONDS);
 }
@@ -103,7 +107,8 @@ static bool parse_num(const char *t, uint64_t lo, uint64_t hi, uint64_t *out)
 }
 
 typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_STRING, OPT_MAX_ARRAY, OPT_MAX_VALUES,
-               OPT_MAX_CONCURRENT, OPT_PAGE_SIZE, OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_LOG_LEVEL,
+               OPT_MAX_CONCURRENT, OPT_PAGE_SIZE, OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_MAX_SUBSCRIPTIONS, OPT_MAX_WAITING,
+               OPT_LOG_LEVEL,
                OPT_HTTP, OPT_ALLOW_HOST, OPT_MAX_SESSIONS, OPT_SESSION_IDLE, OPT_REPLAY_BYTES,
                OPT_HTTP_TIMEOUT, OPT_HELP, OPT_VERSION } opt_id;
 
@@ -122,6 +127,8 @@ static const struct {
     {"--page-size", OPT_PAGE_SIZE, true},
     {"--client-timeout", OPT_CLIENT_TIMEOUT, true},
     {"--max-pending", OPT_MAX_PENDING, true},
+    {"--max-subscriptions", OPT_MAX_SUBSCRIPTIONS, true},
+    {"--max-waiting", OPT_MAX_WAITING, true},
     {"--log-level", OPT_LOG_LEVEL, true},
     {"--http", OPT_HTTP, true},
     {"--allow-host", OPT_ALLOW_HOST, true},
@@ -302,6 +309,16 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
             if (!parse_num(value, 1, 1 << 16, &v))
                 goto bad_number;
             set.max_pending = (int)v;
+            break;
+        case OPT_MAX_SUBSCRIPTIONS:
+            if (!parse_num(value, 1, 1 << 20, &v))
+                goto bad_number;
+            set.max_subscriptions = (int)v;
+            break;
+        case OPT_MAX_WAITING:
+            if (!parse_num(value, 1, 1 << 16, &v))
+                goto bad_number;
+            set.max_waiting = (int)v;
             break;
         case OPT_HTTP:
             http = value;

@@ -99,6 +99,8 @@ void mcp_settings_default(mcp_settings *s)
     s->max_string = 0;
     s->max_array = MCP_DEFAULT_MAX_ARRAY;
     s->max_values = MCP_DEFAULT_MAX_VALUES;
+    s->max_subscriptions = MCP_DEFAULT_MAX_SUBSCRIPTIONS;
+    s->max_waiting = MCP_DEFAULT_MAX_WAITING;
 }
 
 mcp_json_limits mcp_settings_json_limits(const mcp_settings *set)
@@ -166,6 +168,7 @@ typedef struct batch {
 typedef enum job_kind { JOB_TOOL, JOB_READ, JOB_PROMPT, JOB_COMPLETE } job_kind;
 
 typedef struct job {
+    mcp_task task;           /* first: the pool's link (run_job casts back) */
     struct job *prev, *next; /* the in-flight list */
     mcp_session *s;
     slot *sl;    /* the job's own: the handler's arena, the answer's text */
@@ -256,6 +259,7 @@ struct mcp_session {
     slot *free_slots;
 
     mcp_pool *pool; /* NULL: handlers run on the reading thread */
+    mcp_pool_queue *queue; /* the session's turn in the pool */
 
     /* notifications/message: the least severe mcp_level sent (logging/setLevel). */
     atomic_int log_min;
@@ -273,6 +277,7 @@ struct mcp_session {
      * may come from any thread); `registered` says whether the session is
      * on the registry's list. */
     sub *subs;
+    int nsubs;
     struct mcp_session *reg_next;
     bool registered;
 };
@@ -568,9 +573,9 @@ static void inflight_remove(mcp_session *s, job *j)
     j->prev = j->next = NULL;
 }
 
-static void run_job(void *arg)
+static void run_job(mcp_task *t)
 {
-    job *j = arg;
+    job *j = (job *)t; /* the task is j's first member */
     mcp_session *s = j->s;
     slot *sl = j->sl;
     batch *b = j->b;
@@ -715,12 +720,13 @@ static bool start_job(mcp_session *s, slot *sl, batch *b, const rpc_id *id, cons
         pthread_mutex_unlock(&b->mu);
     }
 
+    j->task.run = run_job;
     if (!s->pool) {
-        run_job(j);
+        run_job(&j->task);
         return !b;
     }
-    if (!mcp_pool_submit(s->pool, run_job, j)) {
-        /* Cannot happen while the queue holds max_concurrent jobs. */
+    if (!mcp_pool_submit(s->queue, &j->task)) {
+        /* The pool is shutting down (the session's last moments). */
         pthread_mutex_lock(&s->mu);
         inflight_remove(s, j);
         s->admitted--;
@@ -732,7 +738,7 @@ static bool start_job(mcp_session *s, slot *sl, batch *b, const rpc_id *id, cons
             slot_put(s, js);
             batch_unref(s, b);
         }
-        reply_error(s, b, &keep, RPC_INTERNAL_ERROR, "Internal error: the worker queue is full");
+        reply_error(s, b, &keep, RPC_INTERNAL_ERROR, "Internal error: the server is stopping");
         return false;
     }
     return !b;
@@ -961,30 +967,45 @@ static const mcp_json *need_string(mcp_session *s, batch *b, const rpc_id *id, c
  * a batch's own slot while the batch runs). */
 static mcp_arena *msg_arena(slot *sl) { return &sl->arena; }
 
-/* Returns true when a job took over `sl`. */
-static bool do_resources_read(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const mcp_json *params)
+/* What serves `uri`: a resource with exactly that URI (*r), or the first
+ * template that matches it (*t, with its variables' values in *vars, in
+ * `a`); false when nothing does, or out of memory (*oom). */
+static bool find_served(const mcp_server *srv, const char *uri, mcp_arena *a,
+                        const mcp_resource **r, const mcp_resource_template **t, const char ***vars,
+                        bool *oom)
 {
-    const mcp_json *uri = need_string(s, b, id, params, "uri");
-    if (!uri)
-        return false;
-    const mcp_server *srv = s->server;
+    *r = NULL;
+    *t = NULL;
+    *vars = NULL;
+    *oom = false;
     for (size_t i = 0; i < srv->nresources; i++)
-        if (srv->resources[i].uri && strcmp(srv->resources[i].uri, uri->s) == 0)
-            return start_job(s, sl, b, id, &(job){.kind = JOB_READ, .resource = &srv->resources[i], .uri = uri->s});
+        if (srv->resources[i].uri && strcmp(srv->resources[i].uri, uri) == 0) {
+            *r = &srv->resources[i];
+            return true;
+        }
     /* The values of the first template that matches, in one array for all. */
     size_t most = 1;
     for (size_t i = 0; i < srv->ntemplates; i++)
         most = srv->templates[i].nvars > most ? srv->templates[i].nvars : most;
-    const char **vars = srv->ntemplates ? mcp_arena_alloc(msg_arena(sl), most * sizeof *vars) : NULL;
-    if (srv->ntemplates && !vars) {
-        reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+    const char **v = srv->ntemplates ? mcp_arena_alloc(a, most * sizeof *v) : NULL;
+    if (srv->ntemplates && !v) {
+        *oom = true;
         return false;
     }
     for (size_t i = 0; i < srv->ntemplates; i++) {
-        const mcp_resource_template *t = &srv->templates[i];
-        if (mcp_uri_template_match(t->uri_template, uri->s, msg_arena(sl), vars, t->nvars))
-            return start_job(s, sl, b, id, &(job){.kind = JOB_READ, .tmpl = t, .strs = vars, .uri = uri->s});
+        const mcp_resource_template *tp = &srv->templates[i];
+        if (mcp_uri_template_match(tp->uri_template, uri, a, v, tp->nvars)) {
+            *t = tp;
+            *vars = v;
+            return true;
+        }
     }
+    return false;
+}
+
+/* -32002 Resource not found, with the URI as its data. */
+static void reply_not_found(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *uri)
+{
     mcp_buf_clear(&s->msg);
     mcp_buf_puts(&s->msg, "{\"uri\":");
     put_str(&s->msg, uri->s, uri->len);
@@ -994,10 +1015,29 @@ static bool do_resources_read(mcp_session *s, slot *sl, batch *b, const rpc_id *
     render_error_data(&s->reply, id, -32002, NF, sizeof NF - 1, s->msg.data, s->msg.len);
     if (s->msg.oom || s->reply.oom) {
         send_oom(s, b, s->rctx, id);
-        return false;
+        return;
     }
     mcp_out_part part = {s->reply.data, s->reply.len};
     emit(s, b, s->rctx, &part, 1);
+}
+
+/* Returns true when a job took over `sl`. */
+static bool do_resources_read(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const mcp_json *params)
+{
+    const mcp_json *uri = need_string(s, b, id, params, "uri");
+    if (!uri)
+        return false;
+    const mcp_resource *r;
+    const mcp_resource_template *t;
+    const char **vars;
+    bool oom;
+    if (find_served(s->server, uri->s, msg_arena(sl), &r, &t, &vars, &oom))
+        return start_job(s, sl, b, id,
+                         &(job){.kind = JOB_READ, .resource = r, .tmpl = t, .strs = vars, .uri = uri->s});
+    if (oom)
+        reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+    else
+        reply_not_found(s, b, id, uri);
     return false;
 }
 
@@ -1022,40 +1062,73 @@ static void registry_remove(mcp_session *s)
         free(u);
     }
     s->subs = NULL;
+    s->nsubs = 0;
     pthread_mutex_unlock(&registry_mu);
 }
 
-static void do_subscribe(mcp_session *s, batch *b, const rpc_id *id, const mcp_json *params, bool on)
+/* resources/subscribe and unsubscribe. A session subscribes only to URIs
+ * the server serves (a resource's, or one a template matches), each at most
+ * MCP_MAX_SUBSCRIBE_URI bytes, at most settings.max_subscriptions of them:
+ * what a client can make the server keep is bounded. Unsubscribing from
+ * what is not subscribed is not an error. */
+static void do_subscribe(mcp_session *s, slot *sl, batch *b, const rpc_id *id, const mcp_json *params,
+                         bool on)
 {
     const mcp_json *uri = need_string(s, b, id, params, "uri");
     if (!uri)
         return;
-    bool oom = false;
+    if (on) {
+        if (uri->len > MCP_MAX_SUBSCRIBE_URI) {
+            reply_error(s, b, id, RPC_INVALID_PARAMS,
+                        "Invalid params: uri longer than %d bytes cannot be subscribed to",
+                        MCP_MAX_SUBSCRIBE_URI);
+            return;
+        }
+        const mcp_resource *r;
+        const mcp_resource_template *t;
+        const char **vars;
+        bool oom;
+        if (!find_served(s->server, uri->s, msg_arena(sl), &r, &t, &vars, &oom)) {
+            if (oom)
+                reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
+            else
+                reply_not_found(s, b, id, uri);
+            return;
+        }
+    }
+    enum { DONE, FULL, NOMEM } outcome = DONE;
     pthread_mutex_lock(&registry_mu);
     sub **p = &s->subs;
     while (*p && strcmp((*p)->uri, uri->s) != 0)
         p = &(*p)->next;
-    if (on && !*p) {
+    if (on && !*p && s->nsubs >= s->set.max_subscriptions) {
+        outcome = FULL;
+    } else if (on && !*p) {
         sub *u = malloc(sizeof *u + uri->len + 1);
         if (u) {
             memcpy(u->uri, uri->s, uri->len + 1);
             u->next = s->subs;
             s->subs = u;
+            s->nsubs++;
             if (!s->registered) {
                 s->reg_next = registry;
                 registry = s;
                 s->registered = true;
             }
         } else {
-            oom = true;
+            outcome = NOMEM;
         }
     } else if (!on && *p) {
         sub *u = *p;
         *p = u->next;
+        s->nsubs--;
         free(u);
     }
     pthread_mutex_unlock(&registry_mu);
-    if (oom)
+    if (outcome == FULL)
+        reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: too many subscriptions (limit %d)",
+                    s->set.max_subscriptions);
+    else if (outcome == NOMEM)
         reply_error(s, b, id, RPC_INTERNAL_ERROR, "Internal error: out of memory");
     else
         reply_result(s, b, id, "{}", 2);
@@ -1484,7 +1557,7 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         return do_resources_read(s, sl, b, &id, params);
     case M_SUBSCRIBE:
     case M_UNSUBSCRIBE:
-        do_subscribe(s, b, &id, params, mk == M_SUBSCRIBE);
+        do_subscribe(s, sl, b, &id, params, mk == M_SUBSCRIBE);
         return false;
     case M_PROMPTS_GET:
         return do_prompts_get(s, sl, b, &id, params);
@@ -1589,6 +1662,11 @@ bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *rep
             reply_error(s, NULL, NULL, RPC_INVALID_REQUEST,
                         "Invalid Request: more than %zu values in one message at byte %zu",
                         s->limits.max_values, off);
+        else if (err == MCP_JSON_E_NUMBER_RANGE || err == MCP_JSON_E_SURROGATE)
+            /* RFC 8259's grammar allows both (1e400, "\ud800"); it is the
+             * server that refuses them: not a parse error. */
+            reply_error(s, NULL, NULL, RPC_INVALID_REQUEST, "Invalid Request: %s at byte %zu",
+                        mcp_json_error_str(err), off);
         else
             reply_error(s, NULL, NULL, RPC_PARSE_ERROR, "Parse error: %s at byte %zu",
                         mcp_json_error_str(err), off);
@@ -1721,6 +1799,10 @@ static mcp_session *session_new(const mcp_server *server, const mcp_settings *se
         s->set.client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS;
     if (s->set.max_pending <= 0)
         s->set.max_pending = MCP_DEFAULT_MAX_PENDING;
+    if (s->set.max_subscriptions <= 0)
+        s->set.max_subscriptions = MCP_DEFAULT_MAX_SUBSCRIPTIONS;
+    if (s->set.max_waiting <= 0)
+        s->set.max_waiting = MCP_DEFAULT_MAX_WAITING;
     atomic_init(&s->log_min, MCP_LEVEL_INFO);
     s->sink = sink;
     s->sink_ctx = sink_ctx;
@@ -1745,10 +1827,14 @@ static mcp_session *session_new(const mcp_server *server, const mcp_settings *se
     ok = ok && render_pages(s);
     s->own_pool = own_pool;
     if (ok && own_pool && s->set.workers > 0) {
-        s->pool = mcp_pool_new(s->set.workers, (size_t)s->set.max_concurrent);
+        s->pool = mcp_pool_new(s->set.workers, s->set.max_waiting);
         ok = s->pool != NULL;
     } else if (!own_pool) {
         s->pool = pool;
+    }
+    if (ok && s->pool) {
+        s->queue = mcp_pool_queue_new(s->pool);
+        ok = s->queue != NULL;
     }
     if (!ok) {
         mcp_session_free(s);
@@ -1780,6 +1866,7 @@ void mcp_session_free(mcp_session *s)
     pending_wake_all(s);
     pthread_mutex_unlock(&s->mu);
     mcp_session_drain(s);
+    mcp_pool_queue_free(s->queue);
     if (s->own_pool)
         mcp_pool_shutdown(s->pool);
     if (s->cur)
@@ -2113,6 +2200,16 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
                            s->set.max_pending);
     }
 
+    /* The wait ahead must not hold a worker that other requests need: the
+     * pool runs another thread meanwhile, up to max_waiting waits at once. */
+    if (!mcp_pool_block_begin(s->pool)) {
+        pthread_mutex_lock(&s->mu);
+        p->used = false;
+        p->j = NULL;
+        pthread_mutex_unlock(&s->mu);
+        return client_fail(call, "%s: too many handlers waiting for clients (limit %d)", method,
+                           mcp_pool_max_blocked(s->pool));
+    }
     mcp_buf m;
     mcp_buf_init(&m);
     mcp_buf_printf(&m, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"method\":", (long long)id);
@@ -2152,6 +2249,7 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
     p->j = NULL;
     p->text = NULL;
     pthread_mutex_unlock(&s->mu);
+    mcp_pool_block_end(s->pool);
 
     const mcp_json *result = NULL;
     if (st == P_RESULT) {
@@ -2235,6 +2333,12 @@ bool mcp_sample_text(mcp_call *call, const char *prompt, int max_tokens, const c
     }
     if (!text || text->kind != MCP_JSTRING) {
         client_fail(call, "sampling/createMessage: the client's answer holds no text content");
+        return false;
+    }
+    if (text->has_nul) {
+        /* The handler gets a C string: a NUL would cut it short, silently
+         * (arguments and forms refuse NUL for the same reason). */
+        client_fail(call, "sampling/createMessage: the client's text holds a NUL character");
         return false;
     }
     if (reply_text)

@@ -31,6 +31,14 @@
 /* Values in one message: a parsed value costs about 100 bytes, so this
  * bounds a message's tree at about 25 MB, whatever its text. */
 #define MCP_DEFAULT_MAX_VALUES 250000
+/* resources/subscribe: URIs one session may subscribe to, each at most
+ * MCP_MAX_SUBSCRIBE_URI bytes (so a session's subscriptions cost at most
+ * about 1 MiB at the default). */
+#define MCP_DEFAULT_MAX_SUBSCRIPTIONS 256
+#define MCP_MAX_SUBSCRIBE_URI 4096
+/* Handlers waiting for a client's answer at once, in all sessions of a
+ * server: each waits on a thread of its own, so that workers stay free. */
+#define MCP_DEFAULT_MAX_WAITING 256
 
 typedef struct mcp_settings {
     int workers;             /* worker threads; 0: handlers run on the reading thread */
@@ -44,6 +52,9 @@ typedef struct mcp_settings {
     size_t max_string;       /* longest JSON string, unescaped bytes; 0: max_message */
     size_t max_array;        /* most elements in one JSON array; 0: no limit */
     size_t max_values;       /* most JSON values in one message; 0: no limit */
+    int max_subscriptions;   /* resources/subscribe URIs per session; <= 0: the default */
+    int max_waiting;         /* handlers waiting for clients at once, server-wide (the
+                                worker pool's max_blocked); <= 0: the default */
 } mcp_settings;
 
 /* The defaults: one worker per online CPU, the limits above, depth 128,

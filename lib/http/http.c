@@ -1051,8 +1051,8 @@ mcp_http *http_core_new(const mcp_server *server, const mcp_settings *settings,
         h->nallow += ok;
     }
     if (ok && h->set.workers > 0) {
-        int cap = h->set.max_concurrent > 0 ? h->set.max_concurrent : MCP_DEFAULT_MAX_CONCURRENT;
-        h->pool = mcp_pool_new(h->set.workers, (size_t)cap * 16);
+        int waiting = h->set.max_waiting > 0 ? h->set.max_waiting : MCP_DEFAULT_MAX_WAITING;
+        h->pool = mcp_pool_new(h->set.workers, waiting);
         ok = h->pool != NULL;
     }
     if (!ok) {

@@ -419,9 +419,14 @@ START_TEST(subscriptions)
     mcp_session *a = open_session(&SERVER, 0, &tag_a, NULL);
     mcp_session *b = open_session(&SERVER, 0, &tag_b, NULL);
     ck_assert_str_eq(ask(a, REQ(1, "resources/subscribe", "{\"uri\":\"test://dynamic\"}")), RESULT(1, "{}"));
-    /* Subscribing twice is one subscription; any URI may be subscribed to. */
+    /* Subscribing twice is one subscription; a URI a template matches may be
+     * subscribed to, one the server does not serve may not (-32002, as
+     * resources/read), so that what a client makes the server keep is bounded. */
     ck_assert_str_eq(ask(a, REQ(2, "resources/subscribe", "{\"uri\":\"test://dynamic\"}")), RESULT(2, "{}"));
-    ck_assert_str_eq(ask(b, REQ(3, "resources/subscribe", "{\"uri\":\"test://elsewhere\"}")), RESULT(3, "{}"));
+    ck_assert_str_eq(ask(b, REQ(3, "resources/subscribe", "{\"uri\":\"note://elsewhere\"}")), RESULT(3, "{}"));
+    ck_assert_str_eq(ask(b, REQ(3, "resources/subscribe", "{\"uri\":\"test://elsewhere\"}")),
+                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32002,\"message\":\"Resource not found\","
+                     "\"data\":{\"uri\":\"test://elsewhere\"}}}");
     ck_assert_str_eq(ask(b, REQ(4, "resources/subscribe", "{}")), FAILURE(4, -32602, "Invalid params: missing uri"));
 
     /* mcp_resource_updated sends at once (under its lock): only to a. */
@@ -449,19 +454,51 @@ START_TEST(subscriptions)
     ck_assert_str_eq(ask(a, REQ(7, "resources/unsubscribe", "{\"uri\":\"test://dynamic\"}")), RESULT(7, "{}"));
     cap_reset();
     mcp_resource_updated("test://dynamic");
-    mcp_resource_updated("test://elsewhere");
+    mcp_resource_updated("note://elsewhere");
     ck_assert_uint_eq(cap_wait(1), 1);
     ck_assert_ptr_eq(cap_at(0)->session, &tag_b);
-    ck_assert_str_eq(cap_at(0)->text, UPDATED("test://elsewhere"));
+    ck_assert_str_eq(cap_at(0)->text, UPDATED("note://elsewhere"));
     ck_assert_uint_eq(count_from(&tag_a), 0);
 
     /* A freed session hears nothing more (and is not touched). */
     mcp_session_free(b);
     cap_reset();
-    mcp_resource_updated("test://elsewhere");
+    mcp_resource_updated("note://elsewhere");
     mcp_resource_updated(NULL);
     ck_assert_uint_eq(count_from(&tag_a) + count_from(&tag_b), 0);
     mcp_session_free(a);
+}
+END_TEST
+
+/* A session subscribes to at most max_subscriptions URIs (default 256), each
+ * at most MCP_MAX_SUBSCRIBE_URI bytes; past either, an error, and the
+ * session goes on; unsubscribing makes room again. */
+START_TEST(subscription_bounds)
+{
+    mcp_session *s = open_session(&SERVER, 0, NULL, NULL);
+    char req[160];
+    for (int i = 0; i < MCP_DEFAULT_MAX_SUBSCRIPTIONS; i++) {
+        snprintf(req, sizeof req, REQ(1, "resources/subscribe", "{\"uri\":\"note://%d\"}"), i);
+        ck_assert_str_eq(ask(s, req), RESULT(1, "{}"));
+    }
+    ck_assert_str_eq(ask(s, REQ(2, "resources/subscribe", "{\"uri\":\"note://one-more\"}")),
+                     FAILURE(2, -32603, "Internal error: too many subscriptions (limit 256)"));
+    /* Again to one it holds: nothing new, fine. */
+    ck_assert_str_eq(ask(s, REQ(3, "resources/subscribe", "{\"uri\":\"note://7\"}")), RESULT(3, "{}"));
+    ck_assert_str_eq(ask(s, REQ(4, "resources/unsubscribe", "{\"uri\":\"note://7\"}")), RESULT(4, "{}"));
+    ck_assert_str_eq(ask(s, REQ(5, "resources/subscribe", "{\"uri\":\"note://one-more\"}")), RESULT(5, "{}"));
+    /* A URI one byte too long. */
+    mcp_buf m;
+    mcp_buf_init(&m);
+    mcp_buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"note://");
+    for (size_t i = strlen("note://"); i < MCP_MAX_SUBSCRIBE_URI + 1; i++)
+        mcp_buf_putc(&m, 'x');
+    mcp_buf_puts(&m, "\"}}");
+    ck_assert_str_eq(ask(s, m.data), FAILURE(6, -32602, "Invalid params: uri longer than 4096 bytes cannot be "
+                                                        "subscribed to"));
+    mcp_buf_free(&m);
+    ck_assert_str_eq(ask(s, REQ(7, "ping", "{}")), RESULT(7, "{}"));
+    mcp_session_free(s);
 }
 END_TEST
 
@@ -768,6 +805,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, read_each_kind);
     tcase_add_test(tc, read_errors);
     tcase_add_test(tc, subscriptions);
+    tcase_add_test(tc, subscription_bounds);
     tcase_add_test(tc, prompts_get);
     tcase_add_test(tc, completions);
     tcase_add_test(tc, capabilities);

@@ -929,58 +929,140 @@ END_TEST
 
 /* ---------------------------------------------------------------- the pool */
 
-static atomic_int pool_sum;
+/* A task that records its number when it runs; `gate` tasks wait first. */
+typedef struct test_task {
+    mcp_task task; /* first */
+    int n;
+    mcp_pool *pool; /* block: the pool to block on */
+    bool block;
+} test_task;
 
-static void add_job(void *arg)
+static atomic_int pool_sum;
+static pthread_mutex_t order_mu = PTHREAD_MUTEX_INITIALIZER;
+static int order[64];
+static int norder;
+static atomic_bool gate;
+static atomic_int gate_entered;
+static atomic_int block_result; /* 0: not yet; 1: block_begin said yes; 2: no */
+
+static void add_task(mcp_task *t)
 {
-    atomic_fetch_add(&pool_sum, (int)(intptr_t)arg);
+    atomic_fetch_add(&pool_sum, ((test_task *)t)->n);
+}
+
+static void record_task(mcp_task *t)
+{
+    pthread_mutex_lock(&order_mu);
+    if (norder < 64)
+        order[norder++] = ((test_task *)t)->n;
+    pthread_mutex_unlock(&order_mu);
+}
+
+static void gate_task(mcp_task *t)
+{
+    test_task *tt = (test_task *)t;
+    bool blocked = false;
+    if (tt->block) {
+        blocked = mcp_pool_block_begin(tt->pool);
+        atomic_store(&block_result, blocked ? 1 : 2);
+    }
+    atomic_fetch_add(&gate_entered, 1);
+    while (!atomic_load(&gate))
+        sleep_ms(1);
+    if (blocked)
+        mcp_pool_block_end(tt->pool);
 }
 
 START_TEST(pool_runs_everything)
 {
     atomic_store(&pool_sum, 0);
-    mcp_pool *p = mcp_pool_new(3, 16);
+    mcp_pool *p = mcp_pool_new(3, 4);
     ck_assert_ptr_nonnull(p);
-    int expected = 0, submitted = 0;
-    for (int i = 1; submitted < 1000; i++) {
-        if (mcp_pool_submit(p, add_job, (void *)(intptr_t)i)) {
-            expected += i;
-            submitted++;
-        } else {
-            sleep_ms(0);
-        }
+    enum { NQ = 4, NT = 1000 };
+    mcp_pool_queue *q[NQ];
+    for (int i = 0; i < NQ; i++)
+        ck_assert_ptr_nonnull(q[i] = mcp_pool_queue_new(p));
+    static test_task tasks[NT];
+    int expected = 0;
+    for (int i = 0; i < NT; i++) {
+        tasks[i] = (test_task){.task.run = add_task, .n = i + 1};
+        ck_assert(mcp_pool_submit(q[i % NQ], &tasks[i].task)); /* never full */
+        expected += i + 1;
     }
     mcp_pool_shutdown(p); /* runs what is queued */
     ck_assert_int_eq(atomic_load(&pool_sum), expected);
+    for (int i = 0; i < NQ; i++)
+        mcp_pool_queue_free(q[i]);
     ck_assert_ptr_null(mcp_pool_new(0, 4));
-    ck_assert_ptr_null(mcp_pool_new(1, 0));
+    ck_assert_ptr_null(mcp_pool_new(1, -1));
     mcp_pool_shutdown(NULL);
+    mcp_pool_queue_free(NULL);
 }
 END_TEST
 
-static atomic_bool gate;
-static atomic_int gate_entered;
-static void wait_gate(void *arg)
-{
-    (void)arg;
-    atomic_fetch_add(&gate_entered, 1);
-    while (!atomic_load(&gate))
-        sleep_ms(1);
-}
-
-START_TEST(pool_bounded)
+/* Queues take turns: with one worker, a queue holding five jobs does not
+ * make another queue's job wait behind all five. */
+START_TEST(pool_round_robin)
 {
     atomic_store(&gate, false);
     atomic_store(&gate_entered, 0);
-    mcp_pool *p = mcp_pool_new(1, 2);
-    ck_assert(mcp_pool_submit(p, wait_gate, NULL));
-    while (atomic_load(&gate_entered) == 0) /* until the worker has taken it */
+    norder = 0;
+    mcp_pool *p = mcp_pool_new(1, 0);
+    mcp_pool_queue *a = mcp_pool_queue_new(p), *b = mcp_pool_queue_new(p);
+    test_task g = {.task.run = gate_task};
+    ck_assert(mcp_pool_submit(a, &g.task));
+    while (atomic_load(&gate_entered) == 0) /* until the worker holds it */
         sleep_ms(1);
-    ck_assert(mcp_pool_submit(p, wait_gate, NULL));
-    ck_assert(mcp_pool_submit(p, wait_gate, NULL));
-    ck_assert(!mcp_pool_submit(p, wait_gate, NULL)); /* full */
+    test_task t[6];
+    for (int i = 0; i < 5; i++) {
+        t[i] = (test_task){.task.run = record_task, .n = 1 + i};
+        ck_assert(mcp_pool_submit(a, &t[i].task));
+    }
+    t[5] = (test_task){.task.run = record_task, .n = 100};
+    ck_assert(mcp_pool_submit(b, &t[5].task));
     atomic_store(&gate, true);
     mcp_pool_shutdown(p);
+    static const int want[] = {1, 100, 2, 3, 4, 5};
+    ck_assert_int_eq(norder, 6);
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(order[i], want[i]);
+    mcp_pool_queue_free(a);
+    mcp_pool_queue_free(b);
+}
+END_TEST
+
+/* A job waiting outside the pool does not hold the only worker: another
+ * thread stands in for it; beyond max_blocked, block_begin says no. */
+START_TEST(pool_block_stands_in)
+{
+    atomic_store(&gate, false);
+    atomic_store(&gate_entered, 0);
+    atomic_store(&block_result, 0);
+    atomic_store(&pool_sum, 0);
+    mcp_pool *p = mcp_pool_new(1, 1);
+    mcp_pool_queue *a = mcp_pool_queue_new(p), *b = mcp_pool_queue_new(p);
+    test_task g = {.task.run = gate_task, .pool = p, .block = true};
+    ck_assert(mcp_pool_submit(a, &g.task));
+    while (atomic_load(&gate_entered) == 0)
+        sleep_ms(1);
+    ck_assert_int_eq(atomic_load(&block_result), 1);
+    /* The worker waits at the gate: this job runs on the stand-in. */
+    test_task y = {.task.run = add_task, .n = 7};
+    ck_assert(mcp_pool_submit(b, &y.task));
+    while (atomic_load(&pool_sum) != 7)
+        sleep_ms(1);
+    /* A second wait is beyond max_blocked (1): refused, and it does not wait
+     * on a stand-in either (it runs at the gate on the only free thread). */
+    test_task g2 = {.task.run = gate_task, .pool = p, .block = true};
+    atomic_store(&block_result, 0);
+    ck_assert(mcp_pool_submit(b, &g2.task));
+    while (atomic_load(&block_result) == 0)
+        sleep_ms(1);
+    ck_assert_int_eq(atomic_load(&block_result), 2);
+    atomic_store(&gate, true);
+    mcp_pool_shutdown(p); /* joins the stand-in too (ASan/valgrind: no leak) */
+    mcp_pool_queue_free(a);
+    mcp_pool_queue_free(b);
 }
 END_TEST
 
@@ -1518,7 +1600,8 @@ static Suite *server_suite(void)
     tcase_add_test(tc, too_many_concurrent);
     tcase_add_test(tc, broken_sink);
     tcase_add_test(tc, pool_runs_everything);
-    tcase_add_test(tc, pool_bounded);
+    tcase_add_test(tc, pool_round_robin);
+    tcase_add_test(tc, pool_block_stands_in);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("stdio");
