@@ -64,6 +64,8 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             "                         Last-Event-ID (default %zu)\n"
             "  --http-timeout SECONDS with --http, close a connection that makes no\n"
             "                         progress this long (default %d)\n"
+            "  --max-inflight-bytes N with --http, bytes of request bodies held at once,\n"
+            "                         all connections together (default %zu)\n"
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
@@ -71,7 +73,8 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_se
             def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
             def->max_subscriptions, def->max_waiting,
             MCP_HTTP_DEFAULT_MAX_SESSIONS, MCP_HTTP_DEFAULT_IDLE_SECONDS,
-            MCP_HTTP_DEFAULT_REPLAY_BYTES, MCP_HTTP_DEFAULT_TIMEOUT_SECONDS);
+            MCP_HTTP_DEFAULT_REPLAY_BYTES, MCP_HTTP_DEFAULT_TIMEOUT_SECONDS,
+            MCP_HTTP_DEFAULT_MAX_INFLIGHT);
 }
 
 /* Command-line mistakes are reported whatever the log level. */
@@ -110,7 +113,7 @@ typedef enum { OPT_WORKERS, OPT_MAX_MESSAGE, OPT_MAX_DEPTH, OPT_MAX_STRING, OPT_
                OPT_MAX_CONCURRENT, OPT_PAGE_SIZE, OPT_CLIENT_TIMEOUT, OPT_MAX_PENDING, OPT_MAX_SUBSCRIPTIONS, OPT_MAX_WAITING,
                OPT_LOG_LEVEL,
                OPT_HTTP, OPT_ALLOW_HOST, OPT_MAX_SESSIONS, OPT_SESSION_IDLE, OPT_REPLAY_BYTES,
-               OPT_HTTP_TIMEOUT, OPT_HELP, OPT_VERSION } opt_id;
+               OPT_HTTP_TIMEOUT, OPT_MAX_INFLIGHT, OPT_HELP, OPT_VERSION } opt_id;
 
 static const struct {
     const char *name;
@@ -136,6 +139,7 @@ static const struct {
     {"--session-idle", OPT_SESSION_IDLE, true},
     {"--replay-bytes", OPT_REPLAY_BYTES, true},
     {"--http-timeout", OPT_HTTP_TIMEOUT, true},
+    {"--max-inflight-bytes", OPT_MAX_INFLIGHT, true},
     {"--help", OPT_HELP, false},
     {"-h", OPT_HELP, false},
     {"--version", OPT_VERSION, false},
@@ -353,6 +357,12 @@ int mcp_main(const mcp_server *server, int argc, char **argv)
             if (!parse_num(value, 1, 24 * 3600, &v))
                 goto bad_number;
             hopt.timeout_seconds = (int)v;
+            http_only = OPTIONS[o].name;
+            break;
+        case OPT_MAX_INFLIGHT:
+            if (!parse_num(value, 1, SIZE_MAX / 4, &v))
+                goto bad_number;
+            hopt.max_inflight = (size_t)v;
             http_only = OPTIONS[o].name;
             break;
         case OPT_LOG_LEVEL: {

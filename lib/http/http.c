@@ -30,6 +30,7 @@
 #include "http_route.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -49,6 +50,7 @@
 
 #include "mcpidl/arena.h"
 #include "mcpidl/json.h"
+#include "mcpidl/jsonw.h"
 #include "pool.h"
 
 #define KEEPALIVE_SECONDS 15
@@ -63,6 +65,7 @@ typedef struct event {
     struct event *next;
     uint64_t seq;
     size_t len;
+    int refs;    /* the stream's list, and a reader in the middle of sending it */
     char text[]; /* "id: N-K\ndata: JSON\n\n" */
 } event;
 
@@ -85,6 +88,8 @@ typedef struct stream {
     int readers;         /* connections using it (an SSE reader, a JSON waiter) */
     char *body;          /* JSON mode: the answer */
     size_t body_len;
+    char *req_id;        /* JSON mode: the request's id as JSON text (NULL: none, a batch) */
+    uint64_t missed;     /* events a slow reader lost to the replay bound */
     pthread_cond_t cv;
 } stream;
 
@@ -119,12 +124,18 @@ struct mcp_http {
     int max_sessions, idle_seconds;
     size_t replay_bytes;
     int timeout_seconds;
+    size_t max_inflight;  /* request bodies held at once, all connections */
     atomic_bool stopping;
     atomic_bool draining; /* stopping soon: no new sessions, in-flight calls finish */
 
     pthread_mutex_t mu;
     hsession *sessions;
     int nsessions;
+    size_t inflight;      /* under mu: bytes of request bodies held (max_inflight) */
+
+    /* Serialises the parse of POSTs without a session (initialize), as each
+     * session's msg_mu does for its own: one message tree at a time. */
+    pthread_mutex_t new_mu;
 };
 
 struct http_sse {
@@ -133,7 +144,8 @@ struct http_sse {
     uint64_t gen;
     bool own;            /* the POST's reader (not a resumption): `cut` applies */
     uint64_t next_seq;
-    size_t off;
+    event *cur;          /* the event being sent, referenced (NULL between events) */
+    size_t off;          /* bytes of cur sent */
     char pre[96];
     size_t pre_len, pre_off;
     void (*waiting)(const mcp_http *h, void *conn, bool on); /* the request's hook */
@@ -267,7 +279,7 @@ static bool origin_ok(const mcp_http *h, const char *v)
 
 /* ---------------------------------------------------------------- streams */
 
-/* Under hs->mu. */
+/* Under hs->mu: a stream of hs, not yet on its list (stream_link). */
 static stream *stream_new(hsession *hs, bool json)
 {
     stream *st = xcalloc(1, sizeof *st);
@@ -279,49 +291,74 @@ static stream *stream_new(hsession *hs, bool json)
     st->next_seq = 1;
     st->sent_seq = 1;
     pthread_cond_init(&st->cv, NULL);
-    st->next = hs->streams;
-    hs->streams = st;
     return st;
 }
 
+/* Under hs->mu: on the session's list, where GET finds it to resume, the
+ * session's end closes it, and streams_gc frees it. */
+static void stream_link(hsession *hs, stream *st)
+{
+    st->next = hs->streams;
+    hs->streams = st;
+}
+
+static void event_unref(event *e)
+{
+    if (--e->refs == 0)
+        free(e);
+}
+
+/* Nobody uses st any more (no reader, no waiter, the session is done with it). */
 static void stream_free(stream *st)
 {
+    assert(st->readers == 0);
     for (event *e = st->head, *next; e; e = next) {
         next = e->next;
-        free(e);
+        event_unref(e);
     }
     free(st->body);
+    free(st->req_id);
     pthread_cond_destroy(&st->cv);
     free(st);
 }
 
-/* Under hs->mu: free finished, unread streams beyond the newest few. */
+/* Under hs->mu: free the finished streams nobody uses beyond what a session
+ * keeps for resumption: the newest MAX_KEPT_STREAMS SSE streams, the newest
+ * of them whatever its size, the others while their events add up to at
+ * most MAX_KEPT_STREAMS x replay_bytes (the list is newest first). A JSON
+ * stream has nothing to resume: it goes at once. */
 static void streams_gc(hsession *hs)
 {
     int kept = 0;
+    size_t bytes = 0, budget = (size_t)MAX_KEPT_STREAMS * hs->h->replay_bytes;
     for (stream **pp = &hs->streams; *pp;) {
         stream *st = *pp;
-        bool done = st != hs->standalone && st->final && st->readers == 0;
-        if (done && (st->json || ++kept > MAX_KEPT_STREAMS)) {
-            *pp = st->next;
-            stream_free(st);
-            continue;
+        if (st != hs->standalone && st->final && st->readers == 0) {
+            bool keep = !st->json && kept < MAX_KEPT_STREAMS &&
+                        (kept == 0 || st->bytes <= budget - bytes);
+            if (!keep) {
+                *pp = st->next;
+                stream_free(st);
+                continue;
+            }
+            bytes += kept++ ? st->bytes : 0;
         }
         pp = &st->next;
     }
 }
 
-/* Under hs->mu: drop the oldest events beyond the limit, never one a reader
- * still has to send. */
+/* Under hs->mu: drop the oldest events beyond replay_bytes, keeping the
+ * newest (a stream's answer is never dropped before it is sent). A reader
+ * that has not sent them yet skips them: a client that reads slower than
+ * the server writes loses the oldest events, never the server its memory. A
+ * reader in the middle of an event keeps it alive (its reference). */
 static void stream_trim(stream *st)
 {
-    while (st->bytes > st->hs->h->replay_bytes && st->head && st->head != st->tail) {
+    while (st->bytes > st->hs->h->replay_bytes && st->head != st->tail) {
         event *e = st->head;
-        if (st->readers > 0 && e->seq >= st->sent_seq)
-            break;
         st->head = e->next;
         st->bytes -= e->len;
-        free(e);
+        event_unref(e);
     }
 }
 
@@ -343,6 +380,7 @@ static void stream_append(stream *st, const mcp_out_part *parts, size_t n)
     e->next = NULL;
     e->seq = st->next_seq++;
     e->len = total;
+    e->refs = 1;
     memcpy(e->text, idbuf, (size_t)idn);
     size_t at = (size_t)idn;
     for (size_t i = 0; i < n; i++) {
@@ -594,6 +632,50 @@ fail:
 
 /* ---------------------------------------------------------------- SSE readers */
 
+/* Under hs->mu: the reader is done with the event it was sending. */
+static void reader_drop_event(http_sse *r)
+{
+    if (r->cur)
+        event_unref(r->cur);
+    r->cur = NULL;
+    r->off = 0;
+}
+
+/* Under hs->mu: up to max bytes of r's next event (or the rest of the one it
+ * is in), or 0 when the stream holds nothing more for r. */
+static size_t reader_copy(http_sse *r, stream *st, char *buf, size_t max)
+{
+    event *e = r->cur;
+    if (!e) {
+        e = st->head;
+        while (e && e->seq < r->next_seq)
+            e = e->next;
+        if (!e)
+            return 0;
+        if (e->seq > r->next_seq) { /* dropped by the replay bound: lost to this reader */
+            st->missed += e->seq - r->next_seq;
+            mcp_log(MCP_LOG_INFO, "http: stream %llu: a slow reader missed %llu event(s)",
+                    (unsigned long long)st->num, (unsigned long long)(e->seq - r->next_seq));
+            r->next_seq = e->seq;
+        }
+        r->cur = e;
+        r->off = 0;
+        e->refs++;
+    }
+    size_t n = e->len - r->off;
+    if (n > max)
+        n = max;
+    memcpy(buf, e->text + r->off, n);
+    r->off += n;
+    if (r->off == e->len) {
+        r->next_seq = e->seq + 1;
+        reader_drop_event(r);
+        if (r->next_seq > st->sent_seq)
+            st->sent_seq = r->next_seq;
+    }
+    return n;
+}
+
 ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
 {
     if (r->pre_off < r->pre_len) {
@@ -612,28 +694,17 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
     ssize_t ret = HTTP_SSE_END;
     pthread_mutex_lock(&hs->mu);
     for (;;) {
-        if (st->gen != r->gen || (r->own && st->cut && r->next_seq >= st->cut))
+        if (st->gen != r->gen)
+            break; /* superseded by a newer reader */
+        /* mcp_close_stream ends the POST's own response between events. */
+        if (!r->cur && r->own && st->cut && r->next_seq >= st->cut)
             break;
-        event *e = st->head;
-        while (e && e->seq < r->next_seq)
-            e = e->next;
-        if (e) {
-            if (e->seq > r->next_seq) { /* dropped from the buffer: skip on */
-                r->next_seq = e->seq;
-                r->off = 0;
-            }
-            size_t n = e->len - r->off;
-            if (n > max)
-                n = max;
-            memcpy(buf, e->text + r->off, n);
-            r->off += n;
-            if (r->off == e->len) {
-                r->next_seq++;
-                r->off = 0;
-                if (r->next_seq > st->sent_seq)
-                    st->sent_seq = r->next_seq;
-                stream_trim(st);
-            }
+        if (max == 0) {
+            ret = 0;
+            break;
+        }
+        size_t n = reader_copy(r, st, buf, max);
+        if (n > 0) {
             ret = (ssize_t)n;
             break;
         }
@@ -668,6 +739,8 @@ void http_sse_free(http_sse *r)
 {
     hsession *hs = r->hs;
     pthread_mutex_lock(&hs->mu);
+    reader_drop_event(r);
+    assert(r->st->readers > 0);
     r->st->readers--;
     streams_gc(hs);
     pthread_mutex_unlock(&hs->mu);
@@ -718,7 +791,16 @@ static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream 
  * answered 202. */
 typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
 
-static body_kind classify(const mcp_http *h, const char *body, size_t len, bool *initialize)
+typedef struct body_info {
+    body_kind kind;
+    bool initialize; /* an initialize request a new session takes */
+    char *id;        /* a request's id as JSON text (malloc'd; NULL: none) */
+} body_info;
+
+/* The caller serialises calls (a session's msg_mu, or h->new_mu), so that
+ * one parse tree at a time exists per session: the memory a message costs
+ * is counted once against the session's bound, not once per connection. */
+static body_info classify(const mcp_http *h, const char *body, size_t len)
 {
     mcp_arena a;
     mcp_arena_init(&a);
@@ -726,142 +808,122 @@ static body_kind classify(const mcp_http *h, const char *body, size_t len, bool 
     mcp_json *m = mcp_json_parse(&a, body, len, &lim, NULL, NULL);
     /* The session's own rules (and limits): what it would refuse starts no
      * session, so a session is never left uninitialized. */
-    mcp_msg_kind mk = mcp_message_kind(m, initialize);
-    body_kind k = mk == MCP_MSG_BATCH ? BODY_BATCH : mk == MCP_MSG_INVALID ? BODY_BAD : BODY_REQUEST;
+    body_info bi = {.kind = BODY_REQUEST};
+    mcp_msg_kind mk = mcp_message_kind(m, &bi.initialize);
+    bi.kind = mk == MCP_MSG_BATCH ? BODY_BATCH : mk == MCP_MSG_INVALID ? BODY_BAD : BODY_REQUEST;
+    const mcp_json *id = mk == MCP_MSG_REQUEST ? mcp_json_get(m, "id") : NULL;
+    if (id) {
+        mcp_buf t;
+        mcp_buf_init(&t);
+        mcp_json_write(&t, id, -1);
+        size_t n;
+        bi.id = t.oom ? (mcp_buf_free(&t), NULL) : mcp_buf_take(&t, &n);
+    }
     mcp_arena_free(&a);
-    return k;
+    return bi;
 }
 
-static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
+/* A JSON-RPC error answer for a request whose id is `id` (JSON text; NULL:
+ * none known). */
+static void resp_error_id(http_resp *out, unsigned status, const char *id, int code,
+                          const char *message, const char *sid)
 {
-    if (rq->too_large) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
-                 h->set.max_message);
-        http_resp_error(out, 413, -32600, msg);
-        return;
-    }
-    const char *accept = rq->header(rq->conn, "Accept");
-    bool sse = header_has(accept, "text/event-stream");
-    bool json = !accept || header_has(accept, "application/json") || header_has(accept, "*/*");
-    if (!sse && !json) {
-        http_resp_error(out, 406, -32000,
-                        "Not Acceptable: accept application/json or text/event-stream");
-        return;
-    }
-    const char *ctype = rq->header(rq->conn, "Content-Type");
-    if (!ctype || strncasecmp(ctype, "application/json", 16) != 0) {
-        http_resp_error(out, 415, -32000, "Unsupported Media Type: send application/json");
-        return;
-    }
-
-    bool initialize;
-    body_kind kind = classify(h, rq->body ? rq->body : "", rq->len, &initialize);
-    hsession *hs;
-    char new_id[sizeof hs->id];
-    const char *new_sid = NULL;
-    if (!sid) {
-        if (!initialize) {
-            http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
-            return;
-        }
-        bool full;
-        hs = hsession_new(h, &full);
-        if (!hs && full) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "Service Unavailable: too many sessions (limit %d)",
-                     h->max_sessions);
-            http_resp_error(out, 503, -32000, msg);
-            return;
-        }
-        if (!hs) {
-            http_resp_error(out, 503, -32603, "Internal error: cannot start a session");
-            return;
-        }
-        memcpy(new_id, hs->id, sizeof new_id);
-        new_sid = new_id;
-        mcp_log(MCP_LOG_INFO, "http: new session %.8s...", hs->id);
+    if (!id) {
+        http_resp_error(out, status, code, message);
     } else {
-        hs = hsession_find(h, sid);
-        if (!hs) {
-            http_resp_error(out, 404, -32001, "Session not found");
-            return;
+        http_resp_free(out);
+        *out = (http_resp){0};
+        mcp_buf t;
+        mcp_buf_init(&t);
+        mcp_buf_printf(&t, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":", id,
+                       code);
+        mcp_json_string(&t, message, strlen(message));
+        mcp_buf_puts(&t, "}}");
+        if (t.oom) {
+            mcp_buf_free(&t);
+            return; /* status 0: the connection is closed */
         }
+        out->body = mcp_buf_take(&t, &out->len);
+        out->status = status;
+        out->content_type = "application/json";
     }
+    if (sid)
+        snprintf(out->session_id, sizeof out->session_id, "%s", sid);
+}
 
-    /* A body that is not a request is answered with the session's error,
-     * as JSON, with status 400. */
-    if (kind != BODY_REQUEST)
-        sse = false;
-    pthread_mutex_lock(&hs->mu);
-    stream *st = hs->dead ? NULL : stream_new(hs, !sse);
-    if (st)
-        st->readers = 1;
-    bool dead = hs->dead;
-    pthread_mutex_unlock(&hs->mu);
-    if (!st) {
-        hsession_unref(hs);
-        if (dead)
+/* The body is no longer needed (the session parsed what it keeps). */
+static void body_done(const http_req *rq)
+{
+    if (rq->body_done)
+        rq->body_done(rq->body_ctx);
+}
+
+/* The session for a POST: found by its id, or new for an initialize. NULL
+ * after the error answer. */
+static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, const body_info *bi,
+                              char *new_id)
+{
+    if (sid) {
+        hsession *hs = hsession_find(h, sid);
+        if (!hs)
             http_resp_error(out, 404, -32001, "Session not found");
-        else
-            http_resp_error(out, 500, -32603, "Internal error: out of memory");
-        return;
+        return hs;
     }
-
-    bool answered = false;
-    pthread_mutex_lock(&hs->msg_mu);
-    if (hs->s)
-        answered = mcp_session_message(hs->s, rq->body ? rq->body : "", rq->len, st);
-    else
-        dead = true;
-    pthread_mutex_unlock(&hs->msg_mu);
-
-    if (!answered) {
-        /* The session never saw st: let it go now. */
-        pthread_mutex_lock(&hs->mu);
-        st->json = true;
-        st->readers = 0;
-        st->final = st->closed = true;
-        streams_gc(hs);
-        pthread_mutex_unlock(&hs->mu);
-        hsession_unref(hs);
-        if (dead) {
-            http_resp_error(out, 404, -32001, "Session not found");
-            return;
-        }
-        if (kind == BODY_BAD) { /* a blank body: nothing the session answers */
-            http_resp_error(out, 400, -32700, "Parse error: unexpected end of input at byte 0");
-            return;
-        }
-        resp_empty(out, 202, new_sid);
-        return;
+    if (!bi->initialize) {
+        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return NULL;
     }
-    if (sse) {
-        answer_sse(rq, out, hs, st, 1, new_sid, true);
-        return;
+    bool full;
+    hsession *hs = hsession_new(h, &full);
+    if (!hs && full) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "Service Unavailable: too many sessions (limit %d)", h->max_sessions);
+        http_resp_error(out, 503, -32000, msg);
+        return NULL;
     }
+    if (!hs) {
+        http_resp_error(out, 503, -32603, "Internal error: cannot start a session");
+        return NULL;
+    }
+    memcpy(new_id, hs->id, sizeof hs->id);
+    mcp_log(MCP_LOG_INFO, "http: new session %.8s...", hs->id);
+    return hs;
+}
 
-    /* JSON: wait for the answer (on this connection's own thread; with no
-     * workers it is there already). */
+/* JSON mode: the answer of st, once it is there. A request whose answer will
+ * never come (cancelled, or its session ended, or the server stopping) gets
+ * an error with its id, never an empty 202: that is for notifications and
+ * responses alone. */
+static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st,
+                        body_kind kind, const char *new_sid)
+{
     if (rq->waiting)
         rq->waiting(h, rq->conn, true);
     pthread_mutex_lock(&hs->mu);
     while (!st->closed && !atomic_load(&h->stopping))
         wait_secs(&st->cv, &hs->mu, KEEPALIVE_SECONDS);
-    char *body = st->body;
+    char *body = st->body, *id = st->req_id;
     size_t body_len = st->body_len;
     st->body = NULL;
-    st->readers = 0;
+    st->req_id = NULL;
+    bool dead = hs->dead;
+    st->readers--;
     streams_gc(hs);
     pthread_mutex_unlock(&hs->mu);
     if (rq->waiting)
         rq->waiting(h, rq->conn, false);
     hsession_unref(hs);
     if (!body) {
-        /* Cancelled, or the session ended: nothing to say. */
-        resp_empty(out, 202, new_sid);
+        if (dead)
+            resp_error_id(out, 404, id, -32001, "Session not found", new_sid);
+        else if (atomic_load(&h->stopping))
+            resp_error_id(out, 503, id, -32000, "Service Unavailable: the server is stopping", new_sid);
+        else
+            resp_error_id(out, 200, id, MCP_HTTP_CANCELLED_CODE, "Request cancelled", new_sid);
+        free(id);
         return;
     }
+    free(id);
     /* A batch the session took is answered with an array; one it refused
      * (2025-06-18 and later), like any bad body, with an error. */
     bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
@@ -869,6 +931,88 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
     out->content_type = "application/json";
     out->body = body;
     out->len = body_len;
+}
+
+static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
+{
+    const char *accept = rq->header(rq->conn, "Accept");
+    bool sse = header_has(accept, "text/event-stream");
+    const char *text = rq->body ? rq->body : "";
+
+    /* Parse, start the stream and hand the message to the session under one
+     * lock: the session's own (msg_mu), or for a new session new_mu. */
+    body_info bi;
+    hsession *hs = NULL;
+    char new_id[sizeof hs->id];
+    const char *new_sid = NULL;
+    if (sid) {
+        hs = post_session(h, out, sid, NULL, new_id);
+        if (!hs) {
+            body_done(rq);
+            return;
+        }
+        pthread_mutex_lock(&hs->msg_mu);
+        bi = classify(h, text, rq->len);
+    } else {
+        pthread_mutex_lock(&h->new_mu);
+        bi = classify(h, text, rq->len);
+        hs = post_session(h, out, NULL, &bi, new_id);
+        pthread_mutex_unlock(&h->new_mu);
+        if (!hs) {
+            free(bi.id);
+            body_done(rq);
+            return;
+        }
+        new_sid = new_id;
+        pthread_mutex_lock(&hs->msg_mu);
+    }
+
+    /* A body that is not a request is answered with the session's error,
+     * as JSON, with status 400. */
+    if (bi.kind != BODY_REQUEST)
+        sse = false;
+    pthread_mutex_lock(&hs->mu);
+    stream *st = hs->dead || !hs->s ? NULL : stream_new(hs, !sse);
+    bool dead = hs->dead || !hs->s;
+    pthread_mutex_unlock(&hs->mu);
+    bool answered = false;
+    if (st) {
+        st->readers = 1; /* this connection's */
+        if (!sse) {
+            st->req_id = bi.id;
+            bi.id = NULL;
+        }
+        answered = mcp_session_message(hs->s, text, rq->len, st);
+        pthread_mutex_lock(&hs->mu);
+        if (answered)
+            stream_link(hs, st);
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&hs->msg_mu);
+    free(bi.id);
+    body_done(rq);
+
+    if (!answered) {
+        /* The session never saw st (or there is none): nobody else has it. */
+        if (st) {
+            st->readers = 0;
+            stream_free(st);
+        }
+        hsession_unref(hs);
+        if (dead)
+            http_resp_error(out, 404, -32001, "Session not found");
+        else if (!st)
+            http_resp_error(out, 500, -32603, "Internal error: out of memory");
+        else if (bi.kind == BODY_BAD) /* a blank body: nothing the session answers */
+            http_resp_error(out, 400, -32700, "Parse error: unexpected end of input at byte 0");
+        else
+            resp_empty(out, 202, new_sid);
+        return;
+    }
+    if (sse)
+        answer_sse(rq, out, hs, st, 1, new_sid, true);
+    else
+        answer_json(h, rq, out, hs, st, bi.kind, new_sid);
 }
 
 /* "N-K" */
@@ -926,25 +1070,28 @@ static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *
     if (!hs->dead) {
         if (!resume)
             st = hs->standalone;
-        else
-            for (st = hs->streams; st && st->num != num; st = st->next)
+        else /* an SSE stream: a JSON answer has no events to resume */
+            for (st = hs->streams; st && (st->num != num || st->json); st = st->next)
                 ;
     }
+    /* Resume after an event the stream has issued: a later one would wait
+     * for events that never come, and pin what the stream holds. */
+    bool past = st && resume && seq >= st->next_seq;
     uint64_t from = 0;
-    if (st) {
+    if (st && !past) {
         st->readers++;
         from = resume ? seq + 1 : st->sent_seq;
     }
     bool dead = hs->dead;
     pthread_mutex_unlock(&hs->mu);
-    if (!st) {
+    if (!st || past) {
         hsession_unref(hs);
-        if (dead) {
+        if (dead)
             http_resp_error(out, 404, -32001, "Session not found");
-            return;
-        }
-        http_resp_error(out, 400, -32000,
-                        "Bad Request: Last-Event-ID names no stream of this session");
+        else if (past)
+            http_resp_error(out, 400, -32000, "Bad Request: Last-Event-ID names no event of this stream");
+        else
+            http_resp_error(out, 400, -32000, "Bad Request: Last-Event-ID names no stream of this session");
         return;
     }
     answer_sse(rq, out, hs, st, from, NULL, false);
@@ -961,28 +1108,28 @@ static void do_delete(mcp_http *h, http_resp *out, const char *sid)
     resp_empty(out, 200, NULL);
 }
 
-void http_route(mcp_http *h, const http_req *rq, http_resp *out)
+bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
 {
     *out = (http_resp){0};
     /* DNS rebinding protection comes first. */
     if (!host_ok(h, rq->header(rq->conn, "Host"))) {
         http_resp_error(out, 403, -32000, "Forbidden: invalid Host header");
-        return;
+        return false;
     }
     const char *origin = rq->header(rq->conn, "Origin");
     if (origin && !origin_ok(h, origin)) {
         http_resp_error(out, 403, -32000, "Forbidden: invalid Origin header");
-        return;
+        return false;
     }
     if (strcmp(rq->url, h->path) != 0) {
         http_resp_error(out, 404, -32000, "Not Found");
-        return;
+        return false;
     }
     bool post = strcmp(rq->method, "POST") == 0, get = strcmp(rq->method, "GET") == 0,
          del = strcmp(rq->method, "DELETE") == 0;
     if (!post && !get && !del) {
         http_resp_error(out, 405, -32000, "Method Not Allowed");
-        return;
+        return false;
     }
     const char *pv = rq->header(rq->conn, "MCP-Protocol-Version");
     if (pv) {
@@ -991,17 +1138,58 @@ void http_route(mcp_http *h, const http_req *rq, http_resp *out)
             known = known || strcmp(pv, VERSIONS[i]) == 0;
         if (!known) {
             http_resp_error(out, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
-            return;
+            return false;
         }
     }
     const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
     if (atomic_load(&h->stopping) || (atomic_load(&h->draining) && !sid)) {
         http_resp_error(out, 503, -32000, "Service Unavailable");
+        return false;
+    }
+    if (post) {
+        if (rq->too_large) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
+                     h->set.max_message);
+            http_resp_error(out, 413, -32600, msg);
+            return false;
+        }
+        const char *accept = rq->header(rq->conn, "Accept");
+        bool sse = header_has(accept, "text/event-stream");
+        bool json = !accept || header_has(accept, "application/json") || header_has(accept, "*/*");
+        if (!sse && !json) {
+            http_resp_error(out, 406, -32000,
+                            "Not Acceptable: accept application/json or text/event-stream");
+            return false;
+        }
+        const char *ctype = rq->header(rq->conn, "Content-Type");
+        if (!ctype || strncasecmp(ctype, "application/json", 16) != 0) {
+            http_resp_error(out, 415, -32000, "Unsupported Media Type: send application/json");
+            return false;
+        }
+        if (rq->over_budget) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "Service Unavailable: too many request bytes in flight (limit %zu bytes)",
+                     h->max_inflight);
+            http_resp_error(out, 503, -32000, msg);
+            out->retry_after = 1;
+            return false;
+        }
+    }
+    return true;
+}
+
+void http_route(mcp_http *h, const http_req *rq, http_resp *out)
+{
+    if (!http_route_head(h, rq, out)) {
+        body_done(rq);
         return;
     }
-    if (post)
+    const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
+    if (strcmp(rq->method, "POST") == 0)
         do_post(h, rq, out, sid);
-    else if (get)
+    else if (strcmp(rq->method, "GET") == 0)
         do_get(h, rq, out, sid);
     else
         do_delete(h, out, sid);
@@ -1017,6 +1205,7 @@ static void http_free(mcp_http *h)
     free(h->path);
     if (h->pool)
         mcp_pool_shutdown(h->pool);
+    pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
     free(h);
 }
@@ -1030,6 +1219,7 @@ mcp_http *http_core_new(const mcp_server *server, const mcp_settings *settings,
         return NULL;
     }
     pthread_mutex_init(&h->mu, NULL);
+    pthread_mutex_init(&h->new_mu, NULL);
     h->server = server;
     if (settings)
         h->set = *settings;
@@ -1040,6 +1230,7 @@ mcp_http *http_core_new(const mcp_server *server, const mcp_settings *settings,
     h->replay_bytes = opt->replay_bytes > 0 ? opt->replay_bytes : MCP_HTTP_DEFAULT_REPLAY_BYTES;
     h->timeout_seconds =
         opt->timeout_seconds > 0 ? opt->timeout_seconds : MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
+    h->max_inflight = opt->max_inflight > 0 ? opt->max_inflight : MCP_HTTP_DEFAULT_MAX_INFLIGHT;
     atomic_init(&h->stopping, false);
     atomic_init(&h->draining, false);
     h->path = strdup(opt->path ? opt->path : MCP_HTTP_DEFAULT_PATH);
@@ -1141,9 +1332,13 @@ static bool readers_busy(mcp_http *h)
 /* ================================================================ libmicrohttpd glue */
 
 typedef struct conn {
+    mcp_http *h;
     char *body;
     size_t len, cap;
-    bool too_large;
+    size_t reserved; /* bytes of h->inflight this connection holds for its body */
+    bool too_large, over_budget;
+    bool refused;    /* refused for its headers: the body is read and dropped, then */
+    http_resp refusal; /* this answer goes out */
 } conn;
 
 static const char *mhd_header(void *c, const char *name)
@@ -1173,8 +1368,10 @@ static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 
 static void mhd_sse_free(void *cls) { http_sse_free(cls); }
 
-/* Queue the core's answer on c (taking its body or its SSE stream). */
-static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a)
+/* Queue the core's answer on c (taking its body or its SSE stream); with
+ * `close`, the connection ends after it (the request's body, if any, was not
+ * read, or its framing cannot be trusted). */
+static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool close)
 {
     struct MHD_Response *r = NULL;
     if (a->sse) {
@@ -1204,9 +1401,225 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a)
         MHD_add_response_header(r, "Mcp-Session-Id", a->session_id);
     if (a->allow)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+    if (a->retry_after) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%u", a->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+    }
+    if (close)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(c, a->status, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+/* ---------------------------------------------------------------- framing
+ * libmicrohttpd 0.9.75 accepts requests whose framing RFC 9112 forbids,
+ * and frames them its own way: a second Content-Length is ignored (the rest
+ * of the body becomes a request of its own), "Content-Length :" is not
+ * Content-Length (the body becomes a request: smuggling), a header value
+ * with a NUL is cut at it ("localhost\0.attacker.example"), and an unknown
+ * transfer coding is waited on until the timeout. So the raw header lines
+ * are checked here, before anything else, and a request that fails gets 400
+ * (501 for a transfer coding other than chunked) and a closed connection. */
+
+typedef struct framing {
+    int host, content_length, transfer_encoding;
+    const char *te;
+    bool bad_name, nul, bad_length, bad_line;
+    const char *prev_end; /* where the previous header's value ends */
+} framing;
+
+/* libmicrohttpd 0.9.75 keeps header lines in its read buffer, each line's
+ * end (CR LF, or a bare LF) overwritten with NULs, and cuts a value at its
+ * first NUL with strlen: the bytes between the end of one value and the next
+ * key must then be the one or two NULs of a line end. Anything else is the
+ * rest of a value after a NUL, or a folded line (obs-fold, which RFC 9112
+ * lets a server refuse). Other versions copy or check differently: there the
+ * check is left to libmicrohttpd. */
+#if MHD_VERSION == 0x00097500
+#define CHECK_LINE_ENDS 1
+#else
+#define CHECK_LINE_ENDS 0
+#endif
+
+static bool line_end_ok(const char *end, const char *next)
+{
+    if (next <= end || next - end > 2)
+        return false;
+    for (const char *p = end; p < next; p++)
+        if (*p)
+            return false;
+    return true;
+}
+
+static bool name_is(const char *key, size_t n, const char *name)
+{
+    return strlen(name) == n && strncasecmp(key, name, n) == 0;
+}
+
+static enum MHD_Result frame_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    framing *f = cls;
+    if (CHECK_LINE_ENDS && f->prev_end && !line_end_ok(f->prev_end, key))
+        f->bad_line = true;
+    f->prev_end = value ? value + value_size : NULL;
+    for (size_t i = 0; i < key_size; i++)
+        f->bad_name = f->bad_name || key[i] == ' ' || key[i] == '\t' || key[i] == 0;
+    if (value && memchr(value, 0, value_size))
+        f->nul = true;
+    if (name_is(key, key_size, "Host")) {
+        f->host++;
+    } else if (name_is(key, key_size, "Content-Length")) {
+        f->content_length++;
+        bool digits = value && value_size > 0;
+        for (size_t i = 0; digits && i < value_size; i++)
+            digits = value[i] >= '0' && value[i] <= '9';
+        f->bad_length = f->bad_length || !digits;
+    } else if (name_is(key, key_size, "Transfer-Encoding")) {
+        f->transfer_encoding++;
+        f->te = value;
+    }
+    return MHD_YES;
+}
+
+/* The framing of c's request: true when it may be read; else *a holds the
+ * answer (to be sent with the connection closed). */
+static bool framing_ok(struct MHD_Connection *c, http_resp *a)
+{
+    framing f = {0};
+    MHD_get_connection_values_n(c, MHD_HEADER_KIND, frame_header, &f);
+    /* The last header line: its end, then the empty line's. */
+    if (CHECK_LINE_ENDS && f.prev_end && (f.prev_end[0] || f.prev_end[1]))
+        f.bad_line = true;
+    const char *why = NULL;
+    unsigned status = 400;
+    if (f.bad_name)
+        why = "Bad Request: whitespace or NUL in a header field name";
+    else if (f.nul || f.bad_line)
+        why = "Bad Request: NUL in a header field value, or a folded header line";
+    else if (f.host > 1)
+        why = "Bad Request: more than one Host header";
+    else if (f.content_length > 1)
+        why = "Bad Request: more than one Content-Length header";
+    else if (f.bad_length)
+        why = "Bad Request: invalid Content-Length";
+    else if (f.content_length && f.transfer_encoding)
+        why = "Bad Request: Content-Length with Transfer-Encoding";
+    else if (f.transfer_encoding > 1 || (f.te && strcasecmp(f.te, "chunked") != 0)) {
+        why = "Not Implemented: the only transfer coding served is chunked";
+        status = 501;
+    }
+    if (!why)
+        return true;
+    *a = (http_resp){0};
+    http_resp_error(a, status, -32000, why);
+    return false;
+}
+
+/* ---------------------------------------------------------------- bodies in flight */
+
+/* Hold `more` bytes of h->inflight for cn's body: false (nothing held) when
+ * that would pass max_inflight. */
+static bool inflight_take(conn *cn, size_t more)
+{
+    mcp_http *h = cn->h;
+    pthread_mutex_lock(&h->mu);
+    bool ok = more <= h->max_inflight - h->inflight;
+    if (ok) {
+        h->inflight += more;
+        cn->reserved += more;
+    }
+    pthread_mutex_unlock(&h->mu);
+    return ok;
+}
+
+/* Let go of cn's body and of the bytes it held. */
+static void body_release(void *ctx)
+{
+    conn *cn = ctx;
+    free(cn->body);
+    cn->body = NULL;
+    cn->len = cn->cap = 0;
+    if (cn->reserved) {
+        pthread_mutex_lock(&cn->h->mu);
+        cn->h->inflight -= cn->reserved;
+        pthread_mutex_unlock(&cn->h->mu);
+        cn->reserved = 0;
+    }
+}
+
+/* A piece of cn's body: appended, unless the body is too large or the bytes
+ * in flight are at their bound (then the body is dropped, and the request is
+ * answered with 413 or 503 when it ends). */
+static void body_append(conn *cn, const char *data, size_t n)
+{
+    if (cn->refused || cn->too_large || cn->over_budget)
+        return;
+    if (n > cn->h->set.max_message - cn->len) {
+        cn->too_large = true;
+        body_release(cn);
+        return;
+    }
+    if (cn->len + n > cn->reserved && !inflight_take(cn, cn->len + n - cn->reserved)) {
+        cn->over_budget = true;
+        body_release(cn);
+        return;
+    }
+    if (cn->len + n + 1 > cn->cap) {
+        size_t cap = cn->cap ? cn->cap : 4096;
+        while (cap < cn->len + n + 1)
+            cap *= 2;
+        char *b = realloc(cn->body, cap);
+        if (!b) {
+            cn->over_budget = true;
+            body_release(cn);
+            return;
+        }
+        cn->body = b;
+        cn->cap = cap;
+    }
+    memcpy(cn->body + cn->len, data, n);
+    cn->len += n;
+    cn->body[cn->len] = 0;
+}
+
+/* The request's headers are in: its framing, and every check that needs no
+ * body, now, so that a request refused for its headers costs no body in
+ * memory. A request whose framing cannot be trusted is answered at once and
+ * its connection closed; one refused for its headers has its body read and
+ * dropped (the client gets its answer, the connection goes on), the answer
+ * kept for the end. A body's declared length is held against max_inflight
+ * at once. */
+static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *url,
+                                  const char *method)
+{
+    http_resp a;
+    if (!framing_ok(c, &a)) {
+        enum MHD_Result ret = mhd_answer(c, &a, true);
+        http_resp_free(&a);
+        return ret;
+    }
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    if (cl) {
+        unsigned long long n = strtoull(cl, NULL, 10);
+        if (n > h->set.max_message)
+            cn->too_large = true;
+        else if (!inflight_take(cn, (size_t)n))
+            cn->over_budget = true;
+    }
+    http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
+                   .too_large = cn->too_large, .over_budget = cn->over_budget};
+    if (!http_route_head(h, &rq, &a)) {
+        body_release(cn);
+        cn->refused = true;
+        cn->refusal = a;
+        return MHD_YES;
+    }
+    http_resp_free(&a);
+    return MHD_YES;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -1220,48 +1633,30 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         cn = xcalloc(1, sizeof *cn);
         if (!cn)
             return MHD_NO;
+        cn->h = h;
         *con_cls = cn;
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl && strtoull(cl, NULL, 10) > h->set.max_message)
-            cn->too_large = true;
-        return MHD_YES;
+        return on_headers(h, c, cn, url, method);
     }
     if (*upload_size > 0) {
-        size_t n = *upload_size;
+        body_append(cn, upload_data, *upload_size);
         *upload_size = 0;
-        if (cn->too_large)
-            return MHD_YES;
-        if (cn->len + n > h->set.max_message) {
-            cn->too_large = true;
-            free(cn->body);
-            cn->body = NULL;
-            cn->len = cn->cap = 0;
-            return MHD_YES;
-        }
-        if (cn->len + n + 1 > cn->cap) {
-            size_t cap = cn->cap ? cn->cap : 4096;
-            while (cap < cn->len + n + 1)
-                cap *= 2;
-            char *b = realloc(cn->body, cap);
-            if (!b) {
-                cn->too_large = true;
-                return MHD_YES;
-            }
-            cn->body = b;
-            cn->cap = cap;
-        }
-        memcpy(cn->body + cn->len, upload_data, n);
-        cn->len += n;
-        cn->body[cn->len] = 0;
         return MHD_YES;
     }
 
+    if (cn->refused) {
+        enum MHD_Result ret = mhd_answer(c, &cn->refusal, false);
+        http_resp_free(&cn->refusal);
+        cn->refused = false;
+        return ret;
+    }
     http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
                    .body = cn->body, .len = cn->len, .too_large = cn->too_large,
-                   .waiting = mhd_waiting};
+                   .over_budget = cn->over_budget, .waiting = mhd_waiting,
+                   .body_done = body_release, .body_ctx = cn};
     http_resp a;
     http_route(h, &rq, &a);
-    enum MHD_Result ret = mhd_answer(c, &a);
+    body_release(cn);
+    enum MHD_Result ret = mhd_answer(c, &a, false);
     http_resp_free(&a);
     return ret;
 }
@@ -1274,7 +1669,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     (void)toe;
     conn *cn = *con_cls;
     if (cn) {
-        free(cn->body);
+        body_release(cn);
+        http_resp_free(&cn->refusal);
         free(cn);
         *con_cls = NULL;
     }

@@ -23,6 +23,12 @@
 /* How long a connection may make no progress: a client sending its request
  * or reading the answer. Time spent waiting for a handler does not count. */
 #define MCP_HTTP_DEFAULT_TIMEOUT_SECONDS 30
+/* Bytes of request bodies held at once, over every connection: a body is
+ * held from its first byte until the session has parsed it. */
+#define MCP_HTTP_DEFAULT_MAX_INFLIGHT ((size_t)64 << 20)
+/* The error a JSON-mode POST gets when its request was cancelled (the
+ * client asked for no answer, but an HTTP request needs one). */
+#define MCP_HTTP_CANCELLED_CODE (-32800)
 
 typedef struct mcp_http_options {
     const char *host_port;          /* "HOST:PORT", "[::1]:PORT"; port 0 picks one */
@@ -33,6 +39,7 @@ typedef struct mcp_http_options {
     int idle_seconds;               /* 0: the default; a session unused this long ends */
     size_t replay_bytes;            /* 0: the default; events kept per stream for Last-Event-ID */
     int timeout_seconds;            /* 0: the default; see MCP_HTTP_DEFAULT_TIMEOUT_SECONDS */
+    size_t max_inflight;            /* 0: the default; see MCP_HTTP_DEFAULT_MAX_INFLIGHT */
 } mcp_http_options;
 
 typedef struct mcp_http mcp_http;

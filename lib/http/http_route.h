@@ -39,6 +39,12 @@ typedef struct http_req {
     const char *body; /* NULL: no body */
     size_t len;
     bool too_large;   /* the body was longer than settings.max_message and was dropped */
+    bool over_budget; /* the body did not fit in the bytes in flight (max_inflight): dropped */
+    /* Optional: called with body_ctx once the core is done with body (the
+     * session has parsed it), so that the glue can let it go before a long
+     * answer. */
+    void (*body_done)(void *body_ctx);
+    void *body_ctx;
     /* Optional (NULL: nothing to do): called with true before the core waits
      * on the session for this connection (a JSON answer, the next SSE event),
      * with false after. The glue stops the connection's timeout meanwhile. */
@@ -55,6 +61,7 @@ typedef struct http_resp {
     size_t len;
     char session_id[40];      /* Mcp-Session-Id to send; "": none */
     bool allow;               /* send Allow: GET, POST, DELETE */
+    unsigned retry_after;     /* send Retry-After: N (seconds; 0: none) */
     http_sse *sse;            /* status 200, text/event-stream: the body is read from this */
 } http_resp;
 
@@ -71,8 +78,13 @@ HTTP_INTERNAL void http_core_free(mcp_http *h);
 /* The sessions in the table. */
 HTTP_INTERNAL int http_core_sessions(mcp_http *h);
 
-/* Decide the answer to rq: *out is filled (and owned by the caller, to be
- * released with http_resp_free). */
+/* The checks that need no body (Host and Origin, path, method, the protocol
+ * version header, the body's size, Accept and Content-Type): false when *out
+ * holds the answer. The glue runs them as soon as the headers are in, so
+ * that a request refused for its headers costs no body in memory. */
+HTTP_INTERNAL bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out);
+/* Decide the answer to rq (http_route_head's checks first): *out is filled
+ * (and owned by the caller, to be released with http_resp_free). */
 HTTP_INTERNAL void http_route(mcp_http *h, const http_req *rq, http_resp *out);
 /* *out (zeros, or an answer, which is released) becomes an error answer: a
  * JSON-RPC error without an id. */

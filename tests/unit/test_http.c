@@ -507,10 +507,11 @@ START_TEST(limits_replay_bytes)
     start_limited(0);
     char sid[64];
     open_session(sid);
-    /* Three log events and the answer; with 1 byte to keep, a stream keeps
-     * only its newest event once its reader has sent them all. */
+    /* Three log events and the answer, with 1 byte to keep: a stream keeps
+     * only its newest event, whoever reads it (the bound holds for readers
+     * too: one that falls behind loses the oldest events), and the answer,
+     * the newest, always reaches the POST's reader. */
     char *r = req("POST", NULL, with_session(sid, NULL), CALL(5, "chatty"));
-    ck_assert_ptr_nonnull(strstr(r, "chatty log 3"));
     ck_assert_ptr_nonnull(strstr(r, "\"id\":5,\"result\""));
     unsigned long long num = 0, seq = 9;
     ck_assert_int_eq(sscanf(strstr(r, "id: "), "id: %llu-%llu", &num, &seq), 2);
