@@ -148,4 +148,52 @@ mcp_status catalogue_slow_progress(mcp_call *call, const catalogue_slow_progress
     return MCP_OK;
 }
 
+mcp_status catalogue_sample(mcp_call *call, const catalogue_sample_args *in, const char **out)
+{
+    say("catalogue: sample asking\n");
+    if (!mcp_sample_text(call, in->prompt, 16, out))
+        return mcp_fail(call, "%s", mcp_client_error(call));
+    return MCP_OK;
+}
+
+/* bytes 'x' characters in the call's arena. */
+static char *xs(mcp_call *call, int64_t bytes)
+{
+    char *t = mcp_alloc(call, (size_t)bytes + 1);
+    if (t) {
+        memset(t, 'x', (size_t)bytes);
+        t[bytes] = 0;
+    }
+    return t;
+}
+
+mcp_status catalogue_big(mcp_call *call, const catalogue_big_args *in, const char **out)
+{
+    *out = xs(call, in->bytes);
+    return *out ? MCP_OK : mcp_fail(call, "out of memory");
+}
+
+mcp_status catalogue_log_big(mcp_call *call, const catalogue_log_big_args *in, const char **out)
+{
+    const char *t = xs(call, in->bytes);
+    if (!t)
+        return mcp_fail(call, "out of memory");
+    mcp_log_message(call, MCP_LEVEL_WARNING, "catalogue", "%s", t);
+    *out = "logged";
+    return MCP_OK;
+}
+
+mcp_status catalogue_strings(mcp_call *call, const catalogue_strings_args *in, int64_t *out)
+{
+    (void)call;
+    *out = (int64_t)in->items.len;
+    return MCP_OK;
+}
+
+mcp_status catalogue_read_note(mcp_call *call, const char *uri, const catalogue_note_vars *vars)
+{
+    (void)vars;
+    return mcp_resource_text(call, NULL, NULL, uri);
+}
+
 int main(int argc, char **argv) { return mcp_main(&catalogue_server, argc, argv); }

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sys
 import traceback
 
@@ -122,6 +123,16 @@ def wait_stderr(p, pattern, start, what):
     m = p.err.wait_for(pattern, start)
     check(m is not None, "%s: no line /%s/ on standard error:\n%s" % (what, pattern, p.err.text()[-2000:]))
     return m
+
+
+def wait_lines(p, pattern, start, n, what):
+    """Wait for n lines matching `pattern` on standard error from line `start` on."""
+    rx = re.compile(pattern)
+    i = start
+    for _ in range(n):
+        wait_stderr(p, pattern, i, what)
+        with p.err.cv:
+            i = next(j for j in range(i, len(p.err.lines)) if rx.search(p.err.lines[j])) + 1
 
 
 def stdout_is_protocol_only(p):
@@ -453,6 +464,199 @@ def http_progress_on_the_stream(ctx):
     check(ids == [b"%s-%d" % (stream, k) for k in range(0, 5)], "event ids %r" % ids)
 
 
+def raw_exchange(srv, data):
+    """Send raw bytes on a connection of their own and read until the server closes it (the
+    hang guard fails a connection left open). Returns the bytes read."""
+    s = peers.raw_connect(srv.port)
+    try:
+        s.sendall(data)
+        got = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                raise Failure("the connection was not closed after %r" % got[:200])
+            if not chunk:
+                return got
+            got += chunk
+    finally:
+        s.close()
+
+
+def http_framing(ctx):
+    """RFC 9112 framing that libmicrohttpd accepts and mcpidl refuses: each request gets its
+    exact status and error, and its connection is closed (what follows a request whose framing
+    cannot be trusted is never read as a request: a DELETE smuggled in a body does not run)."""
+    srv = ctx.http()
+    sid, _ = srv.start_session("2025-11-25")
+    ping_body = peers.ping(1)
+    smuggled = ("DELETE /mcp HTTP/1.1\r\nHost: %s\r\nMcp-Session-Id: %s\r\n\r\n" % (srv.host, sid)).encode()
+    common = ("Host: %s\r\nAccept: application/json\r\nContent-Type: application/json\r\n"
+              "Mcp-Session-Id: %s\r\n" % (srv.host, sid))
+    n = len(ping_body)
+    cases = [
+        ("two Content-Length values", common + "Content-Length: %d\r\nContent-Length: 5\r\n" % n,
+         ping_body, 400, "Bad Request: more than one Content-Length header"),
+        ("a space before the colon", common + "Content-Length : %d\r\n" % len(smuggled), smuggled,
+         400, "Bad Request: whitespace or NUL in a header field name"),
+        ("Content-Length with Transfer-Encoding",
+         common + "Content-Length: %d\r\nTransfer-Encoding: chunked\r\n" % (n + 10),
+         b"%x\r\n%s\r\n0\r\n\r\n" % (n, ping_body), 400,
+         "Bad Request: Content-Length with Transfer-Encoding"),
+        ("Transfer-Encoding: gzip", common + "Transfer-Encoding: gzip\r\n", b"", 501,
+         "Not Implemented: the only transfer coding served is chunked"),
+        ("Transfer-Encoding: chunked, identity", common + "Transfer-Encoding: chunked, identity\r\n",
+         b"", 501, "Not Implemented: the only transfer coding served is chunked"),
+        ("two Host headers", common + "Host: attacker.example\r\nContent-Length: %d\r\n" % n, ping_body,
+         400, "Bad Request: more than one Host header"),
+    ]
+    nul_host = ("Host: localhost\0.attacker.example\r\nAccept: application/json\r\nContent-Type: "
+                "application/json\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n" % (sid, n))
+    cases.append(("a NUL in Host", nul_host, ping_body, 400,
+                  "Bad Request: NUL in a header field value, or a folded header line"))
+    folded = common + "X-Folded: a\r\n b\r\nContent-Length: %d\r\n" % n
+    cases.append(("a folded header line", folded, ping_body, 400,
+                  "Bad Request: NUL in a header field value, or a folded header line"))
+    for name, head, body, status, message in cases:
+        got = raw_exchange(srv, b"POST /mcp HTTP/1.1\r\n" + head.encode() + b"\r\n" + body)
+        want_line = b"HTTP/1.1 %d " % status
+        check(got.startswith(want_line), "%s: got %r" % (name, got[:120]))
+        head_end = got.find(b"\r\n\r\n")
+        check(head_end > 0 and b"connection: close" in got[:head_end].lower(),
+              "%s: no Connection: close in %r" % (name, got[:head_end]))
+        want_body = compact({"jsonrpc": "2.0", "error": {"code": -32000, "message": message}}).encode()
+        check(got[head_end + 4:] == want_body, "%s: body %r" % (name, got[head_end + 4:]))
+    # The smuggled DELETE never ran: the session answers.
+    http_ping_and_echo(srv, sid, 1)
+
+
+def start_session_with(srv, capabilities):
+    """initialize declaring `capabilities`, then notifications/initialized: the session id."""
+    init = compact({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": capabilities,
+        "clientInfo": {"name": "faults", "version": "1"}}}).encode()
+    a = srv.post(init)
+    sid = a.headers.get("mcp-session-id")
+    check(a.status == 200 and sid, "initialize: %d %r" % (a.status, a.body[:200]))
+    b = srv.post(peers.INITIALIZED, session=sid, version="2025-11-25")
+    check(b.status == 202, "initialized: %d" % b.status)
+    return sid
+
+
+def json_call_socket(srv, sid, body):
+    """POST a request asking for a JSON answer, on a raw socket left open: the answer comes
+    when the call ends."""
+    s = peers.raw_connect(srv.port)
+    s.sendall(("POST /mcp HTTP/1.1\r\nHost: %s\r\nAccept: application/json\r\nContent-Type: "
+               "application/json\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n"
+               % (srv.host, sid, len(body))).encode() + body)
+    return s
+
+
+def read_http_answer(s):
+    """One whole HTTP answer with a Content-Length body, from a raw socket: (status, body)."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        check(peers.wait_readable(s), "no answer")
+        chunk = s.recv(65536)
+        check(chunk, "the connection closed without an answer: %r" % got)
+        got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    m = re.search(rb"content-length: (\d+)", head.lower())
+    check(m is not None, "no Content-Length in %r" % head)
+    while len(body) < int(m.group(1)):
+        check(peers.wait_readable(s), "the body did not come")
+        chunk = s.recv(65536)
+        check(chunk, "the connection closed inside the body")
+        body += chunk
+    return int(head.split(b" ")[1]), body
+
+
+def http_json_requests_always_get_an_answer(ctx):
+    """A request answered as application/json gets a JSON-RPC error with its id when its answer
+    will never come, never an empty 202 (202 is for notifications and responses): cancelled, 200
+    with -32800; its session deleted meanwhile, 404 with -32001."""
+    srv = ctx.http()
+    sid, _ = srv.start_session("2025-11-25")
+    mark = srv.err.mark()
+    s = json_call_socket(srv, sid, call(90, "wait_cancel"))
+    wait_stderr(srv, r"catalogue: wait_cancel waiting", mark, "wait_cancel did not start")
+    c = srv.post(cancel(90), session=sid, version="2025-11-25")
+    check(c.status == 202, "notifications/cancelled: %d" % c.status)
+    status, body = read_http_answer(s)
+    s.close()
+    want = compact({"jsonrpc": "2.0", "id": 90, "error": {"code": -32800, "message": "Request cancelled"}})
+    check(status == 200 and body == want.encode(), "cancelled: %d %r" % (status, body))
+    http_ping_and_echo(srv, sid, 1)
+
+    release = ctx.path("http-json-delete.release")
+    mark = srv.err.mark()
+    s = json_call_socket(srv, sid, call("d1", "block", {"path": release}))
+    wait_stderr(srv, r"catalogue: block waiting", mark, "block did not start")
+    d = srv.post(None, session=sid, method="DELETE")
+    check(d.status == 200, "DELETE: %d" % d.status)
+    status, body = read_http_answer(s)
+    s.close()
+    ctx.release(release)
+    want = compact({"jsonrpc": "2.0", "id": "d1", "error": {"code": -32001, "message": "Session not found"}})
+    check(status == 404 and body == want.encode(), "session deleted: %d %r" % (status, body))
+
+
+def http_waiting_handlers_do_not_stall_others(ctx):
+    """With two workers, one client leaving two sampling requests unanswered (their handlers
+    wait for it, up to a 10-minute client timeout) does not hold up another session: it is
+    served at once, while the first two still wait."""
+    srv = ctx.http("--workers", "2", "--client-timeout", "600000")
+    a = start_session_with(srv, {"sampling": {}})
+    mark = srv.err.mark()
+    heads = [[], []]
+    socks = [open_sse_call(srv, a, call("s%d" % i, "sample", {"prompt": "hi"}), heads[i])
+             for i in range(2)]
+    wait_lines(srv, r"catalogue: sample asking", mark, 2, "the two sampling calls did not start")
+    b, _ = srv.start_session("2025-11-25")
+    for n in (1, 2):  # JSON answers: no keep-alive comments to hold off the hang guard
+        e = srv.post(call("e%d" % n, "echo", ECHO_ARGS), session=b, version="2025-11-25",
+                     accept="application/json")
+        check(e.status == 200 and e.messages == [text_answer("e%d" % n, ECHO_TEXT)],
+              "echo in the other session: %d %r" % (e.status, e.body[:300]))
+    # The first session's calls still wait: their streams are open, their requests out.
+    for s, head in zip(socks, heads):
+        got = head[0]
+        while b"sampling/createMessage" not in got:
+            check(peers.wait_readable(s), "no sampling request on the first session's stream")
+            chunk = s.recv(65536)
+            check(chunk, "the first session's stream ended: %r" % got[-200:])
+            got += chunk
+        s.close()
+
+
+def http_sessions_take_turns(ctx):
+    """With one worker, a session with a backlog does not make another wait behind all of it:
+    the sessions' queued requests are served in turn. Session A runs block(a1) and queues
+    block(a2), block(a3), block(a4); session B queues block(b), already released; a1 and a2 are
+    released: B's call runs before A's third starts."""
+    srv = ctx.http("--workers", "1")
+    a, _ = srv.start_session("2025-11-25")
+    b, _ = srv.start_session("2025-11-25")
+    paths = {k: ctx.path("turns-%s.release" % k) for k in ("a1", "a2", "a3", "a4", "b")}
+    ctx.release(paths["b"])
+    mark = srv.err.mark()
+    socks = [open_sse_call(srv, a, call("a1", "block", {"path": paths["a1"]}))]
+    wait_stderr(srv, r"catalogue: block waiting for .*turns-a1", mark, "block(a1) did not start")
+    socks += [open_sse_call(srv, a, call(k, "block", {"path": paths[k]})) for k in ("a2", "a3", "a4")]
+    socks.append(open_sse_call(srv, b, call("b", "block", {"path": paths["b"]})))
+    ctx.release(paths["a1"])
+    ctx.release(paths["a2"])
+    wait_stderr(srv, r"catalogue: block waiting for .*turns-b", mark, "B's call never ran")
+    ctx.release(paths["a3"])
+    ctx.release(paths["a4"])
+    wait_stderr(srv, r"catalogue: block waiting for .*turns-a4", mark, "block(a4) never ran")
+    for s in socks:
+        s.close()
+    text = "\n".join(srv.err.lines[mark:])
+    order = re.findall(r"catalogue: block waiting for \S*turns-(\w+)\.release", text)
+    check(order == ["a1", "a2", "b", "a3", "a4"], "the order was %r" % order)
+
 STDIO_TESTS = [
     ("stdio: ping while a tool runs, then cancel it", stdio_ping_while_a_tool_runs_then_cancel),
     ("stdio: cancelling twice, and too late", stdio_cancel_twice_and_late),
@@ -469,6 +673,10 @@ HTTP_TESTS = [
     ("http: 1,000 sessions, and the session limit", http_sessions),
     ("http: SIGTERM with a call in flight", http_sigterm_with_a_call_in_flight),
     ("http: progress on the call's stream", http_progress_on_the_stream),
+    ("http: framing RFC 9112 forbids is refused and the connection closed", http_framing),
+    ("http: a JSON-mode request always gets an answer with its id", http_json_requests_always_get_an_answer),
+    ("http: handlers waiting for one client do not stall another", http_waiting_handlers_do_not_stall_others),
+    ("http: sessions' queued requests are served in turn", http_sessions_take_turns),
 ]
 
 

@@ -340,6 +340,23 @@ START_TEST(sampling)
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(2), 2);
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "\"text\":\"LLM response: two\""));
+    cap_reset();
+
+    /* A text holding U+0000 would reach the handler cut short as a C string:
+     * the handler's request fails instead, as arguments with a NUL do. */
+    call_tool(s, 3, "sample", NULL, NULL);
+    ck_assert_uint_eq(cap_wait(1), 1);
+    snprintf(resp, sizeof resp,
+             "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"role\":\"assistant\",\"content\":"
+             "{\"type\":\"text\",\"text\":\"cut\\u0000short\"},\"model\":\"m\"}}",
+             request_id(0));
+    feed(s, resp, NULL);
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_wait(2), 2);
+    ck_assert_str_eq(cap_at(1)->text,
+                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
+                     "\"text\":\"Error executing tool sample: sampling/createMessage: the client's "
+                     "text holds a NUL character\"}],\"isError\":true}}");
     mcp_session_free(s);
 }
 END_TEST
