@@ -96,6 +96,12 @@ START_TEST(titles)
     ck_assert_str_eq(idl_title_case(&a, "class_"), "Class");
     ck_assert_str_eq(idl_title_case(&a, "_x"), "X");
     ck_assert_str_eq(idl_title_case(&a, "\xc3\xa9t\xc3\xa9_A"), "\xc3\xa9t\xc3\xa9 A");
+    /* strip() takes what str.isspace() calls white space, ASCII separators included */
+    ck_assert_str_eq(idl_title_case(&a, "\x1fx"), "X");
+    ck_assert_str_eq(idl_title_case(&a, "x_\x1c\x1d\x1e\x0b"), "X");
+    ck_assert_str_eq(idl_title_case(&a, "\xc2\xa0" "a\xc2\xa0" "b\xe3\x80\x80"), "A\xc2\xa0" "B");
+    ck_assert_str_eq(idl_title_case(&a, "\xc2\x85x\xe2\x80\xa8"), "X");
+    ck_assert_str_eq(idl_title_case(&a, "\xe2\x80\x8bx"), "\xe2\x80\x8bx"); /* U+200B: no space, cased (ASCII rules) */
     mcp_arena_free(&a);
 }
 END_TEST
