@@ -268,6 +268,31 @@ static jval *def_schema(schema_emitter *e, const ir_def *def)
     return o;
 }
 
+/* The $defs entry of a type named `properties` or `default`: pydantic sorts the
+ * keys of every object except those under such a key, so this one keeps the
+ * order in which pydantic builds it. */
+static jval *defs_entry(schema_emitter *e, const ir_def *def)
+{
+    jval *s = def_schema(e, def);
+    if (strcmp(def->name, "properties") != 0 && strcmp(def->name, "default") != 0)
+        return s;
+    static const char *const MODEL[] = {"type", "properties", "required", "title", "description", "additionalProperties"};
+    static const char *const RECORD[] = {"type", "properties", "required", "additionalProperties", "title", "description"};
+    static const char *const ENUM[] = {"title", "description", "enum", "type"};
+    const char *const *order = def->kind == IR_DEF_ENUM ? ENUM : def->kind == IR_DEF_RECORD ? RECORD : MODEL;
+    size_t n = def->kind == IR_DEF_ENUM ? sizeof ENUM / sizeof *ENUM : sizeof MODEL / sizeof *MODEL;
+    jval *o = j_obj(e->a);
+    if (!o)
+        return NULL;
+    o->keep_order = true;
+    for (size_t i = 0; i < n; i++) {
+        jval *v = j_get(s, order[i]);
+        if (v)
+            j_set(e->a, o, order[i], v);
+    }
+    return o;
+}
+
 /* Close the reach set over the fields of every reached def. */
 static void close_reached(schema_emitter *e)
 {
@@ -287,13 +312,13 @@ static jval *finish_root(schema_emitter *e, jval *root, const ir_def *skip)
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip)
-            j_set(a, defs, def->name, def_schema(e, def));
+            j_set(a, defs, def->name, defs_entry(e, def));
     }
     /* def_schema may have reached further defs while building; close again. */
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip && !j_get(defs, def->name))
-            j_set(a, defs, def->name, def_schema(e, def));
+            j_set(a, defs, def->name, defs_entry(e, def));
     }
     if (defs->n)
         j_set(a, root, "$defs", defs);
