@@ -149,13 +149,18 @@ static jval *type_schema(schema_emitter *e, const ir_type *t)
         return o;
     case IR_UNION: {
         o = j_obj(a);
+        /* Arms whose schemas are equal (as Python compares them) are one, in the
+         * place of the first and with the schema of the last, as pydantic's
+         * dict-based deduplication leaves them. */
         jval *arms = j_arr(a);
         for (size_t i = 0; i < t->nitems; i++) {
             jval *s = type_schema(e, t->items[i]);
-            bool same = false;
-            for (size_t j = 0; j < arms->n && !same; j++)
-                same = j_equal(arms->items[j], s);
-            if (!same)
+            size_t j = 0;
+            while (j < arms->n && !j_equal_py(arms->items[j], s))
+                j++;
+            if (j < arms->n)
+                arms->items[j] = s;
+            else
                 j_push(a, arms, s);
         }
         if (arms->n == 1)
