@@ -104,15 +104,15 @@ static uint64_t type_hash_of(const void *t) { return ck_type_hash(t); }
 
 /* Equality of two types as Python sees them, which is how a union drops its
  * repeated arms: a Literal's values and a union's arms are sets (Literal['a',
- * 'b'] is Literal['b', 'a']), dict[int, T] is not dict[str, T]. One liberty:
- * list[T] and tuple[T, ...], distinct in Python, are one arm here, as they have
- * one schema and validate alike. */
+ * 'b'] is Literal['b', 'a']), dict[int, T] is not dict[str, T], list[T] is not
+ * tuple[T, ...]. */
 static bool type_equal(const ir_type *x, const ir_type *y)
 {
     if (x->kind != y->kind || !constraints_equal(&x->c, &y->c))
         return false;
     switch (x->kind) {
     case IR_LIST:
+        return x->tuple_variadic == y->tuple_variadic && type_equal(x->elem, y->elem);
     case IR_SET:
         return type_equal(x->elem, y->elem);
     case IR_DICT:
@@ -194,6 +194,7 @@ uint64_t ck_type_hash(const ir_type *t)
     uint64_t h = hash_mix(11, (uint64_t)t->kind);
     switch (t->kind) {
     case IR_LIST:
+        return hash_mix(hash_mix(h, t->tuple_variadic), ck_type_hash(t->elem));
     case IR_SET:
         return hash_mix(h, ck_type_hash(t->elem));
     case IR_DICT:
