@@ -214,6 +214,36 @@ START_TEST(ref_siblings)
 }
 END_TEST
 
+/* The Color of tool i's input: whether its property c keeps the title "Top". */
+static bool top_title_kept(result *r, size_t tool)
+{
+    char *s = schema(r, false, tool);
+    bool kept = strstr(s, "\"Color\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/Top\",\"title\":\"Top\"}}") != NULL;
+    ck_assert_msg(kept || strstr(s, "\"Color\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/Top\"}}"), "%s", s);
+    free(s);
+    return kept;
+}
+
+START_TEST(ref_siblings_follow_generation_order)
+{
+    /* An equal title stays beside a reference to a definition pydantic generates
+     * later: Top is complete (defined last, it reaches nothing later) and shared;
+     * Color and Top are generated first, Color before Top. Generating v's output
+     * (Color built afresh, Top met once) inlines the shared reference to Top that
+     * v's arguments hold, so there Top comes first; w builds its own again. */
+    result *r = compile(HEAD "types:\n  Kind: {fields: {k: Color}}\n  Color: {fields: {c: {type: Top, title: Top}}}\n"
+                             "  Result: {fields: {r: Top}}\n"
+                             "  Top: {fields: {kind: \"Optional[Kind]\", colors: \"list[Color]\"}}\ntools:\n"
+                             "  u: {description: d, params: {data: Kind | Result}, returns: int}\n"
+                             "  v: {description: d, params: {data: Kind | Result}, returns: Color}\n"
+                             "  w: {description: d, params: {data: Kind | Result}, returns: int}\n");
+    ck_assert(top_title_kept(r, 0));
+    ck_assert(!top_title_kept(r, 1));
+    ck_assert(top_title_kept(r, 2));
+    done(r);
+}
+END_TEST
+
 START_TEST(property_named_properties_sorted)
 {
     EXPECT_IN(HEAD "tools:\n  t:\n    description: d\n    params:\n      properties: {type: int, default: 0}\n"
@@ -434,6 +464,7 @@ int main(void)
     tcase_add_test(tc, union_normalised);
     tcase_add_test(tc, literals);
     tcase_add_test(tc, ref_siblings);
+    tcase_add_test(tc, ref_siblings_follow_generation_order);
     tcase_add_test(tc, property_named_properties_sorted);
     tcase_add_test(tc, default_key_order);
     tcase_add_test(tc, dialect_and_forbid);
