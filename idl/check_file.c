@@ -188,12 +188,12 @@ void ck_check_finite(checker *c)
         if (d == def)
             ERR(c, f->loc,
                 "type '%s' can never be finite: its required field '%s' needs another '%s'; make the field "
-                "Optional, a list or a dict, or give it a default",
+                "Optional, a list or a dict",
                 def->name, f->name, def->name);
         else if (state[i] == 3)
             ERR(c, f->loc,
                 "type '%s' can never be finite: its required field '%s' needs type '%s', which needs another '%s' "
-                "(through required fields); make the field Optional, a list or a dict, or give it a default",
+                "(through required fields); make the field Optional, a list or a dict",
                 def->name, f->name, d->name, def->name);
         else
             ERR(c, f->loc, "type '%s' can never be finite: its required field '%s' needs type '%s', which can never be finite",
@@ -204,10 +204,12 @@ void ck_check_finite(checker *c)
 /* ---------------------------------------------------------------- cycles */
 
 /* A model or record whose fields hold itself by value, directly or through
- * other types' fields (`next: {type: Node, default: ...}`): JSON allows it
- * when a default ends the recursion, but a C struct cannot contain itself.
- * Optional[...], lists, dicts, unions and tuples hold models by pointer, so
- * only plain named-type fields count. Iterative depth-first search. */
+ * other types' fields (`next: {type: Node, default: ...}`). pydantic accepts
+ * it, using a default as written; here defaults are filled in at every level
+ * (and a C struct cannot contain itself), so every value would hold another
+ * without end. Optional[...], lists, dicts, unions and tuples may end the
+ * recursion, so only plain named-type fields count. Iterative depth-first
+ * search. */
 void ck_check_by_value_cycles(checker *c)
 {
     size_t n = c->srv->ndefs;
@@ -239,14 +241,15 @@ void ck_check_by_value_cycles(checker *c)
                     const char *held = f->type->def->name;
                     if (w == d->index)
                         ERR(c, f->loc,
-                            "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do; make the field "
-                            "Optional[%s] (or a list)",
-                            f->name, held, d->name, held);
+                            "'%s' holds a '%s' inside a '%s' by value: with defaults filled in, every '%s' would "
+                            "hold another without end; make the field Optional[%s] with default null (or a list)",
+                            f->name, held, d->name, d->name, held);
                     else
                         ERR(c, f->loc,
-                            "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do (a '%s' holds a "
-                            "'%s' in turn); make the field Optional[%s] (or a list)",
-                            f->name, held, d->name, held, d->name, held);
+                            "'%s' holds a '%s' inside a '%s' by value, and a '%s' holds a '%s' in turn: with "
+                            "defaults filled in, every '%s' would hold another without end; make the field "
+                            "Optional[%s] with default null (or a list)",
+                            f->name, held, d->name, held, d->name, d->name, held);
                 } else if (state[w] == 0) {
                     state[w] = 1;
                     stack[sp++] = w;
