@@ -510,6 +510,16 @@ static void clean(defs_order *o, node *root, body *root_body)
     }
 }
 
+/* A copy of the definitions the last cleaning kept (their count in *n). */
+static body **kept_copy(defs_order *o, size_t *n)
+{
+    *n = o->nkept;
+    body **v = alloc(o, o->nkept * sizeof *v);
+    if (v && o->nkept)
+        memcpy(v, o->kept, o->nkept * sizeof *v);
+    return v;
+}
+
 /* The references of b's inlined parts (its inlined children frozen first). */
 static const seq *refs_list(defs_order *o, const body *b)
 {
@@ -583,10 +593,7 @@ static bool build_caches(defs_order *o)
         freeze_world(o);
         cache *c = &o->caches[d];
         c->root = root;
-        c->nkept = o->nkept;
-        c->kept = alloc(o, o->nkept * sizeof *c->kept);
-        if (c->kept)
-            memcpy(c->kept, o->kept, o->nkept * sizeof *c->kept);
+        c->kept = kept_copy(o, &c->nkept);
     }
     return !o->oom;
 }
@@ -700,10 +707,7 @@ static body *build_root(defs_order *o, const ir_field *fields, size_t n, body **
     if (!root)
         return NULL;
     clean(o, NULL, root);
-    *nkept = o->nkept;
-    *kept = alloc(o, o->nkept * sizeof **kept);
-    if (*kept)
-        memcpy(*kept, o->kept, o->nkept * sizeof **kept);
+    *kept = kept_copy(o, nkept);
     return root;
 }
 
