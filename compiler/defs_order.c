@@ -77,11 +77,6 @@ struct body {
     const seq *refs;    /* frozen: NULL when there are none */
 };
 
-typedef struct ref_list {
-    uint32_t *v;
-    size_t n, cap;
-} ref_list;
-
 typedef struct cache {
     node *root;
     body **kept;
@@ -115,8 +110,8 @@ struct defs_order {
     size_t n;
     bool needed;
     bool oom;
-    ref_list **refs;        /* per def and field */
-    ref_list *root_refs;    /* per field of the root being replayed */
+    ir_refs **refs;        /* per def and field */
+    ir_refs *root_refs;    /* per field of the root being replayed */
     const ir_field *root_fields;
     size_t nroot;
     bool *complete;
@@ -220,32 +215,16 @@ static size_t nfields_of(const defs_order *o, uint32_t d)
     return d == ROOT ? o->nroot : def_at(o, d)->nfields;
 }
 
-static const ref_list *refs_of(const defs_order *o, uint32_t d, size_t i)
+static const ir_refs *refs_of(const defs_order *o, uint32_t d, size_t i)
 {
     return d == ROOT ? &o->root_refs[i] : &o->refs[d][i];
 }
 
 /* The named types t refers to, in the order pydantic walks them. */
-static void collect_refs(defs_order *o, const ir_type *t, ref_list *out)
+static void collect_refs(defs_order *o, const ir_type *t, ir_refs *out)
 {
-    switch (t->kind) {
-    case IR_LIST:
-    case IR_SET:
-    case IR_DICT:
-        collect_refs(o, t->elem, out);
-        return;
-    case IR_TUPLE:
-    case IR_UNION:
-        for (size_t i = 0; i < t->nitems; i++)
-            collect_refs(o, t->items[i], out);
-        return;
-    case IR_NAMED:
-        if (grow(o, (void **)&out->v, &out->cap, out->n, sizeof *out->v))
-            out->v[out->n++] = (uint32_t)t->def->index;
-        return;
-    default:
-        return;
-    }
+    if (!ir_append_refs(o->a, t, out))
+        o->oom = true;
 }
 
 bool defs_order_is_candidate(const ir_field *f)
@@ -280,70 +259,36 @@ static bool server_needs_replay(const ir_server *srv)
 /* ---------------------------------------------------------------- complete models */
 
 /* complete[d]: d is a model and no type it reaches comes later in the file. The
- * latest type each reaches, over the strongly connected components (Tarjan's,
- * iteratively; a component is done after every component it reaches). */
+ * latest type each strongly connected component reaches, the components taken
+ * in the order they complete (those reached first). */
 static bool mark_complete(defs_order *o)
 {
     size_t n = o->n;
-    ref_list *edges = alloc(o, n * sizeof *edges);
-    size_t *index = alloc(o, n * sizeof *index), *low = alloc(o, n * sizeof *low);
-    size_t *reach = alloc(o, n * sizeof *reach), *next = alloc(o, n * sizeof *next);
-    size_t *stack = alloc(o, n * sizeof *stack), *call = alloc(o, n * sizeof *call);
-    uint8_t *state = alloc(o, n); /* 1 on the stack, 2 done */
-    if (!edges || !index || !low || !reach || !next || !stack || !call || !state)
+    ir_graph g;
+    size_t *latest = alloc(o, n * sizeof *latest); /* per component */
+    size_t *start = alloc(o, (n + 1) * sizeof *start), *by_comp = alloc(o, n * sizeof *by_comp);
+    if (!latest || !start || !by_comp || !ir_graph_build(o->a, o->srv, &g))
         return false;
     for (size_t d = 0; d < n; d++)
-        for (size_t i = 0; i < def_at(o, d)->nfields; i++)
-            collect_refs(o, def_at(o, d)->fields[i].type, &edges[d]);
-    size_t counter = 0, sp = 0;
-    for (size_t root = 0; root < n; root++) {
-        if (index[root])
-            continue;
-        size_t depth = 0;
-        call[depth++] = root;
-        index[root] = low[root] = ++counter;
-        stack[sp++] = root;
-        state[root] = 1;
-        while (depth) {
-            size_t v = call[depth - 1];
-            if (next[v] < edges[v].n) {
-                size_t w = edges[v].v[next[v]++];
-                if (!index[w]) {
-                    index[w] = low[w] = ++counter;
-                    stack[sp++] = w;
-                    state[w] = 1;
-                    call[depth++] = w;
-                } else if (state[w] == 1 && index[w] < low[v]) {
-                    low[v] = index[w];
-                }
-                continue;
+        start[g.comp[d] + 1]++;
+    for (size_t k = 0; k < g.ncomp; k++)
+        start[k + 1] += start[k];
+    for (size_t d = 0; d < n; d++)
+        by_comp[start[g.comp[d]] + latest[g.comp[d]]++] = d; /* latest: a fill count, reset below */
+    for (size_t k = 0; k < g.ncomp; k++) {
+        latest[k] = 0;
+        for (size_t m = start[k]; m < start[k + 1]; m++) {
+            size_t d = by_comp[m];
+            latest[k] = d > latest[k] ? d : latest[k];
+            for (size_t e = 0; e < g.edges[d].n; e++) {
+                size_t w = g.edges[d].items[e];
+                if (g.comp[w] != k && latest[g.comp[w]] > latest[k])
+                    latest[k] = latest[g.comp[w]];
             }
-            depth--;
-            if (depth && low[v] < low[call[depth - 1]])
-                low[call[depth - 1]] = low[v];
-            if (low[v] != index[v])
-                continue;
-            size_t start = sp;
-            do
-                start--;
-            while (stack[start] != v);
-            size_t latest = 0;
-            for (size_t k = start; k < sp; k++) {
-                size_t m = stack[k];
-                latest = m > latest ? m : latest;
-                for (size_t e = 0; e < edges[m].n; e++)
-                    if (state[edges[m].v[e]] == 2 && reach[edges[m].v[e]] > latest)
-                        latest = reach[edges[m].v[e]];
-            }
-            for (size_t k = start; k < sp; k++) {
-                reach[stack[k]] = latest;
-                state[stack[k]] = 2;
-            }
-            sp = start;
         }
     }
     for (size_t d = 0; d < n; d++)
-        o->complete[d] = def_at(o, d)->kind == IR_DEF_MODEL && reach[d] <= d;
+        o->complete[d] = def_at(o, d)->kind == IR_DEF_MODEL && latest[g.comp[d]] <= d;
     return true;
 }
 
@@ -416,13 +361,13 @@ static body *build(defs_order *o, uint32_t d)
             add_node(o, &parent->b->fields[parent->i], new_node(o, b->def, NULL));
             continue;
         }
-        const ref_list *rl = refs_of(o, b->def, s->i);
+        const ir_refs *rl = refs_of(o, b->def, s->i);
         if (s->j == rl->n) {
             s->i++;
             s->j = 0;
             continue;
         }
-        uint32_t r = rl->v[s->j++];
+        uint32_t r = (uint32_t)rl->items[s->j++];
         node *nd = use_of(o, r, b->ir[s->i].type->kind == IR_NAMED);
         if (nd) {
             add_node(o, &b->fields[s->i], nd);
@@ -579,17 +524,26 @@ static void freeze_world(defs_order *o)
     }
 }
 
+/* Build and clean, in a fresh world, the core schema of named type d as a root
+ * (pydantic's own for a model, or a TypeAdapter's); its root node. */
+static node *build_def_world(defs_order *o, uint32_t d)
+{
+    new_world(o);
+    build(o, d);
+    node *root = new_node(o, d, NULL);
+    if (root)
+        clean(o, root, NULL);
+    return root;
+}
+
 static bool build_caches(defs_order *o)
 {
     for (uint32_t d = 0; d < o->n && !o->oom; d++) {
         if (!o->complete[d])
             continue;
-        new_world(o);
-        build(o, d);
-        node *root = new_node(o, d, NULL);
+        node *root = build_def_world(o, d);
         if (!root)
             break;
-        clean(o, root, NULL);
         freeze_world(o);
         cache *c = &o->caches[d];
         c->root = root;
@@ -721,13 +675,9 @@ static void replay_object_output(defs_order *o, const ir_def *def, snapshot *sna
         generate(o, c->kept, c->nkept, c->root->inlined, 0, snap);
         return;
     }
-    new_world(o);
-    build(o, d);
-    node *root = new_node(o, d, NULL);
-    if (!root)
-        return;
-    clean(o, root, NULL);
-    generate(o, o->kept, o->nkept, root->inlined, 0, snap);
+    node *root = build_def_world(o, d);
+    if (root)
+        generate(o, o->kept, o->nkept, root->inlined, 0, snap);
 }
 
 /* One tool, as the SDK registers it: the arguments model is built (and
