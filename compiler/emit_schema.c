@@ -3,10 +3,15 @@
 
 #include <string.h>
 
+#include "defs_order.h"
+
 struct schema_emitter {
     mcp_arena *a;
     const ir_server *srv;
-    jval **def_schemas;   /* per def, built on first use */
+    jval **def_schemas;   /* per def, built on first use (per schema, for a def whose siblings vary) */
+    defs_order *order;    /* when pydantic generates each definition */
+    size_t tool;          /* the schema being built: of this tool, */
+    bool output;          /* its output (else its input) */
     /* the $defs collected for the schema being built */
     bool *reached;
     const ir_def **reached_list;
@@ -26,7 +31,8 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
     if (!e->def_schemas || !e->reached || !e->reached_list)
         return NULL;
-    return e;
+    e->order = defs_order_new(a, srv);
+    return e->order ? e : NULL;
 }
 
 static void reach(schema_emitter *e, const ir_def *def)
@@ -149,13 +155,18 @@ static jval *type_schema(schema_emitter *e, const ir_type *t)
         return o;
     case IR_UNION: {
         o = j_obj(a);
+        /* Arms whose schemas are equal (as Python compares them) are one, in the
+         * place of the first and with the schema of the last, as pydantic's
+         * dict-based deduplication leaves them. */
         jval *arms = j_arr(a);
         for (size_t i = 0; i < t->nitems; i++) {
             jval *s = type_schema(e, t->items[i]);
-            bool same = false;
-            for (size_t j = 0; j < arms->n && !same; j++)
-                same = j_equal(arms->items[j], s);
-            if (!same)
+            size_t j = 0;
+            while (j < arms->n && !j_equal_py(arms->items[j], s))
+                j++;
+            if (j < arms->n)
+                arms->items[j] = s;
+            else
                 j_push(a, arms, s);
         }
         if (arms->n == 1)
@@ -192,32 +203,41 @@ static bool is_ref_like(const ir_type *t)
            (t->kind == IR_UNION && t->nitems == 2 && t->items[0]->kind == IR_NAMED && t->items[1]->kind == IR_NONE);
 }
 
+/* Whether a sibling of a property equal to the referenced definition's own is
+ * dropped: pydantic drops it when the definition was generated before the
+ * property was written (defs_order.h), which is always so unless a replay says
+ * otherwise. `owner` holds the field (NULL: the root object), as its i-th. */
+static bool drops_equal_sibling(const schema_emitter *e, const ir_def *owner, size_t i)
+{
+    return defs_order_generated_before(e->order, e->tool, e->output, owner, i);
+}
+
 /* The schema of one property: the type's schema, then title, description and
  * default beside it (a reference gets no derived title, and a sibling equal to
- * the referenced definition's own key is dropped). */
-static jval *property_schema(schema_emitter *e, const ir_field *f)
+ * the referenced definition's own key may be dropped). */
+static jval *property_schema(schema_emitter *e, const ir_def *owner, const ir_field *fields, size_t i)
 {
     mcp_arena *a = e->a;
+    const ir_field *f = &fields[i];
     jval *s = type_schema(e, f->type);
     s = j_copy_obj(a, s); /* shared sub-schemas (a $ref, a merged arm) stay untouched */
     if (!s)
         return NULL;
-    /* A $ref's siblings equal to the definition's own title or description are
-     * dropped (pydantic's ref overrides). */
     const ir_def *ref = f->type->kind == IR_NAMED ? f->type->def : NULL;
+    bool drop = ref && defs_order_is_candidate(f) && drops_equal_sibling(e, owner, i);
     if (!is_ref_like(f->type) || f->explicit_title) {
-        if (!(ref && strcmp(ref->name, f->title) == 0))
+        if (!(drop && strcmp(ref->name, f->title) == 0))
             j_set(a, s, "title", j_str(a, f->title));
     }
-    if (f->description && !(ref && ref->description && strcmp(ref->description, f->description) == 0))
+    if (f->description && !(drop && ref->description && strcmp(ref->description, f->description) == 0))
         j_set(a, s, "description", j_str(a, f->description));
     if (f->default_value)
         j_set(a, s, "default", j_from_node(a, f->default_value));
     return s;
 }
 
-static jval *object_schema(schema_emitter *e, const char *title, const char *description, const ir_field *fields,
-                           size_t n, bool forbid)
+static jval *object_schema(schema_emitter *e, const char *title, const char *description, const ir_def *owner,
+                           const ir_field *fields, size_t n, bool forbid)
 {
     mcp_arena *a = e->a;
     jval *o = j_obj(a);
@@ -227,7 +247,7 @@ static jval *object_schema(schema_emitter *e, const char *title, const char *des
     props->keep_order = true;
     jval *required = j_arr(a);
     for (size_t i = 0; i < n; i++) {
-        j_set(a, props, fields[i].name, property_schema(e, &fields[i]));
+        j_set(a, props, fields[i].name, property_schema(e, owner, fields, i));
         if (fields[i].required)
             j_push(a, required, j_str(a, fields[i].name));
     }
@@ -247,6 +267,9 @@ static jval *def_schema(schema_emitter *e, const ir_def *def)
 {
     if (e->def_schemas[def->index])
         return e->def_schemas[def->index];
+    bool varies = false; /* its siblings depend on the schema it is written in */
+    for (size_t i = 0; i < def->nfields && !varies; i++)
+        varies = defs_order_is_candidate(&def->fields[i]);
     mcp_arena *a = e->a;
     jval *o;
     if (def->kind == IR_DEF_ENUM) {
@@ -262,9 +285,35 @@ static jval *def_schema(schema_emitter *e, const ir_def *def)
     } else {
         /* Building a model's properties may reach other defs; those are
          * recorded in the current reach set by the caller's traversal. */
-        o = object_schema(e, def->name, def->description, def->fields, def->nfields, def->extra_forbid);
+        o = object_schema(e, def->name, def->description, def, def->fields, def->nfields, def->extra_forbid);
     }
-    e->def_schemas[def->index] = o;
+    if (!varies)
+        e->def_schemas[def->index] = o;
+    return o;
+}
+
+/* The $defs entry of a type named `properties` or `default`: pydantic sorts the
+ * keys of every object except those under such a key, so this one keeps the
+ * order in which pydantic builds it. */
+static jval *defs_entry(schema_emitter *e, const ir_def *def)
+{
+    jval *s = def_schema(e, def);
+    if (strcmp(def->name, "properties") != 0 && strcmp(def->name, "default") != 0)
+        return s;
+    static const char *const MODEL[] = {"type", "properties", "required", "title", "description", "additionalProperties"};
+    static const char *const RECORD[] = {"type", "properties", "required", "additionalProperties", "title", "description"};
+    static const char *const ENUM[] = {"title", "description", "enum", "type"};
+    const char *const *order = def->kind == IR_DEF_ENUM ? ENUM : def->kind == IR_DEF_RECORD ? RECORD : MODEL;
+    size_t n = def->kind == IR_DEF_ENUM ? sizeof ENUM / sizeof *ENUM : sizeof MODEL / sizeof *MODEL;
+    jval *o = j_obj(e->a);
+    if (!o)
+        return NULL;
+    o->keep_order = true;
+    for (size_t i = 0; i < n; i++) {
+        jval *v = j_get(s, order[i]);
+        if (v)
+            j_set(e->a, o, order[i], v);
+    }
     return o;
 }
 
@@ -287,13 +336,13 @@ static jval *finish_root(schema_emitter *e, jval *root, const ir_def *skip)
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip)
-            j_set(a, defs, def->name, def_schema(e, def));
+            j_set(a, defs, def->name, defs_entry(e, def));
     }
     /* def_schema may have reached further defs while building; close again. */
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip && !j_get(defs, def->name))
-            j_set(a, defs, def->name, def_schema(e, def));
+            j_set(a, defs, def->name, defs_entry(e, def));
     }
     if (defs->n)
         j_set(a, root, "$defs", defs);
@@ -303,11 +352,19 @@ static jval *finish_root(schema_emitter *e, jval *root, const ir_def *skip)
     return root;
 }
 
+/* The schema about to be built: tool t's input or output. */
+static void set_schema(schema_emitter *e, const ir_tool *t, bool output)
+{
+    e->tool = (size_t)(t - e->srv->tools);
+    e->output = output;
+}
+
 jval *schema_input(schema_emitter *e, const ir_tool *t)
 {
     reset_reached(e);
     const char *title = mcp_arena_printf(e->a, "%sArguments", t->name);
-    jval *root = object_schema(e, title, NULL, t->params, t->nparams, t->extra_forbid);
+    set_schema(e, t, false);
+    jval *root = object_schema(e, title, NULL, NULL, t->params, t->nparams, t->extra_forbid);
     if (!root)
         return NULL;
     root = j_copy_obj(e->a, root);
@@ -318,6 +375,7 @@ jval *schema_output(schema_emitter *e, const ir_tool *t)
 {
     mcp_arena *a = e->a;
     reset_reached(e);
+    set_schema(e, t, true);
     if (!t->returns)
         return NULL;
     switch (t->output) {
@@ -348,7 +406,7 @@ jval *schema_output(schema_emitter *e, const ir_tool *t)
     }
     case IR_OUTPUT_WRAPPED: {
         const char *title = mcp_arena_printf(a, "%sOutput", t->name);
-        jval *root = object_schema(e, title, NULL, &t->result, 1, false);
+        jval *root = object_schema(e, title, NULL, NULL, &t->result, 1, false);
         return finish_root(e, root, NULL);
     }
     }

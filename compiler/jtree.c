@@ -155,11 +155,27 @@ static jval *from_node(mcp_arena *a, const idl_node *n, bool keep)
 
 jval *j_from_node(mcp_arena *a, const idl_node *n) { return from_node(a, n, true); }
 
-bool j_equal(const jval *x, const jval *y)
+/* A number's value, booleans as 0 and 1 when `bool_is_number`; false when v is
+ * no number. */
+static bool number_of(const jval *v, bool bool_is_number, double *out)
 {
-    if (x->kind != y->kind) {
-        if ((x->kind == J_INT && y->kind == J_FLOAT) || (x->kind == J_FLOAT && y->kind == J_INT))
-            return (x->kind == J_INT ? (double)x->i : x->f) == (y->kind == J_INT ? (double)y->i : y->f);
+    if (v->kind == J_INT)
+        *out = (double)v->i;
+    else if (v->kind == J_FLOAT)
+        *out = v->f;
+    else if (v->kind == J_BOOL && bool_is_number)
+        *out = v->b;
+    else
+        return false;
+    return true;
+}
+
+static bool equal(const jval *x, const jval *y, bool bool_is_number)
+{
+    if (x->kind != y->kind || (x->kind == J_BOOL && bool_is_number)) {
+        double a, b;
+        if (number_of(x, bool_is_number, &a) && number_of(y, bool_is_number, &b))
+            return a == b;
         return false;
     }
     switch (x->kind) {
@@ -177,7 +193,7 @@ bool j_equal(const jval *x, const jval *y)
         if (x->n != y->n)
             return false;
         for (size_t i = 0; i < x->n; i++)
-            if (!j_equal(x->items[i], y->items[i]))
+            if (!equal(x->items[i], y->items[i], bool_is_number))
                 return false;
         return true;
     case J_OBJ:
@@ -185,13 +201,16 @@ bool j_equal(const jval *x, const jval *y)
             return false;
         for (size_t i = 0; i < x->n; i++) {
             const jval *o = j_get(y, x->members[i].key);
-            if (!o || !j_equal(x->members[i].val, o))
+            if (!o || !equal(x->members[i].val, o, bool_is_number))
                 return false;
         }
         return true;
     }
     return false;
 }
+
+bool j_equal(const jval *x, const jval *y) { return equal(x, y, false); }
+bool j_equal_py(const jval *x, const jval *y) { return equal(x, y, true); }
 
 static int member_cmp(const void *pa, const void *pb)
 {

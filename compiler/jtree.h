@@ -56,7 +56,10 @@ jval *j_copy_obj(mcp_arena *a, const jval *obj);
  * for default values (an object whose key, through arrays, is 'properties' or
  * 'default' keeps its order; the value itself keeps its order). */
 jval *j_from_node(mcp_arena *a, const idl_node *n);
+/* Equality of JSON values (1 equals 1.0); j_equal_py as Python's == sees the
+ * parsed values, where also true equals 1 and false 0. */
 bool j_equal(const jval *x, const jval *y);
+bool j_equal_py(const jval *x, const jval *y);
 
 /* Write JSON text: indent < 0 compact ("," and ":" with no spaces), else pretty
  * with `indent` spaces per level, ": " after keys, as Python's json.dumps. */

@@ -35,40 +35,6 @@ static bool type_finite(const ir_type *t, const bool *finite)
     }
 }
 
-typedef struct ref_list {
-    size_t *items;
-    size_t n, cap;
-} ref_list;
-
-static void collect_refs(checker *c, const ir_type *t, ref_list *out)
-{
-    switch (t->kind) {
-    case IR_LIST:
-    case IR_SET:
-    case IR_DICT:
-        collect_refs(c, t->elem, out);
-        return;
-    case IR_TUPLE:
-    case IR_UNION:
-        for (size_t i = 0; i < t->nitems; i++)
-            collect_refs(c, t->items[i], out);
-        return;
-    case IR_NAMED:
-        if (out->n == out->cap) {
-            size_t cap = out->cap ? out->cap * 2 : 8;
-            size_t *items = mcp_arena_realloc(c->a, out->items, out->cap * sizeof *items, cap * sizeof *items);
-            if (!items)
-                return;
-            out->items = items;
-            out->cap = cap;
-        }
-        out->items[out->n++] = t->def->index;
-        return;
-    default:
-        return;
-    }
-}
-
 /* The first named type that keeps `t` from being finite (type_finite is false). */
 static const ir_def *infinite_part(const ir_type *t, const bool *finite)
 {
@@ -99,7 +65,7 @@ void ck_check_finite(checker *c)
         return;
     bool *finite = mcp_arena_alloc(c->a, n * sizeof *finite);
     size_t *cursor = mcp_arena_alloc(c->a, n * sizeof *cursor);
-    ref_list *refs = mcp_arena_alloc(c->a, n * sizeof *refs);
+    ir_refs *refs = mcp_arena_alloc(c->a, n * sizeof *refs);
     size_t *rev_start = mcp_arena_alloc(c->a, (n + 1) * sizeof *rev_start);
     if (!finite || !cursor || !refs || !rev_start)
         return;
@@ -108,7 +74,7 @@ void ck_check_finite(checker *c)
         const ir_def *def = c->srv->defs[i];
         for (size_t j = 0; j < def->nfields; j++)
             if (def->fields[j].required)
-                collect_refs(c, def->fields[j].type, &refs[i]);
+                ir_append_refs(c->a, def->fields[j].type, &refs[i]);
         nrefs += refs[i].n;
     }
     /* Who refers to whom, reversed: rev[rev_start[j] .. rev_start[j + 1]) refer to j. */
@@ -188,12 +154,12 @@ void ck_check_finite(checker *c)
         if (d == def)
             ERR(c, f->loc,
                 "type '%s' can never be finite: its required field '%s' needs another '%s'; make the field "
-                "Optional, a list or a dict, or give it a default",
+                "Optional, a list or a dict",
                 def->name, f->name, def->name);
         else if (state[i] == 3)
             ERR(c, f->loc,
                 "type '%s' can never be finite: its required field '%s' needs type '%s', which needs another '%s' "
-                "(through required fields); make the field Optional, a list or a dict, or give it a default",
+                "(through required fields); make the field Optional, a list or a dict",
                 def->name, f->name, d->name, def->name);
         else
             ERR(c, f->loc, "type '%s' can never be finite: its required field '%s' needs type '%s', which can never be finite",
@@ -204,10 +170,12 @@ void ck_check_finite(checker *c)
 /* ---------------------------------------------------------------- cycles */
 
 /* A model or record whose fields hold itself by value, directly or through
- * other types' fields (`next: {type: Node, default: ...}`): JSON allows it
- * when a default ends the recursion, but a C struct cannot contain itself.
- * Optional[...], lists, dicts, unions and tuples hold models by pointer, so
- * only plain named-type fields count. Iterative depth-first search. */
+ * other types' fields (`next: {type: Node, default: ...}`). pydantic accepts
+ * it, using a default as written; here defaults are filled in at every level
+ * (and a C struct cannot contain itself), so every value would hold another
+ * without end. Optional[...], lists, dicts, unions and tuples may end the
+ * recursion, so only plain named-type fields count. Iterative depth-first
+ * search. */
 void ck_check_by_value_cycles(checker *c)
 {
     size_t n = c->srv->ndefs;
@@ -239,14 +207,15 @@ void ck_check_by_value_cycles(checker *c)
                     const char *held = f->type->def->name;
                     if (w == d->index)
                         ERR(c, f->loc,
-                            "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do; make the field "
-                            "Optional[%s] (or a list)",
-                            f->name, held, d->name, held);
+                            "'%s' holds a '%s' inside a '%s' by value: with defaults filled in, every '%s' would "
+                            "hold another without end; make the field Optional[%s] with default null (or a list)",
+                            f->name, held, d->name, d->name, held);
                     else
                         ERR(c, f->loc,
-                            "'%s' holds a '%s' inside a '%s' by value, which a C struct cannot do (a '%s' holds a "
-                            "'%s' in turn); make the field Optional[%s] (or a list)",
-                            f->name, held, d->name, held, d->name, held);
+                            "'%s' holds a '%s' inside a '%s' by value, and a '%s' holds a '%s' in turn: with "
+                            "defaults filled in, every '%s' would hold another without end; make the field "
+                            "Optional[%s] with default null (or a list)",
+                            f->name, held, d->name, held, d->name, d->name, held);
                 } else if (state[w] == 0) {
                     state[w] = 1;
                     stack[sp++] = w;
@@ -258,70 +227,23 @@ void ck_check_by_value_cycles(checker *c)
     }
 }
 
-/* Mark the types that lie on a reference cycle (Tarjan's strongly connected
- * components, iteratively: a chain of thousands of types needs no deep stack). */
+/* Mark the types that lie on a reference cycle: a component of several types,
+ * or a type that refers to itself. */
 void ck_mark_cycles(checker *c)
 {
     size_t n = c->srv->ndefs;
-    if (!n)
+    ir_graph g;
+    size_t *size = mcp_arena_alloc(c->a, (n ? n : 1) * sizeof *size);
+    if (!n || !size || !ir_graph_build(c->a, c->srv, &g))
         return;
-    ref_list *edges = mcp_arena_alloc(c->a, n * sizeof *edges);
-    size_t *index = mcp_arena_alloc(c->a, n * sizeof *index);   /* 0: unvisited, else order + 1 */
-    size_t *low = mcp_arena_alloc(c->a, n * sizeof *low);
-    bool *on_stack = mcp_arena_alloc(c->a, n * sizeof *on_stack);
-    size_t *stack = mcp_arena_alloc(c->a, n * sizeof *stack);
-    size_t *call = mcp_arena_alloc(c->a, n * sizeof *call);     /* DFS stack of nodes */
-    size_t *next_edge = mcp_arena_alloc(c->a, n * sizeof *next_edge);
-    if (!edges || !index || !low || !on_stack || !stack || !call || !next_edge)
-        return;
+    for (size_t i = 0; i < n; i++)
+        size[g.comp[i]]++;
     for (size_t i = 0; i < n; i++) {
-        const ir_def *def = c->srv->defs[i];
-        for (size_t j = 0; j < def->nfields; j++)
-            collect_refs(c, def->fields[j].type, &edges[i]);
-    }
-    size_t counter = 0, sp = 0;
-    for (size_t root = 0; root < n; root++) {
-        if (index[root])
-            continue;
-        size_t depth = 0;
-        call[depth++] = root;
-        index[root] = low[root] = ++counter;
-        stack[sp++] = root;
-        on_stack[root] = true;
-        while (depth) {
-            size_t v = call[depth - 1];
-            if (next_edge[v] < edges[v].n) {
-                size_t w = edges[v].items[next_edge[v]++];
-                if (w == v) {
-                    c->srv->defs[v]->on_cycle = true;
-                } else if (!index[w]) {
-                    index[w] = low[w] = ++counter;
-                    stack[sp++] = w;
-                    on_stack[w] = true;
-                    call[depth++] = w;
-                } else if (on_stack[w] && index[w] < low[v]) {
-                    low[v] = index[w];
-                }
-                continue;
-            }
-            depth--;
-            if (depth && low[v] < low[call[depth - 1]])
-                low[call[depth - 1]] = low[v];
-            if (low[v] == index[v]) {
-                size_t count = 0, w;
-                size_t start = sp;
-                do {
-                    w = stack[--start];
-                    count++;
-                } while (w != v);
-                for (size_t k = start; k < sp; k++) {
-                    on_stack[stack[k]] = false;
-                    if (count > 1)
-                        c->srv->defs[stack[k]]->on_cycle = true;
-                }
-                sp = start;
-            }
-        }
+        bool self = false;
+        for (size_t k = 0; k < g.edges[i].n && !self; k++)
+            self = g.edges[i].items[k] == i;
+        if (self || size[g.comp[i]] > 1)
+            c->srv->defs[i]->on_cycle = true;
     }
 }
 

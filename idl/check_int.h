@@ -105,7 +105,7 @@ ir_type *ck_new_type(checker *c, ir_kind kind, idl_loc loc);
 /* Equality of two values as JSON sees them (1 and 1.0 are equal). */
 bool ck_node_value_equal(const idl_node *a, const idl_node *b);
 /* Hashes that agree with ck_node_value_equal and with the equality of types
- * as their schemas see them. */
+ * as Python sees them (the repeated arms of a union). */
 uint64_t ck_node_value_hash(const idl_node *v);
 uint64_t ck_type_hash(const ir_type *t);
 /* FNV-1a of n bytes (also the type table's hash of a name). */

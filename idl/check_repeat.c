@@ -3,7 +3,8 @@
  * Repeated union arms, Literal values, enum values and set items are found with
  * a hash table of indices, and colliding names in sorted copies, so that a list
  * of 100,000 of them is checked in a moment. Values are equal as JSON sees them,
- * types as their schemas do; the hashes agree with both.
+ * types as Python sees them (a union drops the arms Python would); the hashes
+ * agree with both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,31 +72,64 @@ static bool constraints_equal(const ir_constraints *x, const ir_constraints *y)
 #undef STR_EQ
 }
 
+static bool type_equal(const ir_type *x, const ir_type *y);
+static uint64_t hash_mix(uint64_t h, uint64_t x);
+
+/* Whether x[0..n) and y[0..n), each free of repeats, hold the same items in
+ * any order: each of x is looked up among y's in a hash set. */
+static bool same_members(const void *const *x, const void *const *y, size_t n, uint64_t (*hash)(const void *),
+                         ck_items_equal_fn eq)
+{
+    const void **all = malloc((n ? 2 * n : 1) * sizeof *all);
+    if (!all)
+        return false;
+    ck_index_set set;
+    ck_index_set_init(&set, 2 * n);
+    for (size_t i = 0; i < n; i++) {
+        all[i] = y[i];
+        ck_index_set_add(&set, hash(y[i]), i, all, eq);
+    }
+    bool same = true;
+    for (size_t i = 0; i < n && same; i++) {
+        all[n + i] = x[i];
+        same = ck_index_set_add(&set, hash(x[i]), n + i, all, eq) != SIZE_MAX;
+    }
+    ck_index_set_free(&set);
+    free(all);
+    return same;
+}
+
+static uint64_t value_hash_of(const void *v) { return ck_node_value_hash(v); }
+static uint64_t type_hash_of(const void *t) { return ck_type_hash(t); }
+
+/* Equality of two types as Python sees them, which is how a union drops its
+ * repeated arms: a Literal's values and a union's arms are sets (Literal['a',
+ * 'b'] is Literal['b', 'a']), dict[int, T] is not dict[str, T], list[T] is not
+ * tuple[T, ...]. */
 static bool type_equal(const ir_type *x, const ir_type *y)
 {
     if (x->kind != y->kind || !constraints_equal(&x->c, &y->c))
         return false;
     switch (x->kind) {
     case IR_LIST:
+        return x->tuple_variadic == y->tuple_variadic && type_equal(x->elem, y->elem);
     case IR_SET:
         return type_equal(x->elem, y->elem);
     case IR_DICT:
-        return type_equal(x->elem, y->elem); /* dict[int, T] and dict[str, T] share a schema */
+        return x->int_keys == y->int_keys && type_equal(x->elem, y->elem);
     case IR_TUPLE:
-    case IR_UNION:
         if (x->nitems != y->nitems)
             return false;
         for (size_t i = 0; i < x->nitems; i++)
             if (!type_equal(x->items[i], y->items[i]))
                 return false;
         return true;
+    case IR_UNION:
+        return x->nitems == y->nitems && same_members((const void *const *)x->items, (const void *const *)y->items,
+                                                      x->nitems, type_hash_of, ck_types_at_equal);
     case IR_LITERAL:
-        if (x->nvalues != y->nvalues)
-            return false;
-        for (size_t i = 0; i < x->nvalues; i++)
-            if (!ck_node_value_equal(x->values[i], y->values[i]))
-                return false;
-        return true;
+        return x->nvalues == y->nvalues && same_members((const void *const *)x->values, (const void *const *)y->values,
+                                                        x->nvalues, value_hash_of, ck_nodes_at_equal);
     case IR_NAMED:
         return x->def == y->def;
     default:
@@ -160,17 +194,22 @@ uint64_t ck_type_hash(const ir_type *t)
     uint64_t h = hash_mix(11, (uint64_t)t->kind);
     switch (t->kind) {
     case IR_LIST:
+        return hash_mix(hash_mix(h, t->tuple_variadic), ck_type_hash(t->elem));
     case IR_SET:
-    case IR_DICT:
         return hash_mix(h, ck_type_hash(t->elem));
+    case IR_DICT:
+        return hash_mix(hash_mix(h, t->int_keys), ck_type_hash(t->elem));
     case IR_TUPLE:
-    case IR_UNION:
         for (size_t i = 0; i < t->nitems; i++)
             h = hash_mix(h, ck_type_hash(t->items[i]));
         return h;
+    case IR_UNION: /* sets: the order does not matter */
+        for (size_t i = 0; i < t->nitems; i++)
+            h += hash_mix(13, ck_type_hash(t->items[i]));
+        return h;
     case IR_LITERAL:
         for (size_t i = 0; i < t->nvalues; i++)
-            h = hash_mix(h, ck_node_value_hash(t->values[i]));
+            h += hash_mix(17, ck_node_value_hash(t->values[i]));
         return h;
     case IR_NAMED:
         return hash_mix(h, (uint64_t)(uintptr_t)t->def);

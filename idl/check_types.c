@@ -534,6 +534,9 @@ void ck_define_types(checker *c, const idl_node *types)
                                           def->kind == IR_DEF_MODEL ? CK_OWNER_MODEL : CK_OWNER_RECORD, what,
                                           &def->nfields);
         }
+        /* As a class docstring: an empty one is none. */
         def->description = ck_description_of(c, body);
+        if (def->description && !*def->description)
+            def->description = NULL;
     }
 }

@@ -243,6 +243,28 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
 /* Load and check a whole source text: the front end in one call. */
 ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
 
+/* The indices (ir_def.index) of named types, in a growing array of the arena. */
+typedef struct ir_refs {
+    size_t *items;
+    size_t n, cap;
+} ir_refs;
+
+/* Append to r each named type t refers to, in order: items, values, union arms
+ * and tuple items, depth first (ir_refs.c). False without memory. */
+bool ir_append_refs(mcp_arena *a, const ir_type *t, ir_refs *r);
+
+/* The graph of named types: an edge for each reference in a model's or
+ * record's fields, and its strongly connected components, numbered as they
+ * complete: a component reaches only components numbered lower (or itself). */
+typedef struct ir_graph {
+    ir_refs *edges;   /* per def, in field order */
+    size_t *comp;     /* per def */
+    size_t ncomp;
+} ir_graph;
+
+/* Build it in the arena, iteratively; false without memory. */
+bool ir_graph_build(mcp_arena *a, const ir_server *srv, ir_graph *g);
+
 /* Helpers shared with the back ends (names.c). */
 /* Python's name.title().replace("_", " ").strip() with ASCII case rules. */
 char *idl_title_case(mcp_arena *a, const char *name);

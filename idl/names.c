@@ -6,6 +6,34 @@
 static bool is_ascii_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 static bool is_ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+/* The length in bytes of the white space character (str.isspace()) that the
+ * UTF-8 text s[0..n) starts with, or 0. */
+static size_t white_space_at(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r') || (u[0] >= 0x1C && u[0] <= 0x1F))
+        return 1;
+    if (n >= 2 && u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
+        return 2; /* U+0085, U+00A0 */
+    if (n < 3)
+        return 0;
+    unsigned cp = (unsigned)(u[0] & 0x0F) << 12 | (unsigned)(u[1] & 0x3F) << 6 | (u[2] & 0x3F);
+    if ((u[0] & 0xF0) != 0xE0 || (u[1] & 0xC0) != 0x80 || (u[2] & 0xC0) != 0x80)
+        return 0;
+    bool white = cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+                 cp == 0x202F || cp == 0x205F || cp == 0x3000;
+    return white ? 3 : 0;
+}
+
+/* The length of the white space character that s[0..n) ends with, or 0. */
+static size_t white_space_before(const char *s, size_t n)
+{
+    for (size_t w = 1; w <= 3 && w <= n; w++)
+        if (white_space_at(s + n - w, w) == w)
+            return w;
+    return 0;
+}
+
 char *idl_title_case(mcp_arena *a, const char *name)
 {
     size_t n = strlen(name);
@@ -13,8 +41,8 @@ char *idl_title_case(mcp_arena *a, const char *name)
     if (!t)
         return NULL;
     /* str.title(): a cased character is upper-cased after an uncased one and
-     * lower-cased after a cased one. Bytes of non-ASCII characters count as cased
-     * and are copied unchanged. */
+     * lower-cased after a cased one. Non-ASCII characters are copied unchanged;
+     * white space among them is uncased, the others count as cased. */
     bool prev_cased = false;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)name[i];
@@ -22,19 +50,21 @@ char *idl_title_case(mcp_arena *a, const char *name)
             t[i] = (char)(prev_cased ? (c | 0x20) : (c & ~0x20));
             prev_cased = true;
         } else if (c >= 0x80) {
-            t[i] = (char)c;
-            prev_cased = true;
+            size_t w = white_space_at(name + i, n - i);
+            memcpy(t + i, name + i, w ? w : 1);
+            i += w ? w - 1 : 0;
+            prev_cased = !w;
         } else {
             t[i] = c == '_' ? ' ' : (char)c;
             prev_cased = false;
         }
     }
-    /* strip(): ASCII white space at both ends. */
+    /* strip(): white space at both ends, as str.isspace() sees it. */
     size_t s = 0, e = n;
-    while (s < e && (t[s] == ' ' || (t[s] >= '\t' && t[s] <= '\r')))
-        s++;
-    while (e > s && (t[e - 1] == ' ' || (t[e - 1] >= '\t' && t[e - 1] <= '\r')))
-        e--;
+    for (size_t w; s < e && (w = white_space_at(t + s, e - s)) > 0;)
+        s += w;
+    for (size_t w; e > s && (w = white_space_before(t + s, e - s)) > 0;)
+        e -= w;
     memmove(t, t + s, e - s);
     t[e - s] = 0;
     return t;

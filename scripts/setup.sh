@@ -41,6 +41,18 @@ if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
   exit 1
 fi
 
+# The schema parity test (tests/parity) compares with what pydantic 2.13 publishes; pip installs it
+# for the python3 on PATH when that has another version or none.
+PYDANTIC=2.13.4
+if ! python3 -c "import pydantic, sys; sys.exit(not pydantic.VERSION.startswith('2.13.'))" >/dev/null 2>&1; then
+  echo "setup: installing pydantic $PYDANTIC for $(command -v python3)"
+  if ! python3 -m pip install --quiet "pydantic==$PYDANTIC"; then
+    echo "setup: pip could not install pydantic $PYDANTIC for $(command -v python3); install it" >&2
+    echo "setup: yourself (a virtual environment first on PATH will do)" >&2
+    exit 1
+  fi
+fi
+
 # The end-to-end tests run the official MCP client, Inspector and conformance suite on Node.js,
 # with Node 22 itself pinned in tests/e2e/package-lock.json (the suite does not load on older
 # ones); any node and npm can install that. Debian's serve when none is here.
