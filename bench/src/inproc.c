@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "call.h"
-#include "server.h"
+#include "internal/call.h"
+#include "internal/session.h"
 
 /* The example's handlers, as they are. */
 #define main weather_example_main

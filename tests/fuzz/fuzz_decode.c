@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "call.h"
+#include "internal/call.h"
 #include "fuzz_util.h"
 
 extern const mcp_server *const fuzz_servers[];

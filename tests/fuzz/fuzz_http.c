@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "http.h"
+#include "internal/http.h"
 #include "mcpidl/buf.h"
 
 extern const mcp_server weather_server;

@@ -49,7 +49,7 @@
 #include <strings.h>
 
 #include "fuzz_util.h"
-#include "http_route.h"
+#include "internal/http_route.h"
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
 #include "mcpidl/json.h"

@@ -16,7 +16,7 @@
 
 #include "fuzz_util.h"
 #include "mcpidl/json.h"
-#include "server.h"
+#include "internal/session.h"
 
 extern const mcp_server weather_server;
 

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "call.h"
+#include "internal/call.h"
 
 void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
                    const atomic_bool *cancelled)

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "beyond.mcp.h"
-#include "server.h"
+#include "internal/session.h"
 
 #include "capture.h"
 #include "check_run.h"

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "call.h"
-#include "server.h"
+#include "internal/call.h"
+#include "internal/session.h"
 
 #include "capture.h"
 #include "check_run.h"

@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "call.h"
-#include "http.h"
-#include "server.h"
+#include "internal/call.h"
+#include "internal/http.h"
+#include "internal/session.h"
 #include "stub_codec.h"
 #include "check_run.h"
 

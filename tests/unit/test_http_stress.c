@@ -32,9 +32,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "call.h"
-#include "http_route.h"
-#include "server.h"
+#include "internal/call.h"
+#include "internal/http_route.h"
+#include "internal/session.h"
 #include "stub_codec.h"
 
 enum { THREADS = 4, SESSIONS = 2, DEFAULT_OPS = 400, MAX_POLLS = 200 };

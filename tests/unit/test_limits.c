@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "call.h"
-#include "server.h"
+#include "internal/call.h"
+#include "internal/session.h"
 #include "stub_codec.h"
 #include "check_run.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call.h"
+#include "internal/call.h"
 
 typedef struct mock_tool {
     const char *name;

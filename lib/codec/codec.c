@@ -13,7 +13,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "call.h"
+#include "internal/call.h"
 #include "mcpidl/jsonw.h"
 
 typedef struct dec_ctx {

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "../server.h" /* (relative: main.c includes this header too) */
+#include "internal/session.h"
 
 #define MCP_HTTP_DEFAULT_PATH "/mcp"
 #define MCP_HTTP_DEFAULT_MAX_SESSIONS 1024

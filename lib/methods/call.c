@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call.h"
+#include "internal/call.h"
 #include "mcpidl/jsonw.h"
 
 /* ------------------------------------------------------------------ the handler's API */

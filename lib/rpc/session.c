@@ -18,7 +18,7 @@
  * through a free list (the arena reset, the buffers cleared, not freed), so a
  * steady stream of requests allocates nothing.
  */
-#include "server.h"
+#include "internal/session.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -32,10 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "call.h"
+#include "internal/call.h"
 #include "mcpidl/jsonw.h"
 #include "mcpidl/uritemplate.h"
-#include "pool.h"
+#include "internal/pool.h"
 
 /* ---------------------------------------------------------------- logging */
 

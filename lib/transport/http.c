@@ -26,8 +26,8 @@
  * glue reads requests off connections and writes the answers back.
  */
 #define _GNU_SOURCE
-#include "http.h"
-#include "http_route.h"
+#include "internal/http.h"
+#include "internal/http_route.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -51,7 +51,7 @@
 #include "mcpidl/arena.h"
 #include "mcpidl/json.h"
 #include "mcpidl/jsonw.h"
-#include "pool.h"
+#include "internal/pool.h"
 
 #define KEEPALIVE_SECONDS 15
 #define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */

@@ -8,7 +8,7 @@
  * mutex: nothing is buffered in user space, so nothing needs flushing, and
  * nothing but protocol messages reaches the output.
  */
-#include "server.h"
+#include "internal/session.h"
 
 #include <errno.h>
 #include <fcntl.h>

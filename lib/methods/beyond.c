@@ -8,7 +8,7 @@
  * request's arena. */
 #include <string.h>
 
-#include "call.h"
+#include "internal/call.h"
 #include "mcpidl/jsonw.h"
 #include "mcpidl/report.h"
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "http.h"
+#include "internal/http.h"
 
 /* Not exported from the shared library: only the static one's users (the
  * tests) call these. */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "http/http.h"
-#include "server.h"
+#include "internal/http.h"
+#include "internal/session.h"
 
 /* Defined by libmcpidl-http when the server links it (--http); NULL otherwise,
  * so that the core library does not depend on libmicrohttpd. */

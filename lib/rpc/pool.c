@@ -12,7 +12,7 @@
  * retired thread's slot is joined before it is used again, and shutdown joins
  * them all.
  */
-#include "pool.h"
+#include "internal/pool.h"
 
 #include <assert.h>
 #include <pthread.h>
