@@ -1,5 +1,5 @@
 /* uritemplate.c: RFC 6570 level 1 templates. */
-#include "mcpidl/uritemplate.h"
+#include "internal/uritemplate.h"
 
 #include <string.h>
 

@@ -5,6 +5,7 @@
  * Recursion follows the value, whose depth the strict parser bounds, and the
  * descriptor, which the compiler bounds.
  */
+#include "internal/utf8.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "internal/call.h"
+#include "internal/codec.h"
+#include "internal/pyrepr.h"
 #include "mcpidl/jsonw.h"
 
 typedef struct dec_ctx {
@@ -175,17 +177,10 @@ static bool dec_float(dec_ctx *c, const mcp_type *t, const mcp_json *v, double *
 
 /* ------------------------------------------------------------------ strings */
 
-static size_t utf8_chars(const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return k;
-}
 
 static pcre2_code *pattern_code(mcp_pattern *p)
 {
-    void *code = atomic_load_explicit(&p->compiled, memory_order_acquire);
+    void *code = __atomic_load_n(&p->compiled, __ATOMIC_ACQUIRE);
     if (code)
         return code;
     int err;
@@ -198,8 +193,8 @@ static pcre2_code *pattern_code(mcp_pattern *p)
      * then runs it (same results), else the interpreter as before. */
     (void)pcre2_jit_compile(fresh, PCRE2_JIT_COMPLETE);
     void *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(&p->compiled, &expected, fresh, memory_order_acq_rel,
-                                                 memory_order_acquire)) {
+    if (!__atomic_compare_exchange_n(&p->compiled, &expected, (void *)fresh, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
         pcre2_code_free(fresh); /* another thread won */
         return expected;
     }
@@ -230,7 +225,7 @@ static bool check_length(dec_ctx *c, const mcp_constraints *k, const mcp_json *v
         return true;
     bool ok = true;
     if (k->flags & (MCP_C_MIN_LENGTH | MCP_C_MAX_LENGTH)) {
-        size_t n = utf8_chars(v->s, v->len);
+        size_t n = mcp_utf8_chars(v->s, v->len);
         if ((k->flags & MCP_C_MIN_LENGTH) && (int64_t)n < k->min_length) {
             add_count_error(c, MCP_VERR_STRING_TOO_SHORT, v, "String should have at least %lld %s%s",
                             (long long)k->min_length, "character", 0, false);
@@ -729,52 +724,6 @@ bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, m
 
 /* ------------------------------------------------------------------ C -> JSON */
 
-bool mcp_utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        /* ASCII, eight bytes at a time. */
-        while (i + 8 <= n) {
-            uint64_t w;
-            memcpy(&w, p + i, sizeof w);
-            if (w & 0x8080808080808080u)
-                break;
-            i += 8;
-        }
-        if (i >= n)
-            break;
-        unsigned c = p[i];
-        size_t len;
-        uint32_t cp;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + len > n)
-            return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((p[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = cp << 6 | (p[i + k] & 0x3F);
-        }
-        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += len;
-    }
-    return true;
-}
 
 static mcp_json *literal_json(mcp_arena *a, const mcp_literal *l)
 {

@@ -5,12 +5,14 @@
  * Two walks, neither recursive: forward (the whole repr, or only its first
  * bytes) and backward (only its last bytes), so that the short form of a huge
  * value costs the same as that of a small one. */
+#include "internal/utf8.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/pyrepr.h"
 #include "mcpidl/json.h"
 #include "mcpidl/jsonw.h"
 
@@ -130,48 +132,6 @@ static bool printable(uint32_t cp)
     return true;
 }
 
-/* The valid UTF-8 (RFC 3629) sequence at p[0..n): its length, *cp its code
- * point; 0 when p[0] does not start one. */
-static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
-{
-    unsigned c = p[0];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    size_t k;
-    unsigned lo = 0x80, hi = 0xbf;
-    uint32_t v;
-    if (c >= 0xc2 && c <= 0xdf) {
-        k = 2;
-        v = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        k = 3;
-        v = c & 0x0f;
-        if (c == 0xe0)
-            lo = 0xa0;
-        else if (c == 0xed)
-            hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        k = 4;
-        v = c & 0x07;
-        if (c == 0xf0)
-            lo = 0x90;
-        else if (c == 0xf4)
-            hi = 0x8f;
-    } else {
-        return 0;
-    }
-    if (n < k || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 1; i < k; i++) {
-        if (p[i] < 0x80 || p[i] > 0xbf)
-            return 0;
-        v = (v << 6) | (p[i] & 0x3f);
-    }
-    *cp = v;
-    return k;
-}
 
 /* The character of s[0..n) that ends at e (0 < e <= n): its length. A valid
  * sequence is unique where it ends (a continuation byte never starts one), so
@@ -180,7 +140,7 @@ static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
 static size_t utf8_last(const unsigned char *s, size_t e, uint32_t *cp, bool *bad)
 {
     for (size_t k = 1; k <= 4 && k <= e; k++) {
-        if (utf8_decode(s + e - k, k, cp) == k) {
+        if (mcp_utf8_seq(s + e - k, k, cp, NULL) == k) {
             *bad = false;
             return k;
         }
@@ -271,7 +231,7 @@ static void fstr(fsink *s, const char *str, size_t n)
     size_t run = 0, i = 0; /* p[run..i) waits to be copied as it is */
     while (i < n && !s->full) {
         uint32_t cp;
-        size_t k = utf8_decode(p + i, n - i, &cp);
+        size_t k = mcp_utf8_seq(p + i, n - i, &cp, NULL);
         bool bad = k == 0;
         if (bad) {
             cp = p[i];

@@ -1,4 +1,5 @@
 /* report.c: validation reports in pydantic's words and layout. */
+#include "internal/pyrepr.h"
 #include "mcpidl/report.h"
 
 #include <math.h>

@@ -24,9 +24,10 @@
 
 #include "internal/http.h"
 
-/* Not exported from the shared library: only the static one's users (the
- * tests) call these. */
-#define HTTP_INTERNAL __attribute__((visibility("hidden")))
+/* Not exported from the shared library (everything is hidden but what a
+ * public header marks MCPIDL_API): only the static one's users (the tests)
+ * call these. */
+#define HTTP_INTERNAL
 
 /* One request, as far as the transport cares. */
 typedef struct http_req {
@@ -71,8 +72,7 @@ typedef struct http_resp {
 
 /* Everything of mcp_http_start but the listening: NULL when out of memory
  * (logged). */
-HTTP_INTERNAL mcp_http *http_core_new(const mcp_server *server, const mcp_settings *settings,
-                                      const mcp_http_options *opt);
+HTTP_INTERNAL mcp_http *http_core_new(mcp_runtime *rt);
 /* End every session, release everything. No request may be in progress. */
 HTTP_INTERNAL void http_core_free(mcp_http *h);
 /* The sessions in the table. */

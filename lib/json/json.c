@@ -3,7 +3,9 @@
  * json-c. Nothing here recurses on the depth of a value: every walk keeps an
  * explicit stack, which starts on the C stack and moves to the heap when it
  * outgrows it (the heap copy is freed before returning). */
+#include "internal/utf8.h"
 #include "mcpidl/json.h"
+#include "internal/json_scan.h"
 
 #include <json.h> /* json-c: pkg-config json-c puts its directory on the path */
 #include <math.h>
@@ -497,7 +499,6 @@ done:
 
 enum { FAST_DONE, FAST_GIVE_UP, FAST_NOMEM };
 
-static size_t utf8_seq(const unsigned char *p, size_t n);
 
 /* Whitespace as RFC 8259 has it. */
 static const bool ws_byte[256] = {[' '] = true, ['\t'] = true, ['\n'] = true, ['\r'] = true};
@@ -583,7 +584,7 @@ static bool fast_string(const unsigned char **pp, const unsigned char *end, cons
         }
         if (c < 0x20)
             return false;
-        size_t k = utf8_seq(p, (size_t)(end - p));
+        size_t k = mcp_utf8_seq(p, (size_t)(end - p), NULL, NULL);
         if (!k)
             return false;
         p += k;
@@ -1209,54 +1210,6 @@ bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent)
 
 /* ---- from json-c -------------------------------------------------------- */
 
-/* The length of the valid UTF-8 (RFC 3629) sequence at p[0..n), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-    unsigned c = p[0];
-    if (c < 0x80)
-        return 1;
-    size_t k;
-    unsigned lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf)
-        k = 2;
-    else if (c >= 0xe0 && c <= 0xef) {
-        k = 3;
-        if (c == 0xe0)
-            lo = 0xa0;
-        else if (c == 0xed)
-            hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        k = 4;
-        if (c == 0xf0)
-            lo = 0x90;
-        else if (c == 0xf4)
-            hi = 0x8f;
-    } else
-        return 0;
-    if (n < k || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < k; i++)
-        if (p[i] < 0x80 || p[i] > 0xbf)
-            return 0;
-    return k;
-}
-
-static bool valid_utf8(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        if (p[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k = utf8_seq(p + i, n - i);
-        if (!k)
-            return false;
-        i += k;
-    }
-    return true;
-}
 
 typedef struct {
     struct json_object *src;
@@ -1298,7 +1251,7 @@ static mcp_json *from_jsonc_node(mcp_arena *a, struct json_object *o)
     case json_type_string: {
         int n = json_object_get_string_len(o);
         const char *s = json_object_get_string(o);
-        if (n < 0 || (!s && n) || !valid_utf8(s, (size_t)n))
+        if (n < 0 || (!s && n) || !mcp_utf8_valid(s, (size_t)n))
             return NULL;
         return mcp_json_new_string(a, s ? s : "", (size_t)n);
     }
@@ -1408,7 +1361,7 @@ mcp_json *mcp_json_from_jsonc(mcp_arena *a, const struct json_object *v)
             csrc = json_object_iter_peek_value(&f->it);
             json_object_iter_next(&f->it);
             size_t klen = key ? strlen(key) : 0;
-            char *k = key && valid_utf8(key, klen) ? mcp_arena_strndup(a, key, klen) : NULL;
+            char *k = key && mcp_utf8_valid(key, klen) ? mcp_arena_strndup(a, key, klen) : NULL;
             if (!k || !(child = from_jsonc_node(a, csrc))) {
                 child = NULL;
                 break;

@@ -1,5 +1,6 @@
 /* json_scan.c: the strict RFC 8259 tokenizer. */
-#include "mcpidl/json_scan.h"
+#include "internal/utf8.h"
+#include "internal/json_scan.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -318,43 +319,13 @@ static long hex4(const char *p, size_t avail)
 }
 
 /* The length of the UTF-8 sequence at p (avail bytes, p[0] >= 0x80) when it
- * is valid per RFC 3629 (no overlongs, no surrogates, at most U+10FFFF); 0
- * when it is not; -1 when the text ends inside a sequence valid so far. */
-static int utf8_seq(const unsigned char *p, size_t avail)
+ * is valid; 0 when it is not; -1 when the text ends inside a sequence valid
+ * so far. */
+static inline int utf8_seq(const unsigned char *p, size_t avail)
 {
-    unsigned c = p[0];
-    int need;
-    unsigned lo = 0x80, hi = 0xbf;
-    if (c < 0xc2) {
-        return 0; /* a continuation byte, or an overlong 2-byte lead */
-    } else if (c < 0xe0) {
-        need = 2;
-    } else if (c < 0xf0) {
-        need = 3;
-        if (c == 0xe0)
-            lo = 0xa0; /* overlong */
-        else if (c == 0xed)
-            hi = 0x9f; /* surrogates */
-    } else if (c < 0xf5) {
-        need = 4;
-        if (c == 0xf0)
-            lo = 0x90; /* overlong */
-        else if (c == 0xf4)
-            hi = 0x8f; /* beyond U+10FFFF */
-    } else {
-        return 0;
-    }
-    if (avail < 2)
-        return -1;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (int i = 2; i < need; i++) {
-        if ((size_t)i >= avail)
-            return -1;
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    return need;
+    bool partial;
+    size_t k = mcp_utf8_seq(p, avail, NULL, &partial);
+    return partial ? -1 : (int)k;
 }
 
 static int utf8_len(long cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3; }
@@ -573,30 +544,7 @@ mcp_json_tok mcp_json_skip(mcp_json_scanner *sc, mcp_json_tok t)
 
 /* ---- unescaping --------------------------------------------------------- */
 
-static size_t put_utf8(char *out, long cp)
-{
-    unsigned char *o = (unsigned char *)out;
-    if (cp < 0x80) {
-        o[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (unsigned char)(0xc0 | (cp >> 6));
-        o[1] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (unsigned char)(0xe0 | (cp >> 12));
-        o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (unsigned char)(0xf0 | (cp >> 18));
-    o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (unsigned char)(0x80 | (cp & 0x3f));
-    return 4;
-}
+static size_t put_utf8(char *out, long cp) { return mcp_utf8_encode((uint32_t)cp, out); }
 
 size_t mcp_json_unescape(const char *raw, size_t n, char *out)
 {

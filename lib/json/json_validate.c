@@ -3,7 +3,7 @@
  * The tokenizer checks everything else; this keeps the keys of every open
  * object, and sorts an object's keys when it closes (O(k log k), whatever the
  * keys are: no hash to flood). The keys of closed objects are dropped. */
-#include "mcpidl/json_scan.h"
+#include "internal/json_scan.h"
 
 #include <stdlib.h>
 #include <string.h>

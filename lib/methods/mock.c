@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/call.h"
+#include "internal/methods.h"
 
 typedef struct mock_tool {
     const char *name;

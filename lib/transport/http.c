@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include "internal/http.h"
+#include "mcpidl/generated.h"
 #include "internal/http_route.h"
 
 #include <arpa/inet.h>
@@ -51,13 +52,11 @@
 #include "mcpidl/arena.h"
 #include "mcpidl/json.h"
 #include "mcpidl/jsonw.h"
-#include "internal/pool.h"
 
 #define KEEPALIVE_SECONDS 15
 #define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */
 #define SESSION_ID_BYTES 16
 
-static const char *const VERSIONS[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
 
 /* ---------------------------------------------------------------- types */
 
@@ -113,13 +112,12 @@ struct hsession {
 };
 
 struct mcp_http {
-    const mcp_server *server;
-    mcp_settings set;
-    mcp_pool *pool;
+    mcp_runtime *rt;
+    const mcp_options *opt;
     struct MHD_Daemon *d;
     unsigned port;
-    char *path;
-    char **allow;
+    const char *path;
+    const char *const *allow;
     size_t nallow;
     int max_sessions, idle_seconds;
     size_t replay_bytes;
@@ -374,7 +372,7 @@ static void stream_append(stream *st, const mcp_out_part *parts, size_t n)
     size_t total = (size_t)idn + len + 2;
     event *e = malloc(sizeof *e + total);
     if (!e) {
-        mcp_log(MCP_LOG_ERROR, "http: out of memory: an event is lost");
+        mcp_runtime_log(st->hs->h->rt, MCP_LOG_ERROR, "http: out of memory: an event is lost");
         return;
     }
     e->next = NULL;
@@ -431,7 +429,7 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
             if (n > 0 && !st->body) {
                 st->body = join_parts(parts, n, &st->body_len);
                 if (!st->body)
-                    mcp_log(MCP_LOG_ERROR, "http: out of memory: an answer is lost");
+                    mcp_runtime_log(hs->h->rt, MCP_LOG_ERROR, "http: out of memory: an answer is lost");
             }
             st->final = st->closed = true;
             pthread_cond_broadcast(&st->cv);
@@ -577,7 +575,7 @@ void mcp_http_sweep(mcp_http *h)
         pthread_mutex_unlock(&h->mu);
         if (!victim)
             return;
-        mcp_log(MCP_LOG_INFO, "http: session %.8s... expired", victim->id);
+        mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: session %.8s... expired", victim->id);
         hsession_end(victim);
         hsession_unref(victim);
     }
@@ -608,7 +606,7 @@ static hsession *hsession_new(mcp_http *h, bool *full)
     sa->next_seq = sa->sent_seq = 1;
     pthread_cond_init(&sa->cv, NULL);
     hs->streams = sa;
-    hs->s = mcp_session_new_pooled(h->server, &h->set, h->pool, http_sink, hs);
+    hs->s = mcp_session_new(h->rt, http_sink, hs);
     if (!hs->s)
         goto fail;
     pthread_mutex_lock(&h->mu);
@@ -654,7 +652,7 @@ static size_t reader_copy(http_sse *r, stream *st, char *buf, size_t max)
             return 0;
         if (e->seq > r->next_seq) { /* dropped by the replay bound: lost to this reader */
             st->missed += e->seq - r->next_seq;
-            mcp_log(MCP_LOG_INFO, "http: stream %llu: a slow reader missed %llu event(s)",
+            mcp_runtime_log(r->hs->h->rt, MCP_LOG_INFO, "http: stream %llu: a slow reader missed %llu event(s)",
                     (unsigned long long)st->num, (unsigned long long)(e->seq - r->next_seq));
             r->next_seq = e->seq;
         }
@@ -804,7 +802,7 @@ static body_info classify(const mcp_http *h, const char *body, size_t len)
 {
     mcp_arena a;
     mcp_arena_init(&a);
-    mcp_json_limits lim = mcp_settings_json_limits(&h->set);
+    mcp_json_limits lim = mcp_runtime_json_limits(h->rt);
     mcp_json *m = mcp_json_parse(&a, body, len, &lim, NULL, NULL);
     /* The session's own rules (and limits): what it would refuse starts no
      * session, so a session is never left uninitialized. */
@@ -886,7 +884,7 @@ static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, cons
         return NULL;
     }
     memcpy(new_id, hs->id, sizeof hs->id);
-    mcp_log(MCP_LOG_INFO, "http: new session %.8s...", hs->id);
+    mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: new session %.8s...", hs->id);
     return hs;
 }
 
@@ -1102,7 +1100,7 @@ static void do_delete(mcp_http *h, http_resp *out, const char *sid)
     hsession *hs = session_of(h, out, sid);
     if (!hs)
         return;
-    mcp_log(MCP_LOG_INFO, "http: session %.8s... deleted", hs->id);
+    mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: session %.8s... deleted", hs->id);
     hsession_end(hs);
     hsession_unref(hs);
     resp_empty(out, 200, NULL);
@@ -1133,10 +1131,7 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
     }
     const char *pv = rq->header(rq->conn, "MCP-Protocol-Version");
     if (pv) {
-        bool known = false;
-        for (size_t i = 0; i < sizeof VERSIONS / sizeof *VERSIONS; i++)
-            known = known || strcmp(pv, VERSIONS[i]) == 0;
-        if (!known) {
+        if (!mcp_protocol_version_known(pv)) {
             http_resp_error(out, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
             return false;
         }
@@ -1150,7 +1145,7 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         if (rq->too_large) {
             char msg[128];
             snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
-                     h->set.max_message);
+                     h->opt->max_message);
             http_resp_error(out, 413, -32600, msg);
             return false;
         }
@@ -1199,58 +1194,32 @@ void http_route(mcp_http *h, const http_req *rq, http_resp *out)
 
 static void http_free(mcp_http *h)
 {
-    for (size_t i = 0; i < h->nallow; i++)
-        free(h->allow[i]);
-    free(h->allow);
-    free(h->path);
-    if (h->pool)
-        mcp_pool_shutdown(h->pool);
     pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
     free(h);
 }
 
-mcp_http *http_core_new(const mcp_server *server, const mcp_settings *settings,
-                        const mcp_http_options *opt)
+mcp_http *http_core_new(mcp_runtime *rt)
 {
     mcp_http *h = xcalloc(1, sizeof *h);
     if (!h) {
-        mcp_log(MCP_LOG_ERROR, "http: cannot start: out of memory or no threads");
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: out of memory");
         return NULL;
     }
     pthread_mutex_init(&h->mu, NULL);
     pthread_mutex_init(&h->new_mu, NULL);
-    h->server = server;
-    if (settings)
-        h->set = *settings;
-    else
-        mcp_settings_default(&h->set);
-    h->max_sessions = opt->max_sessions > 0 ? opt->max_sessions : MCP_HTTP_DEFAULT_MAX_SESSIONS;
-    h->idle_seconds = opt->idle_seconds > 0 ? opt->idle_seconds : MCP_HTTP_DEFAULT_IDLE_SECONDS;
-    h->replay_bytes = opt->replay_bytes > 0 ? opt->replay_bytes : MCP_HTTP_DEFAULT_REPLAY_BYTES;
-    h->timeout_seconds =
-        opt->timeout_seconds > 0 ? opt->timeout_seconds : MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
-    h->max_inflight = opt->max_inflight > 0 ? opt->max_inflight : MCP_HTTP_DEFAULT_MAX_INFLIGHT;
+    h->rt = rt;
+    h->opt = mcp_runtime_options(rt);
+    h->max_sessions = h->opt->max_sessions;
+    h->idle_seconds = h->opt->session_idle;
+    h->replay_bytes = h->opt->replay_bytes;
+    h->timeout_seconds = h->opt->http_timeout;
+    h->max_inflight = h->opt->max_inflight;
+    h->path = h->opt->http_path;
+    h->allow = h->opt->allow_hosts;
+    h->nallow = h->opt->nallow;
     atomic_init(&h->stopping, false);
     atomic_init(&h->draining, false);
-    h->path = strdup(opt->path ? opt->path : MCP_HTTP_DEFAULT_PATH);
-    h->allow = opt->nallow ? xcalloc(opt->nallow, sizeof *h->allow) : NULL;
-    bool ok = h->path && (opt->nallow == 0 || h->allow);
-    for (size_t i = 0; ok && i < opt->nallow; i++) {
-        h->allow[i] = strdup(opt->allow_hosts[i]);
-        ok = h->allow[i] != NULL;
-        h->nallow += ok;
-    }
-    if (ok && h->set.workers > 0) {
-        int waiting = h->set.max_waiting > 0 ? h->set.max_waiting : MCP_DEFAULT_MAX_WAITING;
-        h->pool = mcp_pool_new(h->set.workers, waiting);
-        ok = h->pool != NULL;
-    }
-    if (!ok) {
-        mcp_log(MCP_LOG_ERROR, "http: cannot start: out of memory or no threads");
-        http_free(h);
-        return NULL;
-    }
     return h;
 }
 
@@ -1558,7 +1527,7 @@ static void body_append(conn *cn, const char *data, size_t n)
 {
     if (cn->refused || cn->too_large || cn->over_budget)
         return;
-    if (n > cn->h->set.max_message - cn->len) {
+    if (n > cn->h->opt->max_message - cn->len) {
         cn->too_large = true;
         body_release(cn);
         return;
@@ -1605,7 +1574,7 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     if (cl) {
         unsigned long long n = strtoull(cl, NULL, 10);
-        if (n > h->set.max_message)
+        if (n > h->opt->max_message)
             cn->too_large = true;
         else if (!inflight_take(cn, (size_t)n))
             cn->over_budget = true;
@@ -1678,13 +1647,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
-    (void)cls;
+    const mcp_http *h = cls;
     char line[512];
     vsnprintf(line, sizeof line, fmt, ap);
     size_t n = strlen(line);
     while (n > 0 && line[n - 1] == '\n')
         line[--n] = 0;
-    mcp_log(MCP_LOG_DEBUG, "http: %s", line);
+    mcp_runtime_log(h->rt, MCP_LOG_DEBUG, "http: %s", line);
 }
 
 
@@ -1718,14 +1687,13 @@ static bool parse_host_port(const char *hp, char *host, size_t host_cap, unsigne
     return true;
 }
 
-mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
-                         const mcp_http_options *opt)
+mcp_http *mcp_http_start(mcp_runtime *rt)
 {
+    const char *hp = mcp_runtime_options(rt)->http;
     char host[256];
     unsigned port;
-    if (!opt || !opt->host_port || !parse_host_port(opt->host_port, host, sizeof host, &port)) {
-        mcp_log(MCP_LOG_ERROR, "--http: '%s' is not HOST:PORT",
-                opt && opt->host_port ? opt->host_port : "");
+    if (!hp || !parse_host_port(hp, host, sizeof host, &port)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "--http: '%s' is not HOST:PORT", hp ? hp : "");
         return NULL;
     }
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
@@ -1735,11 +1703,11 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
     snprintf(portstr, sizeof portstr, "%u", port);
     int gai = getaddrinfo(host[0] ? host : NULL, portstr, &hints, &ai);
     if (gai != 0 || !ai) {
-        mcp_log(MCP_LOG_ERROR, "--http: cannot resolve '%s': %s", host, gai_strerror(gai));
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "--http: cannot resolve '%s': %s", host, gai_strerror(gai));
         return NULL;
     }
 
-    mcp_http *h = http_core_new(server, settings, opt);
+    mcp_http *h = http_core_new(rt);
     if (!h) {
         freeaddrinfo(ai);
         return NULL;
@@ -1750,15 +1718,15 @@ mcp_http *mcp_http_start(const mcp_server *server, const mcp_settings *settings,
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h,
+                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
                             MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
-        mcp_log(MCP_LOG_ERROR, "http: cannot listen on %s", opt->host_port);
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot listen on %s", hp);
         http_core_free(h);
         return NULL;
     }
@@ -1784,40 +1752,37 @@ void mcp_http_stop(mcp_http *h)
     http_core_free(h);
 }
 
-int mcp_http_serve(const mcp_server *server, const mcp_settings *settings,
-                   const mcp_http_options *opt)
+int mcp_runtime_serve_http(mcp_runtime *rt)
 {
     signal(SIGPIPE, SIG_IGN);
-    mcp_http *h = mcp_http_start(server, settings, opt);
+    mcp_http *h = mcp_http_start(rt);
     if (!h)
         return 1;
     char host[256];
     unsigned port;
-    parse_host_port(opt->host_port, host, sizeof host, &port);
+    parse_host_port(h->opt->http, host, sizeof host, &port);
     bool v6 = strchr(host, ':') != NULL;
+    const mcp_server *server = mcp_runtime_server(rt);
     fprintf(stderr, "mcpidl: %s %s listening on http://%s%s%s:%u%s\n",
             server->name ? server->name : "?", server->version ? server->version : "?",
-            v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), MCP_HTTP_DEFAULT_PATH);
+            v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
     fflush(stderr);
-    int fd = mcp_stop_fd();
+    int fd = mcp_runtime_stop_fd(rt);
     /* Sessions expire within a sweep interval of their idle time. */
     int sweep_secs = h->idle_seconds < 60 ? h->idle_seconds : 60;
-    for (;;) {
-        if (fd >= 0) {
-            struct pollfd p = {.fd = fd, .events = POLLIN};
-            int r = poll(&p, 1, sweep_secs * 1000);
-            if (r > 0)
-                break;
-            if (r < 0 && errno != EINTR)
-                break;
-        } else {
-            sleep((unsigned)sweep_secs);
-        }
-        if (mcp_stop_requested())
+    while (!mcp_runtime_stopping(rt)) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, sweep_secs * 1000);
+        if (r > 0 || (r < 0 && errno != EINTR))
             break;
         mcp_http_sweep(h);
     }
-    mcp_log(MCP_LOG_INFO, "http: stopping");
+    mcp_runtime_log(rt, MCP_LOG_INFO, "http: stopping");
     mcp_http_stop(h);
     return 0;
 }
+
+static bool http_wanted(const mcp_options *o) { return o->http != NULL; }
+
+const mcp_transport mcp_http_transport = {.name = "http", .wanted = http_wanted,
+                                          .serve = mcp_runtime_serve_http};

@@ -1,4 +1,5 @@
-/* stdio.c: the stdio transport: newline-delimited JSON-RPC messages.
+/* stdio.c: the stdio transport: newline-delimited JSON-RPC messages, on the
+ * transport API (mcpidl/transport.h) alone.
  *
  * Input is read with read(2) into one buffer that grows up to the message
  * limit; lines are cut with memchr and handed to the session. A line longer
@@ -7,81 +8,31 @@
  * written with writev(2), one whole message and its newline at a time under a
  * mutex: nothing is buffered in user space, so nothing needs flushing, and
  * nothing but protocol messages reaches the output.
+ *
+ * One connection (mcp_stdio_conn) is the session and its input state; the
+ * serving loop waits on the input and the runtime's stop descriptor and
+ * feeds the connection, as a program's own event loop may
+ * (mcp_runtime_stdio_open).
  */
-#include "internal/session.h"
-
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* ---------------------------------------------------------------- signals */
+#include "mcpidl/runtime.h"
+#include "mcpidl/transport.h"
 
-static volatile sig_atomic_t stop_requested;
-static int stop_pipe[2] = {-1, -1};
-
-static void on_stop_signal(int sig)
-{
-    int saved = errno;
-    stop_requested = 1;
-    if (stop_pipe[1] >= 0 && write(stop_pipe[1], "", 1) < 0) {
-        /* the pipe is full: a wake-up is already pending */
-    }
-    /* A second signal kills as usual, should draining hang. */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
-    errno = saved;
-}
-
-static bool set_flags(int fd)
-{
-    int fl = fcntl(fd, F_GETFL);
-    int fd_fl = fcntl(fd, F_GETFD);
-    return fl >= 0 && fd_fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 &&
-           fcntl(fd, F_SETFD, fd_fl | FD_CLOEXEC) == 0;
-}
-
-bool mcp_stdio_install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGPIPE, &sa, NULL) != 0)
-        return false;
-    if (stop_pipe[0] < 0) {
-        if (pipe(stop_pipe) != 0)
-            return false;
-        if (!set_flags(stop_pipe[0]) || !set_flags(stop_pipe[1])) {
-            close(stop_pipe[0]);
-            close(stop_pipe[1]);
-            stop_pipe[0] = stop_pipe[1] = -1;
-            return false;
-        }
-    }
-    /* No SA_RESTART: a blocking call returns EINTR. */
-    sa.sa_handler = on_stop_signal;
-    sa.sa_flags = 0;
-    sigemptyset(&sa.sa_mask);
-    return sigaction(SIGINT, &sa, NULL) == 0 && sigaction(SIGTERM, &sa, NULL) == 0;
-}
-
-int mcp_stop_fd(void) { return stop_pipe[0]; }
-
-bool mcp_stop_requested(void) { return stop_requested != 0; }
+#define FIRST_BUFFER ((size_t)64 << 10)
 
 /* ---------------------------------------------------------------- output */
 
 typedef struct stdio_out {
     pthread_mutex_t mu;
+    const mcp_runtime *rt;
     int fd;
     bool broken;
 } stdio_out;
@@ -99,8 +50,7 @@ static bool wait_fd(int fd, short events)
     }
 }
 
-static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n,
-                       bool final)
+static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
 {
     stdio_out *o = ctx;
     (void)reply_ctx;
@@ -124,7 +74,7 @@ static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, si
             if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_fd(o->fd, POLLOUT))
                 continue;
             if (errno != EPIPE)
-                mcp_log(MCP_LOG_ERROR, "cannot write the output: %s", strerror(errno));
+                mcp_runtime_log(o->rt, MCP_LOG_ERROR, "cannot write the output: %s", strerror(errno));
             o->broken = true;
             break;
         }
@@ -144,124 +94,159 @@ static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, si
     return ok;
 }
 
-/* ---------------------------------------------------------------- input */
+/* ---------------------------------------------------------------- a connection */
 
-#define FIRST_BUFFER ((size_t)64 << 10)
+struct mcp_stdio_conn {
+    mcp_runtime *rt;
+    mcp_session *s;
+    stdio_out out;
+    int in_fd;
+    char *buf;
+    size_t cap, max_cap, limit;
+    size_t start, end, scan; /* line start, data end, newline search from */
+    bool skipping;           /* inside a line too large, dropping bytes */
+    bool failed;             /* reading failed (not the end of input) */
+};
 
-int mcp_stdio_serve(const mcp_server *server, const mcp_settings *settings, int in_fd,
-                    int out_fd)
+mcp_stdio_conn *mcp_runtime_stdio_open(mcp_runtime *rt, int in_fd, int out_fd)
 {
-    stdio_out out = {.fd = out_fd, .broken = false};
-    pthread_mutex_init(&out.mu, NULL);
-    mcp_session *s = mcp_session_new(server, settings, stdio_sink, &out);
-    if (!s) {
-        mcp_log(MCP_LOG_ERROR, "cannot start the session: out of memory or no threads");
-        pthread_mutex_destroy(&out.mu);
-        return 1;
-    }
-    size_t limit = settings ? settings->max_message : MCP_DEFAULT_MAX_MESSAGE;
-    if (limit > SIZE_MAX / 2)
-        limit = SIZE_MAX / 2;
+    mcp_stdio_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->rt = rt;
+    c->in_fd = in_fd;
+    c->out = (stdio_out){.rt = rt, .fd = out_fd};
+    pthread_mutex_init(&c->out.mu, NULL);
+    c->limit = mcp_runtime_options(rt)->max_message;
+    if (c->limit > SIZE_MAX / 2)
+        c->limit = SIZE_MAX / 2;
     /* A partial line longer than limit + 1 (room for the CR) is too large:
      * the buffer never needs to hold more than limit + 2 bytes. */
-    size_t max_cap = limit + 2;
-    size_t cap = FIRST_BUFFER < max_cap ? FIRST_BUFFER : max_cap;
-    char *buf = malloc(cap);
-    int rc = 0;
-    if (!buf) {
-        mcp_log(MCP_LOG_ERROR, "cannot allocate the input buffer");
-        rc = 1;
+    c->max_cap = c->limit + 2;
+    c->cap = FIRST_BUFFER < c->max_cap ? FIRST_BUFFER : c->max_cap;
+    c->buf = malloc(c->cap);
+    c->s = c->buf ? mcp_session_new(rt, stdio_sink, &c->out) : NULL;
+    if (!c->s) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "cannot start the session: out of memory or no threads");
+        mcp_stdio_conn_close(c);
+        return NULL;
     }
-    size_t start = 0, end = 0, scan = 0; /* line start, data end, newline search from */
-    bool skipping = false;               /* inside a line too large, dropping bytes */
-    int sigfd = stop_pipe[0];
+    return c;
+}
 
-    while (buf && !stop_requested && !mcp_session_broken(s)) {
-        /* Every whole line in the buffer. */
-        for (;;) {
-            char *nl = memchr(buf + scan, '\n', end - scan);
-            if (!nl) {
-                scan = end;
-                break;
-            }
-            size_t at = (size_t)(nl - buf);
-            if (skipping)
-                skipping = false;
-            else
-                mcp_session_message(s, buf + start, at - start, NULL);
-            start = scan = at + 1;
-            if (stop_requested || mcp_session_broken(s))
-                break;
-        }
-        if (stop_requested || mcp_session_broken(s))
+int mcp_stdio_conn_fd(const mcp_stdio_conn *c) { return c->in_fd; }
+
+/* Every whole line in the buffer to the session; then make room for more.
+ * False when the session is gone. */
+static bool serve_lines(mcp_stdio_conn *c)
+{
+    for (;;) {
+        char *nl = memchr(c->buf + c->scan, '\n', c->end - c->scan);
+        if (!nl) {
+            c->scan = c->end;
             break;
-        if (skipping) {
-            start = end = scan = 0;
-        } else if (end - start > limit + 1) {
-            mcp_session_too_large(s, NULL);
-            skipping = true;
-            start = end = scan = 0;
         }
-        if (start == end) {
-            start = end = scan = 0;
-        } else if (end == cap) {
-            if (start > 0) {
-                memmove(buf, buf + start, end - start);
-                end -= start;
-                scan -= start;
-                start = 0;
+        size_t at = (size_t)(nl - c->buf);
+        if (c->skipping)
+            c->skipping = false;
+        else
+            mcp_session_message(c->s, c->buf + c->start, at - c->start, NULL);
+        c->start = c->scan = at + 1;
+        if (mcp_runtime_stopping(c->rt) || mcp_session_broken(c->s))
+            return false;
+    }
+    if (c->skipping) {
+        c->start = c->end = c->scan = 0;
+    } else if (c->end - c->start > c->limit + 1) {
+        mcp_session_too_large(c->s, NULL);
+        c->skipping = true;
+        c->start = c->end = c->scan = 0;
+    }
+    if (c->start == c->end) {
+        c->start = c->end = c->scan = 0;
+    } else if (c->end == c->cap) {
+        if (c->start > 0) {
+            memmove(c->buf, c->buf + c->start, c->end - c->start);
+            c->end -= c->start;
+            c->scan -= c->start;
+            c->start = 0;
+        } else {
+            size_t ncap = c->cap > c->max_cap / 2 ? c->max_cap : c->cap * 2;
+            char *nb = realloc(c->buf, ncap);
+            if (!nb) {
+                mcp_runtime_log(c->rt, MCP_LOG_ERROR, "out of memory reading a message");
+                mcp_session_too_large(c->s, NULL);
+                c->skipping = true;
+                c->start = c->end = c->scan = 0;
             } else {
-                size_t ncap = cap > max_cap / 2 ? max_cap : cap * 2;
-                char *nb = realloc(buf, ncap);
-                if (!nb) {
-                    mcp_log(MCP_LOG_ERROR, "out of memory reading a message");
-                    mcp_session_too_large(s, NULL);
-                    skipping = true;
-                    start = end = scan = 0;
-                } else {
-                    buf = nb;
-                    cap = ncap;
-                }
+                c->buf = nb;
+                c->cap = ncap;
             }
         }
+    }
+    return true;
+}
 
-        if (sigfd >= 0) {
-            struct pollfd p[2] = {{.fd = in_fd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
-            int r = poll(p, 2, -1);
-            if (r < 0) {
-                if (errno == EINTR)
-                    continue;
-                mcp_log(MCP_LOG_ERROR, "poll: %s", strerror(errno));
-                rc = 1;
-                break;
-            }
-            if (p[1].revents)
-                break;
-        }
-        ssize_t r = read(in_fd, buf + end, cap - end);
+bool mcp_stdio_conn_ready(mcp_stdio_conn *c)
+{
+    if (mcp_session_broken(c->s))
+        return false;
+    ssize_t r = read(c->in_fd, c->buf + c->end, c->cap - c->end);
+    if (r < 0) {
+        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+            return true;
+        mcp_runtime_log(c->rt, MCP_LOG_ERROR, "cannot read the input: %s", strerror(errno));
+        c->failed = true;
+        return false;
+    }
+    if (r == 0) {
+        /* End of input: a last line without its newline is a message too. */
+        if (!c->skipping && c->end > c->start)
+            mcp_session_message(c->s, c->buf + c->start, c->end - c->start, NULL);
+        return false;
+    }
+    c->end += (size_t)r;
+    return serve_lines(c) && !mcp_session_broken(c->s);
+}
+
+void mcp_stdio_conn_close(mcp_stdio_conn *c)
+{
+    if (!c)
+        return;
+    mcp_session_free(c->s); /* drains: every request in flight is answered first */
+    free(c->buf);
+    pthread_mutex_destroy(&c->out.mu);
+    free(c);
+}
+
+/* ---------------------------------------------------------------- serving */
+
+int mcp_runtime_serve_stdio(mcp_runtime *rt, int in_fd, int out_fd)
+{
+    mcp_stdio_conn *c = mcp_runtime_stdio_open(rt, in_fd, out_fd);
+    if (!c)
+        return 1;
+    int stop_fd = mcp_runtime_stop_fd(rt);
+    int rc = 0;
+    while (!mcp_runtime_stopping(rt)) {
+        struct pollfd p[2] = {{.fd = in_fd, .events = POLLIN}, {.fd = stop_fd, .events = POLLIN}};
+        int r = poll(p, 2, -1);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                if (wait_fd(in_fd, POLLIN))
-                    continue;
-            }
-            mcp_log(MCP_LOG_ERROR, "cannot read the input: %s", strerror(errno));
+            mcp_runtime_log(rt, MCP_LOG_ERROR, "poll: %s", strerror(errno));
             rc = 1;
             break;
         }
-        if (r == 0) {
-            /* End of input: a last line without its newline is a message too. */
-            if (!skipping && end > start)
-                mcp_session_message(s, buf + start, end - start, NULL);
+        if (p[1].revents)
+            break;
+        if (!mcp_stdio_conn_ready(c)) {
+            rc = c->failed ? 1 : 0;
             break;
         }
-        end += (size_t)r;
     }
-    if (stop_requested)
-        mcp_log(MCP_LOG_INFO, "stopping on a signal: answering the requests in flight");
-    free(buf);
-    mcp_session_free(s); /* drains: every request in flight is answered first */
-    pthread_mutex_destroy(&out.mu);
+    if (mcp_runtime_stopping(rt))
+        mcp_runtime_log(rt, MCP_LOG_INFO, "stopping: answering the requests in flight");
+    mcp_stdio_conn_close(c);
     return rc;
 }

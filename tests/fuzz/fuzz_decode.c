@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "internal/call.h"
+#include "internal/methods.h"
 #include "fuzz_util.h"
 
 extern const mcp_server *const fuzz_servers[];

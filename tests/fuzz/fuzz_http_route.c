@@ -72,15 +72,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    mcp_log_set_level(MCP_LOG_QUIET);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0; /* handlers inside http_route() */
     set.max_message = MAX_MESSAGE;
-    static const char *const allow[] = {"mcp.example"};
-    mcp_http_options opt = {.max_sessions = MAX_SESSIONS, .allow_hosts = allow, .nallow = 1};
+    set.log_level = MCP_LOG_QUIET;
+    set.max_sessions = MAX_SESSIONS;
+    set.allow_hosts[set.nallow++] = "mcp.example";
     trace = getenv("FUZZ_HTTP_TRACE") != NULL;
-    server = http_core_new(&weather_server, &set, &opt);
+    mcp_runtime *rt = mcp_runtime_new(&weather_server, &set); /* lives as long as the process */
+    FUZZ_CHECK(rt != NULL);
+    server = http_core_new(rt);
     FUZZ_CHECK(server != NULL);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
+#include "internal/pyrepr.h"
 #include "mcpidl/json.h"
 
 enum { MAX_DEPTH = 64 };

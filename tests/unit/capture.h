@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal/session.h"
+#include "test_runtime.h"
 
 static const char *capture_path;
 

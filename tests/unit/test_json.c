@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "internal/pyrepr.h"
 #include "mcpidl/json.h"
 #include "mcpidl/jsonw.h"
 #include "check_run.h"

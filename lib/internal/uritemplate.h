@@ -1,7 +1,7 @@
-/* uritemplate.h: URI templates of RFC 6570 level 1 ("test://template/{id}/data"),
+/* uritemplate.h (internal): URI templates of RFC 6570 level 1 ("test://template/{id}/data"),
  * for resource templates: checked by mcpidlc, matched by the runtime. */
-#ifndef MCPIDL_URITEMPLATE_H
-#define MCPIDL_URITEMPLATE_H
+#ifndef MCPIDL_INTERNAL_URITEMPLATE_H
+#define MCPIDL_INTERNAL_URITEMPLATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* json_scan.h: the strict JSON scanner every input byte passes.
+/* json_scan.h (internal): the strict JSON scanner every input byte passes.
  *
  * A pull tokenizer over a byte range (not NUL-terminated; it never reads
  * past len) that accepts exactly RFC 8259 JSON text: no leading zeros, no
@@ -15,12 +15,14 @@
  * Nothing here allocates but mcp_json_validate(), which returns
  * MCP_JSON_E_NOMEM when it cannot. Nothing aborts on any input.
  */
-#ifndef MCPIDL_JSON_SCAN_H
-#define MCPIDL_JSON_SCAN_H
+#ifndef MCPIDL_INTERNAL_JSON_SCAN_H
+#define MCPIDL_INTERNAL_JSON_SCAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mcpidl/json.h" /* mcp_json_err, mcp_json_limits */
 
 /* Token kinds. */
 typedef enum mcp_json_tok {
@@ -39,56 +41,6 @@ typedef enum mcp_json_tok {
     MCP_JSON_FALSE,
     MCP_JSON_NULL,
 } mcp_json_tok;
-
-/* Error codes; mcp_json_error_str() gives the message. */
-typedef enum mcp_json_err {
-    MCP_JSON_OK = 0,
-    MCP_JSON_E_EOF,             /* the text ends inside a value */
-    MCP_JSON_E_VALUE,           /* a value was expected (also NaN, 'x', +1, .5) */
-    MCP_JSON_E_LITERAL,         /* a misspelt true, false or null */
-    MCP_JSON_E_KEY,             /* a string key was expected */
-    MCP_JSON_E_COLON,           /* ':' was expected after a key */
-    MCP_JSON_E_COMMA,           /* ',' or the closing bracket was expected */
-    MCP_JSON_E_TRAILING_COMMA,  /* a ',' right before ']' or '}' */
-    MCP_JSON_E_NUMBER,          /* a malformed number: 01, 1., 1e, -x */
-    MCP_JSON_E_NUMBER_RANGE,    /* a float literal beyond the range of double */
-    MCP_JSON_E_CONTROL,         /* a raw control character (< 0x20) in a string */
-    MCP_JSON_E_ESCAPE,          /* an invalid escape sequence */
-    MCP_JSON_E_SURROGATE,       /* a \u escape of a lone surrogate */
-    MCP_JSON_E_UTF8,            /* invalid UTF-8 in a string */
-    MCP_JSON_E_DEPTH,           /* nesting deeper than the limit */
-    MCP_JSON_E_TRAILING,        /* more text after the value */
-    MCP_JSON_E_DUPLICATE_KEY,   /* mcp_json_validate only: a key repeated in one object */
-    MCP_JSON_E_NOMEM,           /* mcp_json_validate only */
-    MCP_JSON_E_STRING_LIMIT,    /* a string or key longer than max_string (unescaped bytes) */
-    MCP_JSON_E_ARRAY_LIMIT,     /* an array of more than max_array elements */
-    MCP_JSON_E_VALUE_LIMIT,     /* more than max_values values in the text */
-} mcp_json_err;
-
-/* "unexpected end of input", ...; never NULL. */
-const char *mcp_json_error_str(mcp_json_err err);
-
-#define MCP_JSON_DEFAULT_MAX_DEPTH 128
-#define MCP_JSON_DEPTH_CAP 4096
-
-typedef struct mcp_json_limits {
-    /* The most containers open at once: 1 allows "[1]" but not "[[1]]"; a
-     * scalar alone has depth 0. <= 0 means MCP_JSON_DEFAULT_MAX_DEPTH; values
-     * above MCP_JSON_DEPTH_CAP are taken as the cap. */
-    int max_depth;
-    /* The longest string or object key, in bytes after unescaping ("\u00e9"
-     * counts 2, as its UTF-8 does). 0: no limit but the text's length. The
-     * error's offset is the string's opening quote. */
-    size_t max_string;
-    /* The most elements in one array. 0: no limit. The error's offset is the
-     * first element beyond the limit. */
-    size_t max_array;
-    /* The most values in the whole text, containers and object members'
-     * values included: what bounds the memory of a parsed tree (a value is
-     * a node of about 100 bytes, for as little as 2 bytes of text). 0: no
-     * limit. The error's offset is the first value beyond the limit. */
-    size_t max_values;
-} mcp_json_limits;
 
 /* The token just returned. */
 typedef struct mcp_json_token {
@@ -145,13 +97,5 @@ mcp_json_tok mcp_json_skip(mcp_json_scanner *sc, mcp_json_tok t);
  * Meant for text the scanner accepted; other input gives some bytes but
  * never reads or writes out of bounds. */
 size_t mcp_json_unescape(const char *raw, size_t n, char *out);
-
-/* Judge a whole text: everything the scanner checks, plus duplicate keys in
- * any object (keys compared after unescaping). Returns MCP_JSON_OK or the
- * first error in text order, its offset in *err_offset (may be NULL); for a
- * duplicate, the offset of the repeated key's opening quote. Takes time
- * O(n log n) in the number of keys, and memory O(keys of the open objects). */
-mcp_json_err mcp_json_validate(const char *text, size_t len, const mcp_json_limits *lim,
-                               size_t *err_offset);
 
 #endif
