@@ -1,4 +1,4 @@
-/* fuzz_decode: the table-driven codec (lib/codec.c) on the types of every
+/* fuzz_decode: the table-driven codec (lib/codec/codec.c) on the types of every
  * golden case (tests/golden/NAME/NAME.mcp.yaml, compiled by this build's
  * mcpidlc).
  *

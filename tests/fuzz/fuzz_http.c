@@ -1,5 +1,5 @@
 /* fuzz_http: raw bytes as an HTTP connection to the Streamable HTTP transport
- * (lib/http/http.c on libmicrohttpd), serving the weather example with the
+ * (lib/transport/http.c on libmicrohttpd), serving the weather example with the
  * handlers of weather_handlers.c.
  *
  * Everything in http.c is reached through libmicrohttpd, so the target starts

@@ -1,5 +1,5 @@
 /* fuzz_http_route: a sequence of HTTP requests, answered in process by the
- * core of the Streamable HTTP transport (lib/http/http.c through
+ * core of the Streamable HTTP transport (lib/transport/http.c through
  * http_route.h: no socket, no libmicrohttpd, no thread), serving the weather
  * example with the handlers of weather_handlers.c.
  *

@@ -1,7 +1,7 @@
 /* fuzz_jsonrpc: raw bytes as the standard input of a whole server.
  *
  * The input is the byte stream mcp_runtime_serve_stdio() reads (lib/transport/stdio.c cuts the
- * lines, lib/server.c judges each message), served by the weather example
+ * lines, lib/rpc/session.c judges each message), served by the weather example
  * with the handlers of weather_handlers.c; handlers run on the reading thread
  * (workers 0), so a run is deterministic. Input and output are memory files.
  *

@@ -1,8 +1,7 @@
-/* test_http.c: the Streamable HTTP transport (lib/http/http.c) over real
+/* test_http.c: the Streamable HTTP transport (lib/transport/http.c) over real
  * sockets on 127.0.0.1, with a hand-made server table and stub tools (like
- * test_server.c: mcp_tool_invoke is defined here and mcp_call_init comes from
- * stub_codec.h, so the test is built from the protocol's sources rather than
- * the library).
+ * test_server.c: the runtime's tools/call runs stub_invoke, through the
+ * invoker seam of test_runtime.h).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

@@ -3,10 +3,8 @@
  * the exact JSON-RPC error, a message at the limit is served, and so is the
  * request right after the refused one.
  *
- * Like test_server.c, this file defines mcp_tool_invoke (an "echo" tool that
- * reports the shape of its arguments), takes mcp_call_init and the other
- * methods' stubs from stub_codec.h, and is linked with the protocol's
- * sources rather than the library.
+ * The server has one tool, "echo", whose handler reports the shape of its
+ * arguments (taken as `any`).
  */
 #include <check.h>
 #include <errno.h>
