@@ -2,6 +2,7 @@
 #include "mcpidl/arena.h"
 
 #include <stdarg.h>
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,7 @@ void *mcp_arena_alloc(mcp_arena *a, size_t n)
         b = nb;
     }
     void *p = (char *)b->data + b->used;
+    assert(b->used + need <= b->size && ((uintptr_t)p & (ARENA_ALIGN - 1)) == 0);
     b->used += need;
     a->used += need;
     memset(p, 0, n);

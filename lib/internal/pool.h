@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mcpidl/api.h" /* MCP_NODISCARD */
+
 typedef struct mcp_pool mcp_pool;
 typedef struct mcp_pool_queue mcp_pool_queue;
 
@@ -43,11 +45,11 @@ mcp_pool_queue *mcp_pool_queue_new(mcp_pool *p);
 void mcp_pool_queue_free(mcp_pool_queue *q);
 /* Queue t on q: t->run(t) runs on a worker, after the jobs q holds already.
  * False only when the pool is shutting down: the job is then not run. */
-bool mcp_pool_submit(mcp_pool_queue *q, mcp_task *t);
+MCP_NODISCARD bool mcp_pool_submit(mcp_pool_queue *q, mcp_task *t);
 /* From a job: it is about to wait outside the pool. False when max_blocked
  * jobs wait already (the job should not wait then); true, and a worker
  * stands in for this one until mcp_pool_block_end. */
-bool mcp_pool_block_begin(mcp_pool *p);
+MCP_NODISCARD bool mcp_pool_block_begin(mcp_pool *p);
 void mcp_pool_block_end(mcp_pool *p);
 /* The limit given to mcp_pool_new. */
 int mcp_pool_max_blocked(const mcp_pool *p);

@@ -319,6 +319,7 @@ static void emit(mcp_session *s, batch *b, void *rctx, const mcp_out_part *parts
 static void batch_unref(mcp_session *s, batch *b)
 {
     pthread_mutex_lock(&b->mu);
+    assert(b->refs > 0);
     bool last = --b->refs == 0;
     pthread_mutex_unlock(&b->mu);
     if (!last)
@@ -579,6 +580,7 @@ static void run_job(mcp_task *t)
 
     /* The one decision: answer unless cancelled by now. */
     pthread_mutex_lock(&s->mu);
+    assert(s->admitted > 0 && s->active > 0);
     inflight_remove(s, j);
     s->admitted--;
     bool cancelled = atomic_load(&j->cancelled);
@@ -609,6 +611,7 @@ void mcp_req_run(mcp_req *r, void *data)
 {
     mcp_session *s = r->s;
     batch *b = r->b;
+    assert(r->m->run && !r->taken);
     /* A lone message's job takes over its slot; in a batch it gets a slot of
      * its own and the batch keeps the one holding what the job reads. */
     slot *js = b ? slot_get(s) : r->sl;
@@ -1117,6 +1120,7 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         reply_error(s, b, &r.id, MCP_RPC_INVALID_PARAMS, "Invalid params: params must be an object");
         return false;
     }
+    assert(r.m->start);
     r.meta = mcp_json_get(r.params, "_meta");
     if (r.meta && r.meta->kind != MCP_JOBJECT)
         r.meta = NULL;

@@ -124,7 +124,7 @@ static mcp_buf substitute(const char *text, size_t n, const char *sid)
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    mcp_buf_reserve(&b, n + 1);
+    FUZZ_CHECK(mcp_buf_reserve(&b, n + 1));
     for (size_t i = 0; i < n;) {
         if (sid && n - i >= 5 && memcmp(text + i, "@SID@", 5) == 0) {
             mcp_buf_puts(&b, sid);

@@ -49,7 +49,8 @@ static mcp_status h_logjson(mcp_call *call, const void *args, void *out)
 {
     (void)args, (void)out;
     mcp_json *o = mcp_json_new_object(mcp_call_arena(call));
-    mcp_json_set(mcp_call_arena(call), o, "n", mcp_json_new_int(mcp_call_arena(call), 7));
+    if (!mcp_json_set(mcp_call_arena(call), o, "n", mcp_json_new_int(mcp_call_arena(call), 7)))
+        return mcp_fail(call, "out of memory");
     mcp_log_json(call, MCP_LEVEL_NOTICE, "j", o);
     mcp_log_json(call, MCP_LEVEL_EMERGENCY, NULL, NULL);
     return mcp_content_text(call, mcp_log_enabled(call, MCP_LEVEL_DEBUG) ? "debug on" : "debug off");

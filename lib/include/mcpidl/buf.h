@@ -25,7 +25,7 @@ MCPIDL_API void mcp_buf_free(mcp_buf *b);
 /* Keep the memory, drop the contents. */
 static inline void mcp_buf_clear(mcp_buf *b) { b->len = 0; b->oom = false; if (b->cap) b->data[0] = 0; }
 /* Make room for n more bytes; false (and oom set) on failure. */
-MCPIDL_API bool mcp_buf_reserve(mcp_buf *b, size_t n);
+MCPIDL_API MCP_NODISCARD bool mcp_buf_reserve(mcp_buf *b, size_t n);
 MCPIDL_API void mcp_buf_put(mcp_buf *b, const void *p, size_t n);
 MCPIDL_API void mcp_buf_puts(mcp_buf *b, const char *s);
 MCPIDL_API void mcp_buf_putc(mcp_buf *b, char c);

@@ -147,13 +147,13 @@ MCPIDL_API mcp_json *mcp_json_new_array(mcp_arena *a);
 MCPIDL_API mcp_json *mcp_json_new_object(mcp_arena *a);
 /* Appends item (amortised O(1): the room doubles). False when out of memory,
  * when array is not an array or item is NULL. */
-MCPIDL_API bool mcp_json_append(mcp_arena *a, mcp_json *array, mcp_json *item);
+MCPIDL_API MCP_NODISCARD bool mcp_json_append(mcp_arena *a, mcp_json *array, mcp_json *item);
 /* Sets key (replacing an existing one in place, else appending; the key is
  * copied into the arena). A linear search for the key: O(n) per call. False
  * when out of memory, when object is not an object or value is NULL. */
-MCPIDL_API bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
+MCPIDL_API MCP_NODISCARD bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
 /* The same for key[0..len), which may hold NUL bytes. */
-MCPIDL_API bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, mcp_json *value);
+MCPIDL_API MCP_NODISCARD bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, mcp_json *value);
 
 /* Equality as JSON values: numbers by value, exactly (1 == 1.0, and a
  * BIGINT equals the integral float of the same value; NaN equals nothing),

@@ -124,7 +124,7 @@ MCPIDL_API int mcp_stdio_conn_fd(const mcp_stdio_conn *c);
  * input. Handlers run on the runtime's workers (or here, with workers 0).
  * True while the session goes on; false once the input ended or the peer is
  * gone: then call mcp_stdio_conn_close(). */
-MCPIDL_API bool mcp_stdio_conn_ready(mcp_stdio_conn *c);
+MCPIDL_API MCP_NODISCARD bool mcp_stdio_conn_ready(mcp_stdio_conn *c);
 /* Answer what is in flight, end the session, release it. NULL is a no-op. */
 MCPIDL_API void mcp_stdio_conn_close(mcp_stdio_conn *c);
 
