@@ -19,7 +19,7 @@
 /* How a use of a type is held in C. Models and records inside Optional[...],
  * unions and tuples are held by pointer (which also lets a type refer to itself). */
 /* The ABI of the code written here (MCPIDL_ABI in mcpidl.h). */
-#define GENERATED_ABI 2
+#define GENERATED_ABI 3
 
 typedef enum hold { HOLD_VALUE, HOLD_INDIRECT } hold;
 

@@ -210,6 +210,187 @@ mcp_status everything_test_notify_update(mcp_call *call, const everything_test_n
     return mcp_content_text(call, "Announced an update of test://watched-resource");
 }
 
+/* ---------------------------------------------------------------- multi round-trip requests (2026-07-28)
+ * Each request to the client below returns the client's answer when the
+ * request carries it, and otherwise fails while the runtime asks the client
+ * for it (mcp_input_pending). The handlers run again on each round, so they
+ * do nothing before their requests that may not be done twice. In a
+ * 2025-11-25 session the same calls send real requests and wait. */
+
+/* The flat form {name: string} asked for under `key`. */
+static const char *ask_text(mcp_call *call, const char *key, const char *message, const char *field)
+{
+    char schema[160];
+    snprintf(schema, sizeof schema,
+             "{\"type\":\"object\",\"properties\":{\"%s\":{\"type\":\"string\"}},\"required\":[\"%s\"]}", field,
+             field);
+    const mcp_json *content = NULL;
+    const char *action = NULL;
+    mcp_input_key(call, key);
+    if (!mcp_elicit(call, message, schema, &content, &action) || !content)
+        return NULL;
+    const mcp_json *v = mcp_json_get(content, field);
+    return v && v->kind == MCP_JSTRING ? v->s : NULL;
+}
+
+/* Why the handler has no answer: a round to come, or a failure. */
+static mcp_status no_answer(mcp_call *call)
+{
+    if (mcp_input_pending(call))
+        return MCP_ERROR; /* not sent: the client is asked first */
+    return mcp_fail(call, "%s", mcp_client_error(call) ? mcp_client_error(call) : "the user did not answer");
+}
+
+mcp_status everything_test_input_required_result_elicitation(
+    mcp_call *call, const everything_test_input_required_result_elicitation_args *in)
+{
+    (void)in;
+    const char *name = ask_text(call, "user_name", "What is your name?", "name");
+    if (!name)
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "Hello, %s!", name));
+}
+
+mcp_status everything_test_input_required_result_sampling(
+    mcp_call *call, const everything_test_input_required_result_sampling_args *in)
+{
+    (void)in;
+    const char *reply = NULL;
+    mcp_input_key(call, "capital_question");
+    if (!mcp_sample_text(call, "What is the capital of France?", 100, &reply))
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "The model says: %s", reply));
+}
+
+/* roots/list: how many roots the client has (-1: no answer). */
+static long count_roots(mcp_call *call, const char *key)
+{
+    mcp_input_key(call, key);
+    const mcp_json *r = mcp_client_request(call, "roots/list", mcp_json_new_object(mcp_call_arena(call)));
+    const mcp_json *roots = mcp_json_get(r, "roots");
+    return roots && roots->kind == MCP_JARRAY ? (long)roots->n : -1;
+}
+
+mcp_status everything_test_input_required_result_list_roots(
+    mcp_call *call, const everything_test_input_required_result_list_roots_args *in)
+{
+    (void)in;
+    long n = count_roots(call, "client_roots");
+    if (n < 0)
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "Found %ld root(s)", n));
+}
+
+/* {ok: boolean} under `confirm`: 1 yes, 0 no, -1 no answer. */
+static int ask_confirm(mcp_call *call)
+{
+    const mcp_json *content = NULL;
+    const char *action = NULL;
+    mcp_input_key(call, "confirm");
+    if (!mcp_elicit(call, "Please confirm",
+                    "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}",
+                    &content, &action))
+        return -1;
+    const mcp_json *ok = mcp_json_get(content, "ok");
+    return ok && ok->kind == MCP_JBOOL && ok->b;
+}
+
+mcp_status everything_test_input_required_result_request_state(
+    mcp_call *call, const everything_test_input_required_result_request_state_args *in)
+{
+    (void)in;
+    int ok = ask_confirm(call);
+    if (ok < 0)
+        return no_answer(call);
+    return mcp_content_text(call, ok ? "Confirmed" : "Not confirmed");
+}
+
+mcp_status everything_test_input_required_result_multiple_inputs(
+    mcp_call *call, const everything_test_input_required_result_multiple_inputs_args *in)
+{
+    (void)in;
+    /* Three requests, made before looking at any answer: one round asks all. */
+    const char *name = ask_text(call, "user_name", "What is your name?", "name");
+    const char *greeting = NULL;
+    mcp_input_key(call, "greeting");
+    bool sampled = mcp_sample_text(call, "Generate a greeting", 50, &greeting);
+    long roots = count_roots(call, "client_roots");
+    if (!name || !sampled || roots < 0)
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "Name: %s; Greeting: %s; Roots: %ld", name, greeting, roots));
+}
+
+mcp_status everything_test_input_required_result_multi_round(
+    mcp_call *call, const everything_test_input_required_result_multi_round_args *in)
+{
+    (void)in;
+    const char *name = ask_text(call, "step1", "Step 1: What is your name?", "name");
+    if (!name)
+        return no_answer(call);
+    const char *color = ask_text(call, "step2", "Step 2: What is your favorite color?", "color");
+    if (!color)
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "Multi-round complete for %s who likes %s", name, color));
+}
+
+mcp_status everything_test_input_required_result_tampered_state(
+    mcp_call *call, const everything_test_input_required_result_tampered_state_args *in)
+{
+    (void)in;
+    int ok = ask_confirm(call);
+    if (ok < 0)
+        return no_answer(call);
+    return mcp_content_text(call, ok ? "Confirmed" : "Not confirmed");
+}
+
+mcp_status everything_test_input_required_result_capabilities(
+    mcp_call *call, const everything_test_input_required_result_capabilities_args *in)
+{
+    (void)in;
+    bool sampling = mcp_client_supports(call, "sampling"), elicitation = mcp_client_supports(call, "elicitation");
+    if (!sampling && !elicitation)
+        return mcp_content_text(call, "No supported capabilities declared");
+    const char *reply = NULL, *name = NULL;
+    if (sampling) {
+        mcp_input_key(call, "sample_input");
+        mcp_sample_text(call, "Sample request", 50, &reply);
+    }
+    if (elicitation)
+        name = ask_text(call, "elicit_input", "What is your name?", "name");
+    if ((sampling && !reply) || (elicitation && !name))
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "Sampled: %s; Name: %s", reply ? reply : "-", name ? name : "-"));
+}
+
+mcp_status everything_test_missing_capability(mcp_call *call, const everything_test_missing_capability_args *in)
+{
+    (void)in;
+    /* Fails without sampling: in 2026-07-28 the client is answered -32021. */
+    if (mcp_require_client(call, "sampling") != MCP_OK)
+        return MCP_ERROR;
+    return mcp_content_text(call, "Success");
+}
+
+mcp_status everything_test_streaming_elicitation(mcp_call *call,
+                                                 const everything_test_streaming_elicitation_args *in)
+{
+    (void)in;
+    mcp_progress(call, 0, 1, "Preparing the question");
+    int ok = ask_confirm(call);
+    if (ok < 0)
+        return no_answer(call);
+    return mcp_content_text(call, ok ? "Confirmed" : "Not confirmed");
+}
+
+mcp_status everything_test_logging_tool(mcp_call *call, const everything_test_logging_tool_args *in)
+{
+    (void)in;
+    /* Sent only when the request asked for logs (its _meta logLevel, or
+     * logging/setLevel in 2025-11-25). */
+    mcp_log_message(call, MCP_LEVEL_INFO, NULL, "Logging tool ran");
+    return mcp_content_text(call, "Logging evaluated");
+}
+
 /* ---------------------------------------------------------------- resources */
 
 mcp_status everything_read_watched_resource(mcp_call *call, const char *uri)
@@ -268,6 +449,14 @@ mcp_status everything_prompt_test_prompt_with_image(mcp_call *call)
     if (mcp_content_image(call, "image/png", PNG) != MCP_OK)
         return MCP_ERROR;
     return mcp_content_text(call, "Please analyze the image above.");
+}
+
+mcp_status everything_prompt_test_input_required_result_prompt(mcp_call *call)
+{
+    const char *context = ask_text(call, "user_context", "What context should the prompt use?", "context");
+    if (!context)
+        return no_answer(call);
+    return mcp_content_text(call, mcp_sprintf(call, "Prompt with context: %s", context));
 }
 
 int main(int argc, char **argv) { return mcp_main(&everything_server, argc, argv); }

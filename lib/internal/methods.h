@@ -64,6 +64,9 @@ struct mcp_call {
     const char **values;              /* completions */
     size_t nvalues, cap_values;
     bool not_found;                   /* mcp_not_found() */
+    bool failed;                      /* the handler returned MCP_ERROR */
+    /* A modern request's multi round-trip state (mrtr.c); NULL otherwise. */
+    struct mcp_mrtr *mrtr;
 };
 
 /* A call outside any session (tests, benchmarks: logging, progress and
@@ -72,6 +75,26 @@ void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const
                    const atomic_bool *cancelled);
 /* A call for the job's handler: its arena, _meta and cancellation flag. */
 void mcp_call_for_job(mcp_call *call, mcp_job *j);
+
+/* ---------------------------------------------------------------- multi round-trip requests (mrtr.c) */
+
+typedef struct mcp_mrtr mcp_mrtr;
+/* Before the handler of a modern tools/call, prompts/get or resources/read
+ * (a no-op for others): read the answers the request carries (inputResponses,
+ * requestState, checked). 0, or the JSON-RPC error with *msg. */
+int mcp_mrtr_begin(mcp_call *call, mcp_job *j, const char *method, const char **msg);
+/* A handler's request to the client in a modern request: the answer the
+ * request carries under the request's key, or NULL (call->client_error says
+ * why) after recording it as an input request of the round. */
+const mcp_json *mcp_mrtr_request(mcp_call *call, const char *method, const char *params, size_t params_len);
+/* The handler asked for a capability (MCP_CLIENT_*) the client did not declare. */
+void mcp_mrtr_missing(mcp_call *call, unsigned capability);
+/* After the handler: the run's code, or MCP_RUN_INPUT_REQUIRED with out
+ * replaced by the InputRequiredResult's members, or -32021 (*msg, err_data)
+ * when the handler failed (`failed`) after asking for a capability the
+ * client lacks. Releases what begin took. */
+int mcp_mrtr_end(mcp_call *call, const mcp_env *env, int code, bool failed, mcp_buf *out, const char **msg,
+                 mcp_buf *err_data);
 
 /* ---------------------------------------------------------------- the table and its state */
 

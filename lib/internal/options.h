@@ -26,6 +26,8 @@
 /* Handlers waiting for a client's answer at once, in all sessions of a
  * server: each waits on a thread of its own, so that workers stay free. */
 #define MCP_DEFAULT_MAX_WAITING 256
+/* How long a requestState stays valid: a round may wait for a person. */
+#define MCP_DEFAULT_STATE_TTL 900
 
 #define MCP_HTTP_DEFAULT_PATH "/mcp"
 #define MCP_HTTP_DEFAULT_MAX_SESSIONS 1024

@@ -156,6 +156,8 @@ typedef struct mcp_env {
     const char *server_info;
     long long cache_ttl_ms;
     const char *cache_scope;
+    /* The key that seals what clients carry for the server (requestState). */
+    const struct mcp_seal_key *state_key;
 } mcp_env;
 
 /* ttlMs of cacheable modern results when the IDL sets none: five minutes,
@@ -215,6 +217,11 @@ const mcp_reqctx *mcp_job_ctx(const mcp_job *j);
 mcp_arena *mcp_job_arena(mcp_job *j);
 /* params._meta (an object) or NULL. */
 const mcp_json *mcp_job_meta(const mcp_job *j);
+/* params (an object) or NULL. */
+const mcp_json *mcp_job_params(const mcp_job *j);
+/* The caching hints of the job's modern result, when the method's default
+ * (the runtime's, or private and 0 for MCP_METHOD_PRIVATE) is not it. */
+void mcp_job_set_cache(mcp_job *j, long long ttl_ms, bool private_scope);
 /* Set once the request is cancelled or the peer is gone. */
 const atomic_bool *mcp_job_cancelled(const mcp_job *j);
 /* Whether the job may still send: not cancelled, the peer not gone. */

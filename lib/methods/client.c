@@ -23,27 +23,27 @@ static const mcp_json *client_fail(mcp_call *call, const char *fmt, ...)
     return NULL;
 }
 
-/* The capability `method` needs from the client, when it needs one. */
-static const char *needed_capability(unsigned client_caps, const char *method, bool *declared)
+/* The capability (MCP_CLIENT_*) `method` needs from the client; 0: none. */
+static unsigned needed_capability(const char *method, const char **name)
 {
-    *declared = true;
-    if (strcmp(method, "sampling/createMessage") == 0) {
-        *declared = client_caps & MCP_CLIENT_SAMPLING;
-        return "sampling";
-    }
-    if (strcmp(method, "elicitation/create") == 0) {
-        *declared = client_caps & MCP_CLIENT_ELICITATION;
-        return "elicitation";
-    }
-    if (strcmp(method, "roots/list") == 0) {
-        *declared = client_caps & MCP_CLIENT_ROOTS;
-        return "roots";
-    }
-    return NULL;
+    static const struct {
+        const char *method, *name;
+        unsigned bit;
+    } NEEDS[] = {{"sampling/createMessage", "sampling", MCP_CLIENT_SAMPLING},
+                 {"elicitation/create", "elicitation", MCP_CLIENT_ELICITATION},
+                 {"roots/list", "roots", MCP_CLIENT_ROOTS}};
+    for (size_t i = 0; i < sizeof NEEDS / sizeof *NEEDS; i++)
+        if (strcmp(method, NEEDS[i].method) == 0) {
+            *name = NEEDS[i].name;
+            return NEEDS[i].bit;
+        }
+    *name = NULL;
+    return 0;
 }
 
 /* A request whose params are JSON text (NULL: none); the result parsed into
- * the call's arena. */
+ * the call's arena. In a modern request, the answer the request carries
+ * (multi round-trip requests, mrtr.c). */
 static const mcp_json *client_request_text(mcp_call *call, const char *method, const char *params,
                                            size_t params_len)
 {
@@ -53,15 +53,19 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
     mcp_job *j = call->job;
     if (!j)
         return client_fail(call, "%s: no client to ask (the call is not served by a session)", method);
+    const char *cap = NULL;
+    unsigned need = needed_capability(method, &cap);
+    if (need && !(mcp_job_ctx(j)->client_caps & need)) {
+        mcp_mrtr_missing(call, need);
+        return client_fail(call, "%s: the client did not declare the %s capability", method, cap);
+    }
+    if (call->mrtr)
+        return mcp_mrtr_request(call, method, params, params_len);
     if (!mcp_job_can_ask(j))
         return client_fail(call,
                            "%s: requests to the client need worker threads (with --workers 0 "
                            "the handler runs on the thread that would read the answer)",
                            method);
-    bool declared;
-    const char *cap = needed_capability(mcp_job_ctx(j)->client_caps, method, &declared);
-    if (!declared)
-        return client_fail(call, "%s: the client did not declare the %s capability", method, cap);
     char *text = NULL, *why = NULL;
     size_t len = 0;
     if (mcp_job_ask(j, method, params, params_len, &text, &len, &why) != 0) {

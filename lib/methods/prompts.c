@@ -104,12 +104,14 @@ static void get_start(mcp_req *r)
 
 static int get_run(mcp_job *j, void *data, mcp_buf *out, const char **msg, mcp_buf *err_data)
 {
-    (void)err_data;
     const get_data *d = data;
     mcp_call call;
     mcp_call_for_job(&call, j);
     call.uri = d->prompt->name;
-    return prompt_invoke(&call, d->prompt, d->args, out, msg);
+    int code = mcp_mrtr_begin(&call, j, "prompts/get", msg);
+    if (code == 0)
+        code = prompt_invoke(&call, d->prompt, d->args, out, msg);
+    return mcp_mrtr_end(&call, mcp_job_env(j), code, code != 0, out, msg, err_data);
 }
 
 static void prompts_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_PROMPTS); }

@@ -165,7 +165,8 @@ static void reply_not_found(mcp_req *r, const mcp_json *uri)
     if (data.oom)
         mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
     else
-        mcp_req_error_data(r, MCP_RPC_RESOURCE_NOT_FOUND, "Resource not found", data.data, data.len);
+        mcp_req_error_data(r, mcp_req_ctx(r)->modern ? MCP_RPC_INVALID_PARAMS : MCP_RPC_RESOURCE_NOT_FOUND,
+                           "Resource not found", data.data, data.len);
     mcp_buf_free(&data);
 }
 
@@ -202,12 +203,20 @@ static int read_run(mcp_job *j, void *data, mcp_buf *out, const char **msg, mcp_
     mcp_call call;
     mcp_call_for_job(&call, j);
     call.uri = d->uri;
-    int code = read_invoke(&call, d->resource, d->tmpl, d->vars, out, msg);
+    int code = mcp_mrtr_begin(&call, j, "resources/read", msg);
+    if (code == 0)
+        code = read_invoke(&call, d->resource, d->tmpl, d->vars, out, msg);
     if (code == MCP_RPC_RESOURCE_NOT_FOUND) {
+        /* 2026-07-28 says -32602 where 2025-11-25 said -32002. */
+        if (mcp_job_ctx(j)->modern)
+            code = MCP_RPC_INVALID_PARAMS;
         mcp_buf_puts(err_data, "{\"uri\":");
         mcp_json_cstring(err_data, d->uri);
         mcp_buf_putc(err_data, '}');
     }
+    code = mcp_mrtr_end(&call, mcp_job_env(j), code, code != 0, out, msg, err_data);
+    if (code == 0 && d->resource && d->resource->cache.set)
+        mcp_job_set_cache(j, d->resource->cache.ttl_ms, d->resource->cache.private_scope);
     return code;
 }
 

@@ -170,6 +170,7 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     if (tool->result && !value)
         return false;
     mcp_status st = tool->handler(call, args, value);
+    call->failed = st != MCP_OK;
     if (st != MCP_OK) {
         const char *m = call->fail_message ? call->fail_message : "the handler failed without a message";
         error_result(out, tool->name, m, strlen(m));
@@ -296,14 +297,14 @@ static void tools_call_start(mcp_req *r)
 
 static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg, mcp_buf *err_data)
 {
-    (void)msg, (void)err_data;
     const call_data *d = data;
     mcp_call call;
     mcp_call_for_job(&call, j);
     call.tool = d->tool;
-    if (!mcp_methods_invoker(mcp_job_env(j)->mstate)(&call, d->args, out))
+    int code = mcp_mrtr_begin(&call, j, "tools/call", msg);
+    if (code == 0 && !mcp_methods_invoker(mcp_job_env(j)->mstate)(&call, d->args, out))
         out->oom = true;
-    return 0;
+    return mcp_mrtr_end(&call, mcp_job_env(j), code, call.failed, out, msg, err_data);
 }
 
 const mcp_method mcp_method_tools_list = {.name = "tools/list", .flags = MCP_METHOD_CACHEABLE, .start = tools_list_start};

@@ -34,6 +34,7 @@ void mcp_options_default(mcp_options *o)
         .replay_bytes = MCP_HTTP_DEFAULT_REPLAY_BYTES,
         .http_timeout = MCP_HTTP_DEFAULT_TIMEOUT_SECONDS,
         .max_inflight = MCP_HTTP_DEFAULT_MAX_INFLIGHT,
+        .state_ttl = MCP_DEFAULT_STATE_TTL,
     };
 }
 
@@ -85,6 +86,8 @@ void mcp_options_complete(mcp_options *o)
         o->http_timeout = MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
     if (o->max_inflight == 0)
         o->max_inflight = MCP_HTTP_DEFAULT_MAX_INFLIGHT;
+    if (o->state_ttl <= 0)
+        o->state_ttl = MCP_DEFAULT_STATE_TTL;
 }
 
 bool mcp_log_level_parse(const char *name, mcp_log_level *out)
@@ -150,6 +153,7 @@ static const struct {
     {"--replay-bytes", offsetof(mcp_options, replay_bytes), T_SIZE, 1, SIZE_MAX / 4},
     {"--http-timeout", offsetof(mcp_options, http_timeout), T_INT, 1, 24 * 3600},
     {"--max-inflight-bytes", offsetof(mcp_options, max_inflight), T_SIZE, 1, SIZE_MAX / 4},
+    {"--state-ttl", offsetof(mcp_options, state_ttl), T_INT, 1, 30 * 24 * 3600},
 };
 
 bool mcp_options_set(mcp_options *o, const char *name, const char *value, const char **why)
@@ -190,6 +194,28 @@ bool mcp_options_set(mcp_options *o, const char *name, const char *value, const 
             return false;
         }
         o->http = value;
+        return true;
+    }
+    if (strcmp(name, "--state-key-file") == 0) {
+        if (!value || !*value) {
+            *why = "needs a file name";
+            return false;
+        }
+        o->state_key_file = value;
+        return true;
+    }
+    if (strcmp(name, "--node-id") == 0) {
+        /* visible ASCII that may start a session id, short enough to leave room */
+        size_t n = value ? strlen(value) : 0;
+        bool ok = n > 0 && n <= 32;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = (value[i] >= '0' && value[i] <= '9') || (value[i] >= 'a' && value[i] <= 'z') ||
+                 (value[i] >= 'A' && value[i] <= 'Z') || value[i] == '-' || value[i] == '_';
+        if (!ok) {
+            *why = "needs 1 to 32 letters, digits, '-' or '_'";
+            return false;
+        }
+        o->node_id = value;
         return true;
     }
     if (strcmp(name, "--allow-host") == 0) {

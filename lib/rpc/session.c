@@ -68,6 +68,14 @@ typedef struct batch {
     bool expect; /* some element gets an answer: the batch gets a final call */
 } batch;
 
+/* The caching hints of a result (2026-07-28: on discover, the lists and
+ * resources/read). */
+typedef struct cache_hint {
+    bool set;           /* given by the method (else the table's flags decide) */
+    long long ttl_ms;
+    bool private_scope;
+} cache_hint;
+
 struct mcp_job {
     mcp_task task;                /* first: the pool's link (run_job casts back) */
     struct mcp_job *prev, *next;  /* the in-flight list */
@@ -76,8 +84,9 @@ struct mcp_job {
     batch *b;                     /* NULL, or the batch the request came in */
     const mcp_method *m;
     void *data;                   /* what the method's start handed over */
-    const mcp_json *meta;
+    const mcp_json *params, *meta;
     mcp_reqctx ctx;
+    cache_hint cache;             /* mcp_job_set_cache */
     rpc_id id;
     void *rctx;                   /* the transport's reply context */
     atomic_bool cancelled;
@@ -414,20 +423,32 @@ static void render_error(mcp_buf *out, const rpc_id *id, int code, const char *m
 /* A modern result's own members, after the head: "{"resultType":...,
  * "_meta":{serverInfo},["ttlMs":..,"cacheScope":..]" then "," or "}" as the
  * method's result text (an object) has members or none. Returns how many
- * bytes of that text the caller still sends after it (without its '{'). */
+ * bytes of that text the caller still sends after it (without its '{').
+ * A retry of a multi round-trip request (params with inputResponses or
+ * requestState) is never cacheable. */
 static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_method *m, bool input_required,
-                                const char *result, size_t n)
+                                const cache_hint *hint, const mcp_json *params, const char *result, size_t n)
 {
     mcp_buf_puts(out, input_required ? "{\"resultType\":\"input_required\"" : "{\"resultType\":\"complete\"");
     mcp_buf_puts(out, ",\"_meta\":{\"" MCP_META_SERVER_INFO "\":");
     mcp_buf_puts(out, env->server_info);
     mcp_buf_putc(out, '}');
     if (!input_required && (m->flags & MCP_METHOD_CACHEABLE)) {
-        if (m->flags & MCP_METHOD_PRIVATE)
-            mcp_buf_puts(out, ",\"ttlMs\":0,\"cacheScope\":\"private\"");
-        else
-            mcp_buf_printf(out, ",\"ttlMs\":%lld,\"cacheScope\":\"%s\"", env->cache_ttl_ms,
-                           env->cache_scope);
+        bool retry = mcp_json_get(params, "inputResponses") || mcp_json_get(params, "requestState");
+        long long ttl = env->cache_ttl_ms;
+        bool priv = strcmp(env->cache_scope, "private") == 0;
+        if (hint && hint->set) {
+            ttl = hint->ttl_ms;
+            priv = hint->private_scope;
+        } else if (m->flags & MCP_METHOD_PRIVATE) {
+            ttl = 0;
+            priv = true;
+        }
+        if (retry) {
+            ttl = 0;
+            priv = true;
+        }
+        mcp_buf_printf(out, ",\"ttlMs\":%lld,\"cacheScope\":\"%s\"", ttl, priv ? "private" : "public");
     }
     /* result is an object: "{}" has nothing more to say. */
     size_t i = 1;
@@ -444,13 +465,13 @@ static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_meth
 /* Reading thread: a result whose text is result[0..n); a modern request's
  * carries resultType and the server's identity. */
 static void reply_result_ctx(mcp_session *s, batch *b, const rpc_id *id, const mcp_reqctx *ctx,
-                             const mcp_method *m, const char *result, size_t n)
+                             const mcp_method *m, const mcp_json *params, const char *result, size_t n)
 {
     mcp_buf_clear(&s->reply);
     render_head(&s->reply, id);
     size_t rest = n;
     if (ctx && ctx->modern) {
-        rest = put_modern_result(&s->reply, s->env, m, false, result, n);
+        rest = put_modern_result(&s->reply, s->env, m, false, NULL, params, result, n);
         result += n - rest;
     }
     if (s->reply.oom) {
@@ -518,7 +539,7 @@ mcp_arena *mcp_req_arena(mcp_req *r) { return &r->sl->arena; }
 
 void mcp_req_result(mcp_req *r, const char *json, size_t len)
 {
-    reply_result_ctx(r->s, r->b, &r->id, &r->ctx, r->m, json, len);
+    reply_result_ctx(r->s, r->b, &r->id, &r->ctx, r->m, r->params, json, len);
 }
 
 const mcp_reqctx *mcp_req_ctx(const mcp_req *r) { return &r->ctx; }
@@ -602,7 +623,8 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
             const char *text = sl->result.data ? sl->result.data : "{}";
             size_t len = sl->result.data ? sl->result.len : 2, rest = len;
             if (j->ctx.modern)
-                rest = put_modern_result(&sl->head, j->s->env, j->m, code == MCP_RUN_INPUT_REQUIRED, text, len);
+                rest = put_modern_result(&sl->head, j->s->env, j->m, code == MCP_RUN_INPUT_REQUIRED, &j->cache,
+                                         j->params, text, len);
             if (!sl->head.oom) {
                 parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
                 parts[1] = (mcp_out_part){text + (len - rest), rest};
@@ -687,6 +709,7 @@ void mcp_req_run(mcp_req *r, void *data)
     j->b = b;
     j->m = r->m;
     j->data = data;
+    j->params = r->params && r->params->kind == MCP_JOBJECT ? r->params : NULL;
     j->meta = r->meta;
     j->id = r->id;
     j->rctx = s->rctx;
@@ -774,6 +797,12 @@ const mcp_env *mcp_job_env(const mcp_job *j) { return j->s->env; }
 const mcp_reqctx *mcp_job_ctx(const mcp_job *j) { return &j->ctx; }
 mcp_arena *mcp_job_arena(mcp_job *j) { return &j->sl->arena; }
 const mcp_json *mcp_job_meta(const mcp_job *j) { return j->meta; }
+const mcp_json *mcp_job_params(const mcp_job *j) { return j->params; }
+
+void mcp_job_set_cache(mcp_job *j, long long ttl_ms, bool private_scope)
+{
+    j->cache = (cache_hint){true, ttl_ms, private_scope};
+}
 const atomic_bool *mcp_job_cancelled(const mcp_job *j) { return &j->cancelled; }
 
 bool mcp_job_can_ask(const mcp_job *j) { return j->s->pool != NULL; }

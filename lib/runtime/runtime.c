@@ -13,10 +13,12 @@
 #include "internal/methods.h"
 #include "internal/rpc.h"
 #include "internal/runtime.h"
+#include "internal/seal.h"
 
 struct mcp_runtime {
     mcp_env env;
     mcp_buf server_info; /* env.server_info's text */
+    mcp_seal_key state_key;
     mcp_logger log;
     mcp_methods_state *mstate;
     mcp_pool *pool;
@@ -30,6 +32,24 @@ static bool set_flags(int fd)
     int fd_fl = fcntl(fd, F_GETFD);
     return fl >= 0 && fd_fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 &&
            fcntl(fd, F_SETFD, fd_fl | FD_CLOEXEC) == 0;
+}
+
+/* The key of requestState: the file's, or a random one. */
+static bool load_state_key(mcp_runtime *rt, char *why, size_t cap)
+{
+    rt->env.state_key = &rt->state_key;
+    const char *path = rt->env.opt.state_key_file;
+    if (!path) {
+        if (mcp_seal_key_random(&rt->state_key))
+            return true;
+        snprintf(why, cap, "no random bytes for the state key");
+        return false;
+    }
+    const char *file_why = NULL;
+    if (mcp_seal_key_file(&rt->state_key, path, &file_why))
+        return true;
+    snprintf(why, cap, "--state-key-file %s: %s", path, file_why);
+    return false;
 }
 
 mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
@@ -56,10 +76,13 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     rt->env.cache_ttl_ms = MCP_DEFAULT_TTL_MS;
     rt->env.cache_scope = "public";
     const char *why = NULL;
+    char key_why[512];
     if (!server || server->abi != MCPIDL_ABI) {
         why = "the server table was generated for another version of libmcpidl (regenerate it)";
     } else if (pipe(rt->stop_pipe) != 0 || !set_flags(rt->stop_pipe[0]) || !set_flags(rt->stop_pipe[1])) {
         why = strerror(errno);
+    } else if (!load_state_key(rt, key_why, sizeof key_why)) {
+        why = key_why;
     } else if (mcp_server_info_write(&rt->server_info, server), rt->server_info.oom ||
                !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
@@ -90,6 +113,7 @@ void mcp_runtime_free(mcp_runtime *rt)
     mcp_pool_shutdown(rt->pool);
     mcp_methods_state_free(rt->mstate);
     mcp_buf_free(&rt->server_info);
+    memset(&rt->state_key, 0, sizeof rt->state_key);
     for (int i = 0; i < 2; i++)
         if (rt->stop_pipe[i] >= 0)
             close(rt->stop_pipe[i]);

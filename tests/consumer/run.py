@@ -329,7 +329,7 @@ def mode_makefile(args):
     make = ["make", "-j%d" % args.jobs] + (["CC=" + args.cc] if args.cc else [])
     _, out = run(["pkg-config", "--modversion", "mcpidl"], env=env)
     _, libs = run(["pkg-config", "--static", "--libs", "mcpidl"], env=env)
-    for lib in ["-lmcpidl", "-ljson-c", "-lpcre2-8", "-lpthread", "-lm"]:
+    for lib in ["-lmcpidl", "-ljson-c", "-lpcre2-8", "-lnettle", "-lpthread", "-lm"]:
         if lib not in libs.split():
             fail("pkg-config --static --libs mcpidl lacks %s: %s" % (lib, libs))
     ok("pkg-config finds mcpidl %s; --static adds json-c, PCRE2, threads, libm" % out.strip())

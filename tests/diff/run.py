@@ -67,9 +67,9 @@ def idl_files(paths):
 
 
 def pkg_libs():
-    r = subprocess.run(["pkg-config", "--libs", "json-c", "libpcre2-8"], capture_output=True, text=True)
+    r = subprocess.run(["pkg-config", "--libs", "json-c", "libpcre2-8", "nettle"], capture_output=True, text=True)
     if r.returncode != 0:
-        raise SystemExit("differential: pkg-config cannot find json-c and libpcre2-8")
+        raise SystemExit("differential: pkg-config cannot find json-c, libpcre2-8 and nettle")
     return shlex.split(r.stdout) + ["-lpthread", "-lm"]
 
 

@@ -592,10 +592,11 @@ for (const kind of TRANSPORTS) {
       }
     });
 
-    test('prompts/list: four prompts with descriptions and arguments', async () => {
+    test('prompts/list: five prompts with descriptions and arguments', async () => {
       const { prompts } = await client.listPrompts();
       assert.deepEqual(prompts.map((p) => p.name), [
         'test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image',
+        'test_input_required_result_prompt',
       ]);
       for (const p of prompts) assert.ok(p.description, `${p.name} has a description`);
       const withArgs = prompts.find((p) => p.name === 'test_prompt_with_arguments');

@@ -27,7 +27,7 @@
 #include "mcpidl/types.h"
 
 /* The ABI generated code is written for; NAME.mcp.h checks it with #error. */
-#define MCPIDL_ABI 2
+#define MCPIDL_ABI 3
 #define MCPIDL_VERSION "0.1.0"
 
 MCPIDL_BEGIN_DECLS
@@ -134,7 +134,42 @@ MCPIDL_API void mcp_close_stream(mcp_call *call);
  * requests is full, when the client answers with a JSON-RPC error, when no
  * answer comes within the timeout (60 s by default; the client is then sent
  * notifications/cancelled), when the call is cancelled, or when the session
- * ends. mcp_client_error() then says why. Results live in the call's arena. */
+ * ends. mcp_client_error() then says why. Results live in the call's arena.
+ *
+ * In a request of protocol 2026-07-28 nothing waits: the server cannot send
+ * requests of its own, so the client is asked in the answer (multi
+ * round-trip requests). A request whose answer the client has not given yet
+ * fails at once, mcp_input_pending() turns true, and the handler may ask for
+ * more (each becomes one of the round's inputRequests) or return: whatever
+ * it returns is set aside, and the client gets an InputRequiredResult. The
+ * client then sends the request again with the answers, and the handler
+ * runs again from the start: this time each request returns its answer.
+ * So code before a request to the client runs once per round: it must not
+ * do what may not be done twice (charge a card, send a mail) before the
+ * last request. The answers of earlier rounds travel with the client in
+ * requestState, sealed with HMAC-SHA256 under the server's key
+ * (--state-key-file) and bound to this request and a deadline. A request
+ * for a capability the client did not declare fails at once; a handler
+ * that fails after one is answered -32021 (MissingRequiredClientCapability)
+ * naming the capability. */
+
+/* Name the next request to the client (its key in inputRequests; the
+ * text is copied). Unnamed requests are "input_1", "input_2", ... in the
+ * order the handler makes them. Names matter to clients that match the
+ * requests of a round by key; within a run each must be unique (a repeat
+ * gets "_2" appended). A no-op in 2025-11-25 requests. */
+MCPIDL_API void mcp_input_key(mcp_call *call, const char *key);
+/* True once a request of this run waits for the client's next round (in
+ * 2026-07-28): what the handler returns is then not sent. */
+MCPIDL_API bool mcp_input_pending(const mcp_call *call);
+/* Whether the client declared a capability for this request: "sampling",
+ * "elicitation" or "roots". */
+MCPIDL_API bool mcp_client_supports(const mcp_call *call, const char *capability);
+/* MCP_OK when the client declared `capability`; else MCP_ERROR, with the
+ * call failed (mcp_fail) saying so: a handler that returns it is answered
+ * -32021 MissingRequiredClientCapability in 2026-07-28, an error result
+ * in 2025-11-25. */
+MCPIDL_API mcp_status mcp_require_client(mcp_call *call, const char *capability);
 
 /* `method` with `params` (NULL: none): the client's `result`. */
 MCPIDL_API const mcp_json *mcp_client_request(mcp_call *call, const char *method, const mcp_json *params);

@@ -71,6 +71,14 @@ typedef struct mcp_options {
     size_t replay_bytes;     /* --replay-bytes: events kept per stream */
     int http_timeout;        /* --http-timeout, seconds without progress */
     size_t max_inflight;     /* --max-inflight-bytes: request bodies held at once */
+    /* 2026-07-28 (multi round-trip requests). */
+    const char *state_key_file; /* --state-key-file: the key that seals requestState (at
+                                   least 32 bytes; replicas share it); NULL: a random key
+                                   per process */
+    int state_ttl;           /* --state-ttl, seconds a requestState stays valid */
+    /* --node-id: the prefix of this replica's session ids (2025-11-25 over
+     * HTTP), so that a proxy routes a session back to it; NULL: none. */
+    const char *node_id;
 } mcp_options;
 
 MCPIDL_API void mcp_options_default(mcp_options *o);
