@@ -14,7 +14,6 @@
 
 #include "emit_beyond.h"
 #include "emit_schema.h"
-#include "jtree.h"
 
 /* How a use of a type is held in C. Models and records inside Optional[...],
  * unions and tuples are held by pointer (which also lets a type refer to itself). */
@@ -172,19 +171,19 @@ static bool is_optional(const ir_type *t)
 
 /* ------------------------------------------------------------------ keys and names */
 
-static void literal_key(mcp_buf *b, const idl_node *v)
+static void literal_key(mcp_buf *b, const mcp_json *v)
 {
     switch (v->kind) {
-    case IDL_NODE_STR:
+    case MCP_JSTRING:
         mcp_buf_putc(b, '\'');
-        mcp_buf_put(b, v->str, v->len);
+        mcp_buf_put(b, v->s, v->len);
         mcp_buf_putc(b, '\'');
         break;
-    case IDL_NODE_INT:
-        mcp_buf_printf(b, "%lld", (long long)v->v.i);
+    case MCP_JINT:
+        mcp_buf_printf(b, "%lld", (long long)v->i);
         break;
-    case IDL_NODE_BOOL:
-        mcp_buf_puts(b, v->v.b ? "True" : "False");
+    case MCP_JBOOL:
+        mcp_buf_puts(b, v->b ? "True" : "False");
         break;
     default:
         mcp_buf_puts(b, "None");
@@ -312,14 +311,14 @@ static const char *key_of(gen *g, const ir_type *t, hold h, bool full)
 }
 
 /* A C-identifier piece for a literal value. */
-static void literal_ident(mcp_buf *b, const idl_node *v)
+static void literal_ident(mcp_buf *b, const mcp_json *v)
 {
     switch (v->kind) {
-    case IDL_NODE_STR: {
+    case MCP_JSTRING: {
         if (!v->len)
             mcp_buf_puts(b, "empty");
         for (size_t i = 0; i < v->len; i++) {
-            unsigned char ch = (unsigned char)v->str[i];
+            unsigned char ch = (unsigned char)v->s[i];
             if (isalnum(ch) || ch == '_')
                 mcp_buf_putc(b, (char)ch);
             else if ((ch & 0xC0) != 0x80)
@@ -327,14 +326,14 @@ static void literal_ident(mcp_buf *b, const idl_node *v)
         }
         break;
     }
-    case IDL_NODE_INT:
-        if (v->v.i < 0)
-            mcp_buf_printf(b, "m%llu", (unsigned long long)(0 - (uint64_t)v->v.i));
+    case MCP_JINT:
+        if (v->i < 0)
+            mcp_buf_printf(b, "m%llu", (unsigned long long)(0 - (uint64_t)v->i));
         else
-            mcp_buf_printf(b, "%lld", (long long)v->v.i);
+            mcp_buf_printf(b, "%lld", (long long)v->i);
         break;
-    case IDL_NODE_BOOL:
-        mcp_buf_puts(b, v->v.b ? "true" : "false");
+    case MCP_JBOOL:
+        mcp_buf_puts(b, v->b ? "true" : "false");
         break;
     default:
         mcp_buf_puts(b, "none");
@@ -625,10 +624,10 @@ static void emit_fields(gen *g, const ir_field *fields, size_t n, bool record)
             if (desc)
                 mcp_buf_printf(h, " %s", desc);
             if (f->default_value) {
-                jval *v = j_from_node(g->a, f->default_value);
+                mcp_json *v = schema_value(g->a, f->default_value);
                 mcp_buf d;
                 mcp_buf_init(&d);
-                j_write(&d, v, -1);
+                mcp_json_write(&d, v, -1);
                 mcp_buf_printf(h, desc ? " (default %s)" : " default %s", d.data ? comment_text(g, d.data) : "");
                 mcp_buf_free(&d);
             }
@@ -913,23 +912,23 @@ static const char *constraints(gen *g, const char *dname, const ir_constraints *
     return fmt(g, "&%s_c", dname);
 }
 
-static void literal_values(gen *g, const char *dname, const idl_node *const *vals, size_t n)
+static void literal_values(gen *g, const char *dname, const mcp_json *const *vals, size_t n)
 {
     mcp_buf *b = &g->defs;
     mcp_buf_printf(b, "static const mcp_literal %s_values[] = {\n", dname);
     for (size_t i = 0; i < n; i++) {
-        const idl_node *v = vals[i];
+        const mcp_json *v = vals[i];
         switch (v->kind) {
-        case IDL_NODE_STR:
+        case MCP_JSTRING:
             mcp_buf_puts(b, "    {MCP_JSTRING, ");
-            c_string(b, v->str, v->len);
+            c_string(b, v->s, v->len);
             mcp_buf_printf(b, ", %zu, 0},\n", v->len);
             break;
-        case IDL_NODE_INT:
-            mcp_buf_printf(b, "    {MCP_JINT, NULL, 0, %lldLL},\n", (long long)v->v.i);
+        case MCP_JINT:
+            mcp_buf_printf(b, "    {MCP_JINT, NULL, 0, %lldLL},\n", (long long)v->i);
             break;
-        case IDL_NODE_BOOL:
-            mcp_buf_printf(b, "    {MCP_JBOOL, NULL, 0, %d},\n", v->v.b ? 1 : 0);
+        case MCP_JBOOL:
+            mcp_buf_printf(b, "    {MCP_JBOOL, NULL, 0, %d},\n", v->b ? 1 : 0);
             break;
         default:
             mcp_buf_puts(b, "    {MCP_JNULL, NULL, 0, 0},\n");
@@ -967,7 +966,7 @@ static void object_desc(gen *g, desc *d, const char *cname, const char *title, c
             if (f->default_value) {
                 mcp_buf dj;
                 mcp_buf_init(&dj);
-                j_write(&dj, j_from_node(g->a, f->default_value), -1);
+                mcp_json_write(&dj, schema_value(g->a, f->default_value), -1);
                 c_string(b, dj.data ? dj.data : "null", dj.len);
                 mcp_buf_free(&dj);
             } else {
@@ -1287,11 +1286,11 @@ static void completers(gen *g, const char *table, const char *owner_c, const ir_
     mcp_buf_puts(c, "};\n\n");
 }
 
-static void list_entry(gen *g, jval *v)
+static void list_entry(gen *g, mcp_json *v)
 {
     mcp_buf e;
     mcp_buf_init(&e);
-    j_write(&e, v, -1);
+    mcp_json_write(&e, v, -1);
     c_string_long(g->c, e.data ? e.data : "{}", e.len, "            ");
     if (e.oom)
         g->oom = true;
@@ -1417,7 +1416,7 @@ static void beyond_source(gen *g, const char **form_desc)
         opt_member(g, "message", e->message);
         mcp_buf sch;
         mcp_buf_init(&sch);
-        j_write(&sch, beyond_form_schema(a, e), -1);
+        mcp_json_write(&sch, beyond_form_schema(a, e), -1);
         mcp_buf_puts(c, "        .schema = ");
         c_string_long(c, sch.data ? sch.data : "{}", sch.len, "            ");
         if (sch.oom)
@@ -1623,7 +1622,7 @@ bool emit_c(mcp_arena *a, const ir_server *srv, const char *stem, const char *so
             const ir_tool *t = &srv->tools[i];
             mcp_buf entry;
             mcp_buf_init(&entry);
-            j_write(&entry, schema_tool_entry(se, t), -1);
+            mcp_json_write(&entry, schema_tool_entry(se, t), -1);
             mcp_buf_puts(c, "    {\n        .name = ");
             c_string(c, t->name, strlen(t->name));
             mcp_buf_puts(c, ",\n        .list_entry = ");

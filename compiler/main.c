@@ -214,11 +214,11 @@ static bool write_file(mcp_arena *a, const char *path, const char *data, size_t 
     return ok;
 }
 
-static bool write_json(mcp_arena *a, const char *path, const jval *v)
+static bool write_json(mcp_arena *a, const char *path, const mcp_json *v)
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    j_write(&b, v, 2);
+    mcp_json_write(&b, v, 2);
     mcp_buf_putc(&b, '\n');
     bool ok = !b.oom && write_file(a, path, b.data, b.len);
     mcp_buf_free(&b);
@@ -263,7 +263,7 @@ static bool emit_schemas(mcp_arena *a, const options *o, const ir_server *srv, c
         if (!write_json(a, mcp_arena_printf(a, "%s/%s.%s.input.schema.json", o->out_dir, stem, t->name),
                         schema_input(e, t)))
             return false;
-        jval *out = schema_output(e, t);
+        mcp_json *out = schema_output(e, t);
         if (out && !write_json(a, mcp_arena_printf(a, "%s/%s.%s.output.schema.json", o->out_dir, stem, t->name), out))
             return false;
     }
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
         mcp_buf b;
         mcp_buf_init(&b);
         if (e)
-            j_write(&b, schema_tools_list(e), 2);
+            mcp_json_write(&b, schema_tools_list(e), 2);
         mcp_buf_putc(&b, '\n');
         if (!e || b.oom || fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
             fprintf(stderr, "mcpidlc: error: cannot write the tools to standard output\n");

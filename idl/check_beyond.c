@@ -655,7 +655,8 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
         if (!lit->values)
             return false;
         for (size_t i = 0; i < ff->nvalues; i++)
-            lit->values[i] = values->kind == IDL_NODE_SEQ ? values->items[i] : values->pairs[i].key;
+            if (!(lit->values[i] = mcp_json_new_string(c->a, ff->values[i], strlen(ff->values[i]))))
+                return false;
         if (multi) {
             f->type = ck_new_type(c, IR_LIST, values->loc);
             if (!f->type)
@@ -763,7 +764,7 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
     const idl_node *d = idl_map_get(spec, "default");
     if (d && d->kind != IDL_NODE_NULL) {
         check_form_default(c, f, ff, spec, d);
-        f->default_value = d;
+        f->default_value = ck_value(c, d);
     }
     return true;
 }

@@ -203,7 +203,7 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
         ERR(c, key->loc, "a field name cannot contain a NUL character");
         return false;
     }
-    const idl_node *type_node = spec, *required = NULL;
+    const idl_node *type_node = spec, *required = NULL, *default_node = NULL;
     bool is_map = spec->kind == IDL_NODE_MAP;
     if (is_map) {
         ck_keysf(c, spec, FIELD_KEYS, COUNT(FIELD_KEYS), NULL, 0, "field '%s' of %s", f->name, owner_what);
@@ -214,7 +214,7 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
         }
         f->description = ck_description_of(c, spec);
         required = idl_map_get(spec, "required");
-        f->default_value = idl_map_get(spec, "default");
+        default_node = idl_map_get(spec, "default");
     }
     char what[300];
     snprintf(what, sizeof what, "type of '%s'", f->name);
@@ -226,7 +226,7 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
     if (!(is_map && ck_field_title(c, spec, f)))
         f->title = idl_title_case(c->a, f->name);
     f->c_name = ck_c_name(c, is_map ? spec : NULL, f->name);
-    f->required = f->default_value == NULL;
+    f->required = default_node == NULL;
     if (required) {
         if (required->kind != IDL_NODE_BOOL) {
             ERR(c, required->loc, "'required' must be true or false");
@@ -237,12 +237,14 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
             f->required = required->v.b;
         }
     }
-    if (owner == CK_OWNER_RECORD && f->default_value) {
+    if (owner == CK_OWNER_RECORD && default_node) {
         ERR(c, ck_map_key(spec, "default")->loc,
             "records take no defaults: an absent key stays absent; write 'required: false' for '%s', "
             "or make the type a model", f->name);
-        f->default_value = NULL;
+        default_node = NULL;
     }
+    if (default_node)
+        ck_add_default(c, f, default_node, owner_what);
     return true;
 }
 

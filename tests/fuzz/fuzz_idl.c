@@ -31,11 +31,11 @@ static void print_diags(idl_diags *d, bool caret)
 }
 
 /* v written as JSON parses strictly; returns the parsed value. */
-static mcp_json *strict_json(mcp_arena *a, const jval *v)
+static mcp_json *strict_json(mcp_arena *a, const mcp_json *v)
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    j_write(&b, v, 2);
+    mcp_json_write(&b, v, 2);
     FUZZ_CHECK(!b.oom);
     mcp_json_err err;
     size_t off;
@@ -56,7 +56,7 @@ static void emit(mcp_arena *a, const ir_server *srv)
     FUZZ_CHECK(tools->kind == MCP_JARRAY && tools->n == srv->ntools);
     for (size_t i = 0; i < srv->ntools; i++) {
         strict_json(a, schema_input(e, &srv->tools[i]));
-        jval *out = schema_output(e, &srv->tools[i]);
+        mcp_json *out = schema_output(e, &srv->tools[i]);
         if (out)
             strict_json(a, out);
     }
