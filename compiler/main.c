@@ -236,18 +236,24 @@ static bool make_out_dir(const char *dir)
 
 static bool emit_c_files(mcp_arena *a, const options *o, const ir_server *srv, const char *stem)
 {
-    c_output out;
     const char *base = strrchr(o->input, '/');
-    bool ok = emit_c(a, srv, stem, base ? base + 1 : o->input, o->emit_mock, &out);
+    const char *source_name = base ? base + 1 : o->input;
+    c_names *n = c_names_new(a, srv);
+    mcp_buf header, source, mock;
+    mcp_buf_init(&header);
+    mcp_buf_init(&source);
+    mcp_buf_init(&mock);
+    bool ok = n && emit_c_header(n, stem, source_name, &header) && emit_c_source(n, stem, source_name, &source) &&
+              (!o->emit_mock || emit_c_mock(n, stem, source_name, &mock));
     if (!ok)
         fprintf(stderr, "mcpidlc: error: out of memory generating C\n");
-    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.h", o->out_dir, stem), out.header.data, out.header.len);
-    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.c", o->out_dir, stem), out.source.data, out.source.len);
+    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.h", o->out_dir, stem), header.data, header.len);
+    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.c", o->out_dir, stem), source.data, source.len);
     if (o->emit_mock)
-        ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mock.c", o->out_dir, stem), out.mock.data, out.mock.len);
-    mcp_buf_free(&out.header);
-    mcp_buf_free(&out.source);
-    mcp_buf_free(&out.mock);
+        ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mock.c", o->out_dir, stem), mock.data, mock.len);
+    mcp_buf_free(&header);
+    mcp_buf_free(&source);
+    mcp_buf_free(&mock);
     return ok;
 }
 

@@ -61,13 +61,19 @@ static void emit(mcp_arena *a, const ir_server *srv)
             strict_json(a, out);
     }
 
-    c_output c;
-    memset(&c, 0, sizeof c);
-    FUZZ_CHECK(emit_c(a, srv, "fuzz", "fuzz.mcp.yaml", true, &c));
-    FUZZ_CHECK(c.header.len > 0 && c.source.len > 0 && c.mock.len > 0);
-    mcp_buf_free(&c.header);
-    mcp_buf_free(&c.source);
-    mcp_buf_free(&c.mock);
+    c_names *n = c_names_new(a, srv);
+    FUZZ_CHECK(n != NULL);
+    mcp_buf h, c, m;
+    mcp_buf_init(&h);
+    mcp_buf_init(&c);
+    mcp_buf_init(&m);
+    FUZZ_CHECK(emit_c_header(n, "fuzz", "fuzz.mcp.yaml", &h));
+    FUZZ_CHECK(emit_c_source(n, "fuzz", "fuzz.mcp.yaml", &c));
+    FUZZ_CHECK(emit_c_mock(n, "fuzz", "fuzz.mcp.yaml", &m));
+    FUZZ_CHECK(h.len > 0 && c.len > 0 && m.len > 0);
+    mcp_buf_free(&h);
+    mcp_buf_free(&c);
+    mcp_buf_free(&m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
