@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcpidl/codec.h"
 #include "mcpidl/json.h"
 #include "mcpidl/types.h"
 
