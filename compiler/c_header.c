@@ -22,26 +22,23 @@ static void emit_enum(hwriter *w, const c_struct *s)
     c_names *n = w->n;
     mcp_buf *h = w->h;
     const ir_def *def = s->def;
-    if (def) {
+    const mcp_json *const *values = def ? def->values : s->t->values;
+    size_t count = def ? def->nvalues : s->t->nvalues;
+    if (def)
         mcp_buf_printf(h, "/* %s (enum)%s%s */\n", def->name, def->description ? ": " : "",
                        def->description ? c_comment(n, def->description) : "");
-        mcp_buf_printf(h, "typedef enum %s {\n", s->name);
-        for (size_t i = 0; i < def->nvalues; i++) {
-            mcp_buf_printf(h, "    %s,", c_literal_const(n, s->name, def->values, i));
-            mcp_buf b;
-            mcp_buf_init(&b);
-            c_literal_key(&b, def->values[i]);
-            mcp_buf_printf(h, " /* %s */\n", b.data ? c_comment(n, b.data) : "");
-            mcp_buf_free(&b);
-        }
-    } else {
-        const ir_type *lit = s->t;
-        mcp_buf_printf(h, "/* %s */\n", c_comment(n, c_key_of(n, lit, C_HOLD_VALUE, false)));
-        mcp_buf_printf(h, "typedef enum %s {\n", s->name);
-        for (size_t i = 0; i < lit->nvalues; i++)
-            mcp_buf_printf(h, "    %s,\n", c_literal_const(n, s->name, lit->values, i));
+    else
+        mcp_buf_printf(h, "/* %s */\n", c_comment(n, c_type_text(n, s->t, C_HOLD_VALUE, false)));
+    mcp_buf_printf(h, "typedef enum %s {\n", s->name);
+    mcp_buf b;
+    mcp_buf_init(&b);
+    for (size_t i = 0; i < count; i++) {
+        mcp_buf_clear(&b);
+        c_literal_key(&b, values[i]);
+        mcp_buf_printf(h, "    %s, /* %s */\n", s->consts[i], b.data ? c_comment(n, b.data) : "");
     }
-    mcp_buf_printf(h, "} %s;\n\n", s->name);
+    mcp_buf_free(&b);
+    mcp_buf_printf(h, "} %s;\n#define " C_NAME_COUNT " %zu\n\n", s->name, s->name, count);
 }
 
 static void emit_struct(hwriter *w, const c_struct *s);
@@ -53,16 +50,14 @@ static void need_complete(hwriter *w, const ir_type *t, c_hold h)
     if (t->kind == IR_NAMED) {
         if (h == C_HOLD_INDIRECT && c_is_object_def(t))
             return;
-        for (size_t i = 0; i < n->nstructs; i++)
-            if (n->structs[i]->def == t->def)
-                emit_struct(w, n->structs[i]);
+        emit_struct(w, n->structs[t->def->index]); /* the named types come first, in order */
         return;
     }
     if (t->kind == IR_UNION && c_is_optional(t) && c_is_object_def(t->items[0]))
         return; /* a pointer */
     if (t->kind == IR_LIST || t->kind == IR_SET || t->kind == IR_DICT || t->kind == IR_TUPLE ||
         t->kind == IR_UNION || t->kind == IR_LITERAL) {
-        const c_struct *s = c_struct_find(n, c_key_of(n, t, h, false));
+        const c_struct *s = c_struct_of(n, t, h);
         if (s)
             emit_struct(w, s);
     }
@@ -136,7 +131,7 @@ static void emit_composite(hwriter *w, const c_struct *s)
     c_names *n = w->n;
     mcp_buf *h = w->h;
     const ir_type *t = s->t;
-    mcp_buf_printf(h, "/* %s */\n", c_comment(n, c_key_of(n, t, s->h, false)));
+    mcp_buf_printf(h, "/* %s */\n", c_comment(n, c_type_text(n, t, s->h, false)));
     switch (t->kind) {
     case IR_LIST:
     case IR_SET: {
@@ -170,12 +165,12 @@ static void emit_composite(hwriter *w, const c_struct *s)
         }
         mcp_buf_printf(h, "enum {\n");
         for (size_t i = 0; i < t->nitems; i++)
-            mcp_buf_printf(h, "    %s_%s = %zu,\n", s->name, c_arm_member(n, t, i), i + 1);
+            mcp_buf_printf(h, "    %s_%s = %zu,\n", s->name, s->arms[i], i + 1);
         mcp_buf_printf(h, "};\nstruct %s {\n    uint32_t which; /* %s_...; 0: unset */\n    union {\n", s->name,
                        s->name);
         for (size_t i = 0; i < t->nitems; i++) {
             mcp_buf_puts(h, "        ");
-            c_member(h, c_type_of(n, t->items[i], C_HOLD_INDIRECT), c_arm_member(n, t, i));
+            c_member(h, c_type_of(n, t->items[i], C_HOLD_INDIRECT), s->arms[i]);
             mcp_buf_puts(h, ";\n");
         }
         mcp_buf_puts(h, "    } as;\n};\n\n");
@@ -232,6 +227,70 @@ static void emit_dict_items(hwriter *w)
     }
 }
 
+/* PREFIX_T_init_zero and PREFIX_T_init_default of every struct of fields. */
+static void initializers(hwriter *w)
+{
+    c_names *n = w->n;
+    mcp_buf *h = w->h;
+    bool any = false;
+    for (size_t i = 0; i < n->nstructs; i++) {
+        const c_struct *s = n->structs[i];
+        const ir_def *def = s->def;
+        const ir_field *fields = def ? def->fields : s->args_of ? s->args_of->params : s->form_of ? s->form_of->fields : NULL;
+        size_t count = def ? def->nfields : s->args_of ? s->args_of->nparams : s->form_of ? s->form_of->nfields : 0;
+        if ((def && def->kind == IR_DEF_ENUM) || (!def && !s->args_of && !s->form_of))
+            continue;
+        bool record = (def && def->kind == IR_DEF_RECORD) || s->form_of;
+        if (!any)
+            mcp_buf_puts(h, "/* Initializers: every member zero (_init_zero: a list empty, a string NULL,\n"
+                            " * an enum its first value), or its default from the IDL (_init_default).\n"
+                            " * A list or dict default is a compound literal: C only. */\n");
+        any = true;
+        for (int k = 0; k < 2; k++) {
+            mcp_buf_printf(h, "#define %s_%s ", s->name, k ? "init_default" : "init_zero");
+            c_init_fields(n, h, fields, count, record, k);
+            mcp_buf_putc(h, '\n');
+        }
+    }
+    if (any)
+        mcp_buf_putc(h, '\n');
+}
+
+/* The named types' functions: to and from JSON text, an enum's values as
+ * text; the Literals' values as text. */
+static void codecs(hwriter *w)
+{
+    c_names *n = w->n;
+    mcp_buf *h = w->h;
+    if (n->srv->ndefs)
+        mcp_buf_puts(h, "/* Each type from and to JSON text (mcpidl/codec.h): from_json checks the text\n"
+                        " * against the type's schema and fills *out (in `arena`), or says why in *error\n"
+                        " * (pydantic's report); to_json appends a value to `out`, checked as a tool's\n"
+                        " * output is. */\n");
+    for (size_t i = 0; i < n->srv->ndefs; i++) {
+        const char *t = n->structs[i]->name;
+        mcp_buf_printf(h, "bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out, mcp_arena *arena,\n"
+                          "    const char **error);\n",
+                       t, t);
+        mcp_buf_printf(h, "bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out, mcp_arena *arena, const char **error);\n",
+                       t, t);
+    }
+    bool any = false;
+    for (size_t i = 0; i < n->nstructs; i++) {
+        const c_struct *s = n->structs[i];
+        if (!s->is_enum)
+            continue;
+        if (!any)
+            mcp_buf_printf(h, "%s/* Each value of an enum as text: 'red' as \"red\", 1 as \"1\", True as \"true\",\n"
+                              " * None as \"null\"; NULL for a number that is no value. */\n",
+                           n->srv->ndefs ? "\n" : "");
+        any = true;
+        mcp_buf_printf(h, "const char *" C_NAME_ENUM_NAME "(%s value);\n", s->name, s->name);
+    }
+    if (n->srv->ndefs || any)
+        mcp_buf_putc(h, '\n');
+}
+
 static void completer_prototypes(hwriter *w, const char *owner_c, const ir_completion *k, size_t nk,
                                  const char *what)
 {
@@ -259,16 +318,16 @@ static void beyond_header(hwriter *w)
         const ir_resource *r = &srv->resources[i];
         if (!c_resource_has_reader(r))
             continue;
-        mcp_buf_printf(h, "\n/* %s */\nmcp_status %s_read_%s(mcp_call *call, const char *uri);\n",
+        mcp_buf_printf(h, "\n/* %s */\nmcp_status " C_NAME_READER "(mcp_call *call, const char *uri);\n",
                        c_comment(n, r->uri), n->prefix, r->c_name);
     }
     for (size_t i = 0; i < srv->ntemplates; i++) {
         const ir_template *t = &srv->templates[i];
-        mcp_buf_printf(h, "\n/* The variables of %s (percent-decoded). */\ntypedef struct %s_%s_vars {\n",
+        mcp_buf_printf(h, "\n/* The variables of %s (percent-decoded). */\ntypedef struct " C_NAME_VARS " {\n",
                        c_comment(n, t->uri_template), n->prefix, t->c_name);
         for (size_t j = 0; j < t->nvars; j++)
             mcp_buf_printf(h, "    const char *%s;\n", t->var_c_names[j]);
-        mcp_buf_printf(h, "} %s_%s_vars;\n", n->prefix, t->c_name);
+        mcp_buf_printf(h, "} " C_NAME_VARS ";\n", n->prefix, t->c_name);
         c_template_prototype(n, h, t);
         mcp_buf_puts(h, ";\n");
         completer_prototypes(w, t->c_name, t->complete, t->ncomplete, "variable");
@@ -280,14 +339,14 @@ static void beyond_header(hwriter *w)
         const ir_prompt *p = &srv->prompts[i];
         mcp_buf_printf(h, "\n/* %s: %s */\n", c_comment(n, p->name), c_comment(n, p->description));
         if (p->nargs) {
-            mcp_buf_printf(h, "typedef struct %s_%s_prompt_args {\n", n->prefix, p->c_name);
+            mcp_buf_printf(h, "typedef struct " C_NAME_PROMPT_ARGS " {\n", n->prefix, p->c_name);
             for (size_t j = 0; j < p->nargs; j++) {
                 const ir_prompt_arg *a = &p->args[j];
                 mcp_buf_printf(h, "    const char *%s; /* %s%s */\n", a->c_name,
                                strcmp(a->c_name, a->name) ? c_fmt(n, "\"%s\", ", c_comment(n, a->name)) : "",
                                a->required ? "required" : "NULL when absent");
             }
-            mcp_buf_printf(h, "} %s_%s_prompt_args;\n", n->prefix, p->c_name);
+            mcp_buf_printf(h, "} " C_NAME_PROMPT_ARGS ";\n", n->prefix, p->c_name);
         }
         c_prompt_prototype(n, h, p);
         mcp_buf_puts(h, ";\n");
@@ -298,7 +357,7 @@ static void beyond_header(hwriter *w)
                         " * when the user accepted and the answer fits: *out holds it. */\n");
     for (size_t i = 0; i < srv->nelicitations; i++) {
         const ir_elicitation *e = &srv->elicitations[i];
-        mcp_buf_printf(h, "extern const mcp_elicitation %s_%s_elicitation;\n", n->prefix, e->c_name);
+        mcp_buf_printf(h, "extern const mcp_elicitation " C_NAME_ELICITATION ";\n", n->prefix, e->c_name);
         c_elicit_prototype(n, h, e);
         mcp_buf_puts(h, ";\n");
     }
@@ -355,6 +414,8 @@ bool emit_c_header(c_names *n, const char *stem, const char *source_name, mcp_bu
     for (size_t i = 0; i < n->nstructs; i++)
         emit_struct(&w, n->structs[i]);
     emit_dict_items(&w);
+    initializers(&w);
+    codecs(&w);
 
     mcp_buf_puts(h, "/* Handlers: define one function per tool. Return MCP_OK after filling *out\n"
                     " * (or after mcp_return_json*), or mcp_fail(call, ...) to fail the call. */\n");
@@ -366,7 +427,7 @@ bool emit_c_header(c_names *n, const char *stem, const char *source_name, mcp_bu
         mcp_buf_puts(h, ";\n");
     }
     beyond_header(&w);
-    mcp_buf_printf(h, "\n/* The server: pass its address to mcp_main(). */\nextern const mcp_server %s_server;\n",
+    mcp_buf_printf(h, "\n/* The server: pass its address to mcp_main(). */\nextern const mcp_server " C_NAME_SERVER ";\n",
                    n->prefix);
     mcp_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);
     return !n->oom && !h->oom;

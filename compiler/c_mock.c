@@ -10,7 +10,7 @@ static void beyond_mock(c_names *n, mcp_buf *m)
     for (size_t i = 0; i < srv->nresources; i++) {
         const ir_resource *r = &srv->resources[i];
         if (c_resource_has_reader(r))
-            mcp_buf_printf(m, "\nmcp_status %s_read_%s(mcp_call *call, const char *uri)\n{\n"
+            mcp_buf_printf(m, "\nmcp_status " C_NAME_READER "(mcp_call *call, const char *uri)\n{\n"
                               "    return mcp_fail(call, \"no mock for %%s\", uri);\n}\n",
                            n->prefix, r->c_name);
     }
@@ -55,7 +55,7 @@ bool emit_c_mock(c_names *n, const char *stem, const char *source_name, mcp_buf 
                        c_out_type(n, t) ? "    (void)out;\n" : "");
     }
     beyond_mock(n, m);
-    mcp_buf_printf(m, "\nint main(int argc, char **argv)\n{\n    return mcp_mock_main(&%s_server, argc, argv);\n}\n",
+    mcp_buf_printf(m, "\nint main(int argc, char **argv)\n{\n    return mcp_mock_main(&" C_NAME_SERVER ", argc, argv);\n}\n",
                    n->prefix);
     return !n->oom && !m->oom;
 }

@@ -1,7 +1,8 @@
 /* c_names.c: the C entities of a server and their names (c_names.h). */
 #include "c_names.h"
 
-#include <ctype.h>
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool c_is_object_def(const ir_type *t)
@@ -12,14 +13,6 @@ bool c_is_object_def(const ir_type *t)
 bool c_is_optional(const ir_type *t)
 {
     return t->kind == IR_UNION && t->nitems == 2 && t->items[1]->kind == IR_NONE;
-}
-
-static bool push(c_names *n, void ***arr, size_t *len, size_t *cap, void *item);
-
-static void add_struct(c_names *n, c_struct *s)
-{
-    s->index = n->nstructs;
-    push(n, (void ***)&n->structs, &n->nstructs, &n->cap_structs, s);
 }
 
 static bool push(c_names *n, void ***arr, size_t *len, size_t *cap, void *item)
@@ -38,7 +31,70 @@ static bool push(c_names *n, void ***arr, size_t *len, size_t *cap, void *item)
     return true;
 }
 
-/* ------------------------------------------------------------------ keys and names */
+/* ------------------------------------------------------------------ tables of names */
+
+/* Open addressing over strings, in the arena: the keys of types and
+ * descriptors are looked up once per use of a type. */
+struct c_table {
+    const char **keys;
+    void **values;
+    size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static c_table *table_new(c_names *n)
+{
+    c_table *t = mcp_arena_alloc(n->a, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cap = 64;
+    t->keys = mcp_arena_alloc(n->a, t->cap * sizeof *t->keys);
+    t->values = mcp_arena_alloc(n->a, t->cap * sizeof *t->values);
+    return t->keys && t->values ? t : NULL;
+}
+
+static void *table_get(const c_table *t, const char *key)
+{
+    for (size_t i = hash_str(key) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        if (!t->keys[i])
+            return NULL;
+        if (strcmp(t->keys[i], key) == 0)
+            return t->values[i];
+    }
+}
+
+static bool table_put(c_names *n, c_table *t, const char *key, void *value)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        c_table bigger = {.cap = 2 * t->cap};
+        bigger.keys = mcp_arena_alloc(n->a, bigger.cap * sizeof *bigger.keys);
+        bigger.values = mcp_arena_alloc(n->a, bigger.cap * sizeof *bigger.values);
+        if (!bigger.keys || !bigger.values) {
+            n->oom = true;
+            return false;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->keys[i])
+                table_put(n, &bigger, t->keys[i], t->values[i]);
+        *t = bigger;
+    }
+    size_t i = hash_str(key) & (t->cap - 1);
+    while (t->keys[i])
+        i = (i + 1) & (t->cap - 1);
+    t->keys[i] = key;
+    t->values[i] = value;
+    t->n++;
+    return true;
+}
+
+/* ------------------------------------------------------------------ keys */
 
 void c_literal_key(mcp_buf *b, const mcp_json *v)
 {
@@ -95,13 +151,26 @@ static void constraints_key(mcp_buf *b, const ir_constraints *c)
         b->data[b->len] = 0;
 }
 
-/* The structural key of a use of t. With `full`, constraints and spelling
- * (tuple[T, ...]) count: that is the descriptor's key; without, the C type's. */
-static void type_key(mcp_buf *b, const ir_type *t, c_hold h, bool full)
+/* What a descriptor checks beyond its type's structure. */
+static bool has_constraints(const ir_constraints *c)
+{
+    return c->has_minimum || c->has_maximum || c->has_exclusive_minimum || c->has_exclusive_maximum ||
+           c->has_multiple_of || c->has_min_length || c->has_max_length || c->has_min_items || c->has_max_items ||
+           c->pattern;
+}
+
+enum {
+    KEY_CONSTRAINTS = 1, /* constraints, and the spelling tuple[T, ...]: what a descriptor checks */
+    KEY_SITES = 2,       /* the C name of each Literal: the identity of a C type */
+};
+
+/* The structural key of a use of t. */
+static void type_key(mcp_buf *b, const ir_type *t, c_hold h, int mode)
 {
     static const char *const SCALAR[] = {[IR_INT] = "int", [IR_FLOAT] = "float", [IR_STR] = "str",
                                          [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "None",
                                          [IR_ANY] = "any"};
+    bool full = mode & KEY_CONSTRAINTS;
     switch (t->kind) {
     case IR_INT:
     case IR_FLOAT:
@@ -114,17 +183,17 @@ static void type_key(mcp_buf *b, const ir_type *t, c_hold h, bool full)
         break;
     case IR_LIST:
         mcp_buf_puts(b, full && t->tuple_variadic ? "tuple*[" : "list[");
-        type_key(b, t->elem, C_HOLD_VALUE, full);
+        type_key(b, t->elem, C_HOLD_VALUE, mode);
         mcp_buf_putc(b, ']');
         break;
     case IR_SET:
         mcp_buf_puts(b, "set[");
-        type_key(b, t->elem, C_HOLD_VALUE, full);
+        type_key(b, t->elem, C_HOLD_VALUE, mode);
         mcp_buf_putc(b, ']');
         break;
     case IR_DICT:
         mcp_buf_puts(b, t->int_keys ? "dict[int," : "dict[str,");
-        type_key(b, t->elem, C_HOLD_VALUE, full);
+        type_key(b, t->elem, C_HOLD_VALUE, mode);
         mcp_buf_putc(b, ']');
         break;
     case IR_TUPLE:
@@ -139,7 +208,7 @@ static void type_key(mcp_buf *b, const ir_type *t, c_hold h, bool full)
         for (size_t i = 0; i < (c_is_optional(t) ? 1 : t->nitems); i++) {
             if (i)
                 mcp_buf_putc(b, ',');
-            type_key(b, t->items[i], C_HOLD_INDIRECT, full);
+            type_key(b, t->items[i], C_HOLD_INDIRECT, mode);
         }
         mcp_buf_putc(b, ']');
         break;
@@ -151,6 +220,10 @@ static void type_key(mcp_buf *b, const ir_type *t, c_hold h, bool full)
             c_literal_key(b, t->values[i]);
         }
         mcp_buf_putc(b, ']');
+        if (mode & KEY_SITES) {
+            mcp_buf_putc(b, '@');
+            mcp_buf_puts(b, t->c_name);
+        }
         break;
     case IR_NAMED:
         if (h == C_HOLD_INDIRECT && c_is_object_def(t))
@@ -167,17 +240,41 @@ static void type_key(mcp_buf *b, const ir_type *t, c_hold h, bool full)
         constraints_key(b, &t->c);
 }
 
-const char *c_key_of(c_names *n, const ir_type *t, c_hold h, bool full)
+/* A buffer for a name or a key: the model's scratch while it is built (which
+ * saves an allocation per use of a type), else `local`. */
+static mcp_buf *scratch(c_names *n, mcp_buf *local)
 {
-    mcp_buf b;
-    mcp_buf_init(&b);
-    type_key(&b, t, h, full);
-    const char *k = mcp_arena_strndup(n->a, b.data ? b.data : "", b.len);
-    if (b.oom || !k)
-        n->oom = true;
-    mcp_buf_free(&b);
-    return k ? k : "";
+    mcp_buf *b = n->building ? &n->scratch : local;
+    if (b == local)
+        mcp_buf_init(b);
+    mcp_buf_clear(b);
+    return b;
 }
+
+/* The text of b in the arena, and b freed unless it is the scratch. */
+static const char *take(c_names *n, mcp_buf *b)
+{
+    const char *s = mcp_arena_strndup(n->a, b->data ? b->data : "", b->len);
+    if (b->oom || !s)
+        n->oom = true;
+    if (b != &n->scratch)
+        mcp_buf_free(b);
+    return s ? s : "";
+}
+
+static const char *key_of(c_names *n, const ir_type *t, c_hold h, int mode)
+{
+    mcp_buf local, *b = scratch(n, &local);
+    type_key(b, t, h, mode);
+    return take(n, b);
+}
+
+const char *c_type_text(c_names *n, const ir_type *t, c_hold h, bool constraints)
+{
+    return key_of(n, t, h, constraints ? KEY_CONSTRAINTS : 0);
+}
+
+/* ------------------------------------------------------------------ name pieces */
 
 /* A C-identifier piece for a literal value. */
 static void literal_ident(mcp_buf *b, const mcp_json *v)
@@ -188,7 +285,8 @@ static void literal_ident(mcp_buf *b, const mcp_json *v)
             mcp_buf_puts(b, "empty");
         for (size_t i = 0; i < v->len; i++) {
             unsigned char ch = (unsigned char)v->s[i];
-            if (isalnum(ch) || ch == '_')
+            bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+            if (alnum || ch == '_')
                 mcp_buf_putc(b, (char)ch);
             else if ((ch & 0xC0) != 0x80)
                 mcp_buf_putc(b, '_');
@@ -209,57 +307,50 @@ static void literal_ident(mcp_buf *b, const mcp_json *v)
     }
 }
 
-/* The name piece of a type, without the prefix: str_list, WeatherData_opt. */
-static void base_name(c_names *n, mcp_buf *b, const ir_type *t)
+/* The name piece of a type, without the prefix: str_list, WeatherData_opt, the
+ * site of a Literal (Shirt_color). With `spelled`, a list written
+ * tuple[T, ...] is T_tuple (a descriptor's piece; the C type is a list). */
+static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled)
 {
     static const char *const SCALAR[] = {[IR_INT] = "int", [IR_FLOAT] = "float", [IR_STR] = "str",
                                          [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "none",
                                          [IR_ANY] = "any"};
     switch (t->kind) {
     case IR_LIST:
-        base_name(n, b, t->elem);
-        mcp_buf_puts(b, "_list");
+        base_name(n, b, t->elem, spelled);
+        mcp_buf_puts(b, spelled && t->tuple_variadic ? "_tuple" : "_list");
         return;
     case IR_SET:
-        base_name(n, b, t->elem);
+        base_name(n, b, t->elem, spelled);
         mcp_buf_puts(b, "_set");
         return;
     case IR_DICT:
-        base_name(n, b, t->elem);
+        base_name(n, b, t->elem, spelled);
         mcp_buf_puts(b, t->int_keys ? "_intdict" : "_dict");
         return;
     case IR_TUPLE:
         mcp_buf_puts(b, "tuple");
         for (size_t i = 0; i < t->nitems; i++) {
             mcp_buf_putc(b, '_');
-            base_name(n, b, t->items[i]);
+            base_name(n, b, t->items[i], spelled);
         }
         return;
     case IR_UNION:
         if (c_is_optional(t)) {
-            base_name(n, b, t->items[0]);
+            base_name(n, b, t->items[0], spelled);
             mcp_buf_puts(b, "_opt");
             return;
         }
         for (size_t i = 0; i < t->nitems; i++) {
             if (i)
                 mcp_buf_puts(b, "_or_");
-            base_name(n, b, t->items[i]);
+            base_name(n, b, t->items[i], spelled);
         }
         return;
-    case IR_LITERAL: {
-        size_t mark = b->len;
-        mcp_buf_puts(b, "lit");
-        for (size_t i = 0; i < t->nvalues; i++) {
-            mcp_buf_putc(b, '_');
-            literal_ident(b, t->values[i]);
-        }
-        if (b->len - mark > 40) {
-            b->len = mark;
-            mcp_buf_printf(b, "literal%zu", ++n->nlits);
-        }
+    case IR_LITERAL:
+        /* prefix_SITE: the piece is SITE */
+        mcp_buf_puts(b, t->c_name + strlen(n->prefix) + 1);
         return;
-    }
     case IR_NAMED:
         mcp_buf_puts(b, t->def->name);
         return;
@@ -271,32 +362,116 @@ static void base_name(c_names *n, mcp_buf *b, const ir_type *t)
     }
 }
 
-static bool name_taken(c_names *n, const char *name)
+static const char *base_of(c_names *n, const ir_type *t, bool spelled)
 {
-    for (size_t i = 0; i < n->nstructs; i++)
-        if (strcmp(n->structs[i]->name, name) == 0)
-            return true;
-    for (size_t i = 0; i < n->srv->ndefs; i++)
-        if (strcmp(n->srv->defs[i]->c_name, name) == 0)
+    mcp_buf local, *b = scratch(n, &local);
+    base_name(n, b, t, spelled);
+    return take(n, b);
+}
+
+/* The pieces of names that generated functions and constants of a type
+ * append to its name (C_NAME_COUNT, ...): an enum constant spelled like one
+ * gets a '_' (SortBy's value 'name' is SortBy_name_, as SortBy_name() is a
+ * function). */
+static bool is_reserved_piece(const char *s)
+{
+    static const char *const RESERVED[] = {"COUNT", "name", "desc", "from_json", "to_json"};
+    for (size_t i = 0; i < sizeof RESERVED / sizeof *RESERVED; i++)
+        if (strcmp(s, RESERVED[i]) == 0)
             return true;
     return false;
 }
 
+/* Names from pieces, one per item, made unique within their type: a piece
+ * met before gets _N, N the item's position from 1 (an enum's values 'a-b'
+ * and 'a_b' are a_b and a_b_2). Found in a table, however many there are. */
+static const char **unique_pieces(c_names *n, const char *type_name, const char **pieces, size_t count)
+{
+    const char **names = mcp_arena_alloc(n->a, (count ? count : 1) * sizeof *names);
+    c_table *seen = table_new(n);
+    if (!names || !seen) {
+        n->oom = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (table_get(seen, pieces[i]))
+            names[i] = c_fmt(n, "%s_%s_%zu", type_name, pieces[i], i + 1);
+        else
+            names[i] = c_fmt(n, "%s_%s", type_name, pieces[i]);
+        table_put(n, seen, pieces[i], (void *)pieces[i]);
+    }
+    return names;
+}
+
+/* The constants of an enum or a Literal named `type_name`. */
+static const char **enum_consts(c_names *n, const char *type_name, const mcp_json *const *values, size_t count)
+{
+    const char **pieces = mcp_arena_alloc(n->a, (count ? count : 1) * sizeof *pieces);
+    if (!pieces) {
+        n->oom = true;
+        return NULL;
+    }
+    mcp_buf b;
+    mcp_buf_init(&b);
+    for (size_t i = 0; i < count; i++) {
+        mcp_buf_clear(&b);
+        literal_ident(&b, values[i]);
+        if (is_reserved_piece(b.data))
+            mcp_buf_putc(&b, '_');
+        pieces[i] = mcp_arena_strndup(n->a, b.data, b.len);
+        if (b.oom || !pieces[i]) {
+            mcp_buf_free(&b);
+            n->oom = true;
+            return NULL;
+        }
+    }
+    mcp_buf_free(&b);
+    return unique_pieces(n, type_name, pieces, count);
+}
+
+/* The members of a union: each arm's name piece, a keyword with a '_'. Also
+ * the piece of its tag constant (TYPE_MEMBER). */
+static const char **union_arms(c_names *n, const ir_type *u)
+{
+    const char **pieces = mcp_arena_alloc(n->a, u->nitems * sizeof *pieces);
+    if (!pieces) {
+        n->oom = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < u->nitems; i++) {
+        pieces[i] = base_of(n, u->items[i], false);
+        if (idl_is_c_keyword(pieces[i]))
+            pieces[i] = c_fmt(n, "%s_", pieces[i]);
+    }
+    const char **names = unique_pieces(n, "", pieces, u->nitems);
+    for (size_t i = 0; names && i < u->nitems; i++)
+        names[i] += 1; /* without the '_' of the empty type name */
+    return names;
+}
+
 /* ------------------------------------------------------------------ C types */
+
+static void add_struct(c_names *n, c_struct *s)
+{
+    s->index = n->nstructs;
+    push(n, (void ***)&n->structs, &n->nstructs, &n->cap_structs, s);
+    table_put(n, n->struct_keys, s->key, s);
+}
 
 c_struct *c_struct_find(const c_names *n, const char *key)
 {
-    for (size_t i = 0; i < n->nstructs; i++)
-        if (strcmp(n->structs[i]->key, key) == 0)
-            return n->structs[i];
-    return NULL;
+    return table_get(n->struct_keys, key);
 }
 
+c_struct *c_struct_of(c_names *n, const ir_type *t, c_hold h)
+{
+    return c_struct_find(n, key_of(n, t, h, KEY_SITES));
+}
 
 /* Register the composite (or Literal) C type of t and return its name. */
 static const char *composite(c_names *n, const ir_type *t, c_hold h)
 {
-    const char *key = c_key_of(n, t, h, false);
+    const char *key = key_of(n, t, h, KEY_SITES);
     c_struct *s = c_struct_find(n, key);
     if (s)
         return s->name;
@@ -305,15 +480,12 @@ static const char *composite(c_names *n, const ir_type *t, c_hold h)
         n->oom = true;
         return "void";
     }
-    mcp_buf b;
-    mcp_buf_init(&b);
-    mcp_buf_printf(&b, "%s_", n->prefix);
-    base_name(n, &b, t);
-    const char *name = mcp_arena_strndup(n->a, b.data ? b.data : "x", b.len);
-    mcp_buf_free(&b);
-    for (int k = 2; name_taken(n, name); k++)
-        name = c_fmt(n, "%.*s_%d", (int)strcspn(name, ""), name, k);
+    const char *name = t->kind == IR_LITERAL ? t->c_name : c_fmt(n, "%s_%s", n->prefix, base_of(n, t, false));
     *s = (c_struct){.key = key, .name = name, .t = t, .h = h, .is_enum = t->kind == IR_LITERAL};
+    if (t->kind == IR_LITERAL)
+        s->consts = enum_consts(n, name, t->values, t->nvalues);
+    if (t->kind == IR_UNION && !c_is_optional(t))
+        s->arms = union_arms(n, t);
     add_struct(n, s);
     /* register what it contains */
     switch (t->kind) {
@@ -333,7 +505,6 @@ static const char *composite(c_names *n, const ir_type *t, c_hold h)
     return name;
 }
 
-/* The C spelling of a use of t ("int64_t", "const char *", "weather_str_list"). */
 const char *c_type_of(c_names *n, const ir_type *t, c_hold h)
 {
     switch (t->kind) {
@@ -366,75 +537,56 @@ const char *c_type_of(c_names *n, const ir_type *t, c_hold h)
     }
 }
 
-const char *c_arm_member(c_names *n, const ir_type *u, size_t index)
-{
-    const ir_type *t = u->items[index];
-    mcp_buf b;
-    mcp_buf_init(&b);
-    base_name(n, &b, t);
-    const char *name = mcp_arena_strndup(n->a, b.data ? b.data : "arm", b.len);
-    mcp_buf_free(&b);
-    if (idl_is_c_keyword(name))
-        name = c_fmt(n, "%s_", name);
-    /* two arms may share a name piece (int with two sets of constraints) */
-    for (size_t j = 0; j < index; j++) {
-        mcp_buf o;
-        mcp_buf_init(&o);
-        base_name(n, &o, u->items[j]);
-        bool same = o.data && strcmp(o.data, name) == 0;
-        mcp_buf_free(&o);
-        if (same)
-            return c_fmt(n, "%s_%zu", name, index + 1);
-    }
-    return name;
-}
-
-const char *c_literal_const(c_names *n, const char *type_name, const mcp_json *const *values, size_t i)
-{
-    mcp_buf b;
-    mcp_buf_init(&b);
-    literal_ident(&b, values[i]);
-    const char *piece = mcp_arena_strndup(n->a, b.data ? b.data : "v", b.len);
-    mcp_buf_free(&b);
-    for (size_t j = 0; j < i; j++) {
-        mcp_buf o;
-        mcp_buf_init(&o);
-        literal_ident(&o, values[j]);
-        bool same = o.data && strcmp(o.data, piece) == 0;
-        mcp_buf_free(&o);
-        if (same)
-            return c_fmt(n, "%s_%s_%zu", type_name, piece, i + 1);
-    }
-    return c_fmt(n, "%s_%s", type_name, piece);
-}
-
 /* ------------------------------------------------------------------ descriptors */
 
-static c_desc *find_desc(const c_names *n, const char *key)
-{
-    for (size_t i = 0; i < n->ndescs; i++)
-        if (strcmp(n->descs[i]->key, key) == 0)
-            return n->descs[i];
-    return NULL;
-}
-
-static c_desc *new_desc(c_names *n, const char *key, const ir_type *t, c_hold h)
+static c_desc *new_desc(c_names *n, const char *key, const char *name, const ir_type *t, c_hold h)
 {
     c_desc *d = mcp_arena_alloc(n->a, sizeof *d);
     if (!d) {
         n->oom = true;
         return NULL;
     }
-    *d = (c_desc){.key = key, .t = t, .h = h, .name = c_fmt(n, "td_%zu", n->ndescs)};
+    *d = (c_desc){.key = key, .name = name, .t = t, .h = h};
     push(n, (void ***)&n->descs, &n->ndescs, &n->cap_descs, d);
+    table_put(n, n->desc_keys, key, d);
     return d;
 }
 
-static const char *desc_of(c_names *n, const ir_type *t, c_hold h);
+static c_desc *desc_at(c_names *n, const ir_type *t, c_hold h, const char *site);
 
-/* An object's descriptor: its fields' descriptors first. */
-static void object_desc(c_names *n, c_desc *d, const char *cname, const char *title, const ir_field *fields,
-                        size_t nfields, bool forbid, bool record)
+/* Whether t holds constraints of its own: the type of a field, or the value of
+ * an Optional one. */
+static bool holds_constraints(const ir_type *t)
+{
+    return has_constraints(&t->c) || (c_is_optional(t) && has_constraints(&t->items[0]->c));
+}
+
+static const char *desc_of(c_names *n, const ir_type *t, c_hold h, const char *site)
+{
+    const c_desc *d = desc_at(n, t, h, site);
+    return d ? d->name : "oom";
+}
+
+/* The descriptor of the type of a field (or of a tool's result), which
+ * belongs to the field when it holds the field's constraints: then
+ * `what`, with the field's place, says so in messages. */
+static const char *field_desc(c_names *n, const ir_field *f, const char *site, const char *what)
+{
+    c_desc *d = desc_at(n, f->type, C_HOLD_VALUE, site);
+    if (!d)
+        return "oom";
+    if (d->site && !d->what) {
+        d->what = what;
+        d->loc = f->loc;
+    }
+    return d->name;
+}
+
+/* An object's descriptor: its fields' descriptors first; `owner` is the C
+ * name that the sites of the fields' constraints are named after, and
+ * `owner_what` names it in messages ("model 'Shirt'"). */
+static void object_desc(c_names *n, c_desc *d, const char *cname, const char *owner, const char *owner_what,
+                        const char *title, const ir_field *fields, size_t nfields, bool forbid, bool record)
 {
     d->object = true;
     d->ctype = cname;
@@ -448,80 +600,395 @@ static void object_desc(c_names *n, c_desc *d, const char *cname, const char *ti
         n->oom = true;
         return;
     }
-    for (size_t i = 0; i < nfields; i++)
-        d->field_descs[i] = desc_of(n, fields[i].type, C_HOLD_VALUE);
+    for (size_t i = 0; i < nfields; i++) {
+        const ir_field *f = &fields[i];
+        d->field_descs[i] = holds_constraints(f->type)
+                                ? field_desc(n, f, c_fmt(n, "%s_%s_field", owner, f->c_name),
+                                             c_fmt(n, "field '%s' of %s", f->name, owner_what))
+                                : desc_of(n, f->type, C_HOLD_VALUE, NULL);
+    }
     push(n, (void ***)&n->bodies, &n->nbodies, &n->cap_bodies, d);
 }
 
-static const char *desc_of(c_names *n, const ir_type *t, c_hold h)
+/* The descriptor of a use of t. A type with constraints (the type of a field,
+ * or the value of an Optional one) belongs to its field: its name is the
+ * field's `site` (PREFIX_Shirt_size_field_desc); any other is shared by the
+ * uses of its structure, and named after it (PREFIX_str_list_desc). */
+static c_desc *desc_at(c_names *n, const ir_type *t, c_hold h, const char *site)
 {
-    const char *key = c_key_of(n, t, h, true);
-    c_desc *d = find_desc(n, key);
+    bool at_site = holds_constraints(t);
+    assert(!at_site || site); /* constraints are written on fields, or on the result of a tool */
+    const char *key = at_site ? c_fmt(n, "field:%s", site) : key_of(n, t, h, KEY_CONSTRAINTS | KEY_SITES);
+    c_desc *d = table_get(n->desc_keys, key);
     if (d)
-        return d->name;
-    d = new_desc(n, key, t, h);
+        return d;
+    const char *name;
+    if (at_site)
+        name = c_fmt(n, "%s_%s_desc", n->prefix, site);
+    else if (t->kind == IR_NAMED && h == C_HOLD_INDIRECT && c_is_object_def(t))
+        name = c_fmt(n, "%s_%s_ptr_desc", n->prefix, t->def->name);
+    else
+        name = c_fmt(n, "%s_%s_desc", n->prefix, base_of(n, t, true));
+    d = new_desc(n, key, name, t, h);
     if (!d)
-        return "td_oom";
+        return NULL;
     d->ctype = c_type_of(n, t, h);
+    d->site = at_site;
 
     /* A model or record held by pointer. */
     d->ptr = (t->kind == IR_NAMED && h == C_HOLD_INDIRECT && c_is_object_def(t)) ||
              (c_is_optional(t) && c_is_object_def(t->items[0]));
     if (d->ptr) {
-        d->elem = desc_of(n, t->kind == IR_NAMED ? t : t->items[0], C_HOLD_VALUE);
+        d->elem = desc_of(n, t->kind == IR_NAMED ? t : t->items[0], C_HOLD_VALUE, NULL);
     } else if (t->kind == IR_NAMED && t->def->kind != IR_DEF_ENUM) {
         const ir_def *def = t->def;
-        object_desc(n, d, def->c_name, def->name, def->fields, def->nfields, def->extra_forbid,
-                    def->kind == IR_DEF_RECORD);
-        return d->name;
+        object_desc(n, d, def->c_name, def->name, c_fmt(n, "%s '%s'", def->kind == IR_DEF_RECORD ? "record" : "model",
+                                                       def->name),
+                    def->name, def->fields, def->nfields, def->extra_forbid, def->kind == IR_DEF_RECORD);
+        return d;
     } else if (t->kind == IR_LIST || t->kind == IR_SET || t->kind == IR_DICT) {
-        d->elem = desc_of(n, t->elem, C_HOLD_VALUE);
+        d->elem = desc_of(n, t->elem, C_HOLD_VALUE, NULL);
     } else if (c_is_optional(t)) {
-        d->elem = desc_of(n, t->items[0], C_HOLD_INDIRECT);
+        d->elem = desc_of(n, t->items[0], C_HOLD_INDIRECT, at_site ? c_fmt(n, "%s_value", site) : NULL);
     } else if (t->kind == IR_TUPLE || t->kind == IR_UNION) {
         d->items = mcp_arena_alloc(n->a, t->nitems * sizeof *d->items);
         if (!d->items) {
             n->oom = true;
-            return d->name;
+            return d;
         }
         for (size_t i = 0; i < t->nitems; i++)
-            d->items[i] = desc_of(n, t->items[i], C_HOLD_INDIRECT);
+            d->items[i] = desc_of(n, t->items[i], C_HOLD_INDIRECT, NULL);
     }
     push(n, (void ***)&n->bodies, &n->nbodies, &n->cap_bodies, d);
-    return d->name;
+    return d;
+}
+
+/* ------------------------------------------------------------------ collisions */
+
+/* Where a group of names comes from: a declaration, or a structure the
+ * file uses. Its description for messages is made only when one is needed. */
+typedef enum c_origin_kind {
+    ORIGIN_SERVER,
+    ORIGIN_TYPE,      /* of: ir_def */
+    ORIGIN_TOOL,      /* ir_tool */
+    ORIGIN_RESOURCE,  /* ir_resource */
+    ORIGIN_TEMPLATE,  /* ir_template */
+    ORIGIN_PROMPT,    /* ir_prompt */
+    ORIGIN_FORM,      /* ir_elicitation */
+    ORIGIN_LITERAL,   /* c_struct */
+    ORIGIN_COMPOSITE, /* c_struct */
+    ORIGIN_DESC,      /* c_desc: of a scalar, of a model by pointer */
+    ORIGIN_FIELD,     /* c_desc: holds the constraints of a field */
+} c_origin_kind;
+
+typedef struct c_origin {
+    c_origin_kind kind;
+    const void *of;
+    idl_loc loc;
+} c_origin;
+
+static const c_origin *origin(c_names *n, c_origin_kind kind, const void *of, idl_loc loc)
+{
+    c_origin *o = mcp_arena_alloc(n->a, sizeof *o);
+    if (!o) {
+        n->oom = true;
+        return NULL;
+    }
+    *o = (c_origin){kind, of, loc};
+    return o;
+}
+
+/* The origin as a message names it ("type 'Reading'"); *hint says how to give
+ * it another name, or is NULL. */
+static const char *describe(c_names *n, const c_origin *o, const char **hint)
+{
+    const c_struct *s = o->of;
+    const c_desc *d = o->of;
+    *hint = "give it a 'c_name'";
+    switch (o->kind) {
+    case ORIGIN_SERVER:
+        *hint = NULL;
+        return "the server table";
+    case ORIGIN_TYPE:
+        *hint = "rename the type";
+        return c_fmt(n, "type '%s'", ((const ir_def *)o->of)->name);
+    case ORIGIN_TOOL:
+        *hint = "give the tool a 'c_name'";
+        return c_fmt(n, "tool '%s'", ((const ir_tool *)o->of)->name);
+    case ORIGIN_RESOURCE:
+        return c_fmt(n, "resource '%s'", ((const ir_resource *)o->of)->name);
+    case ORIGIN_TEMPLATE:
+        return c_fmt(n, "resource template '%s'", ((const ir_template *)o->of)->name);
+    case ORIGIN_PROMPT:
+        return c_fmt(n, "prompt '%s'", ((const ir_prompt *)o->of)->name);
+    case ORIGIN_FORM:
+        return c_fmt(n, "elicitation '%s'", ((const ir_elicitation *)o->of)->name);
+    case ORIGIN_LITERAL:
+        *hint = "name it with a 'c_type'";
+        return c_fmt(n, "the %s", c_type_text(n, s->t, s->h, false));
+    case ORIGIN_COMPOSITE:
+        *hint = NULL;
+        return c_fmt(n, "the C type of %s", c_type_text(n, s->t, s->h, false));
+    case ORIGIN_DESC:
+        *hint = NULL;
+        return c_fmt(n, "the descriptor of %s", c_type_text(n, d->t, d->h, false));
+    case ORIGIN_FIELD:
+        *hint = "give the field a 'c_name'";
+        return d->what;
+    }
+    return "";
+}
+
+/* The names seen so far, each with its origin, and the pairs of origins that
+ * share one (each pair once). */
+struct c_registry {
+    c_table *names;
+    const c_origin **pairs; /* flat: two per collision */
+    const char **shared;    /* the name of each */
+    size_t npairs;
+};
+
+static void name_add(c_names *n, c_registry *r, const c_origin *o, const char *name)
+{
+    if (!o || !name || n->oom)
+        return;
+    const c_origin *first = table_get(r->names, name);
+    if (!first) {
+        table_put(n, r->names, name, (void *)o);
+        return;
+    }
+    if (first == o)
+        return;
+    for (size_t k = 0; k < r->npairs; k++)
+        if ((r->pairs[2 * k] == first && r->pairs[2 * k + 1] == o) ||
+            (r->pairs[2 * k] == o && r->pairs[2 * k + 1] == first))
+            return;
+    const c_origin **pairs = mcp_arena_realloc(n->a, r->pairs, 2 * r->npairs * sizeof *pairs,
+                                               2 * (r->npairs + 1) * sizeof *pairs);
+    const char **shared = mcp_arena_realloc(n->a, r->shared, r->npairs * sizeof *shared,
+                                            (r->npairs + 1) * sizeof *shared);
+    if (!pairs || !shared) {
+        n->oom = true;
+        return;
+    }
+    r->pairs = pairs;
+    r->shared = shared;
+    r->pairs[2 * r->npairs] = first;
+    r->pairs[2 * r->npairs + 1] = o;
+    r->shared[r->npairs++] = name;
+}
+
+/* The names a descriptor defines: itself and its parts. */
+static void desc_names(c_names *n, c_registry *r, const c_origin *o, const c_desc *d)
+{
+    if (!d)
+        return;
+    name_add(n, r, o, d->name);
+    const ir_type *t = d->t;
+    if (d->object && d->nfields)
+        name_add(n, r, o, c_fmt(n, "%s_fields", d->name));
+    if (d->object || d->ptr)
+        return;
+    if (t->kind == IR_LITERAL || t->kind == IR_NAMED)
+        name_add(n, r, o, c_fmt(n, "%s_values", d->name));
+    if (d->items) {
+        name_add(n, r, o, c_fmt(n, "%s_items", d->name));
+        name_add(n, r, o, c_fmt(n, "%s_offsets", d->name));
+    }
+    if (has_constraints(&t->c))
+        name_add(n, r, o, c_fmt(n, "%s_c", d->name));
+    if (t->c.pattern)
+        name_add(n, r, o, c_fmt(n, "%s_pattern", d->name));
+}
+
+/* The names of an enum (named or Literal): the type, its constants, its
+ * count and its name function. */
+static void enum_names(c_names *n, c_registry *r, const c_origin *o, const c_struct *s, size_t count)
+{
+    name_add(n, r, o, s->name);
+    for (size_t i = 0; s->consts && i < count; i++)
+        name_add(n, r, o, s->consts[i]);
+    name_add(n, r, o, c_fmt(n, C_NAME_COUNT, s->name));
+    name_add(n, r, o, c_fmt(n, C_NAME_ENUM_NAME, s->name));
+}
+
+static void completion_names(c_names *n, c_registry *r, const c_origin *o, const char *owner,
+                             const ir_completion *k, size_t nk)
+{
+    for (size_t i = 0; i < nk; i++) {
+        if (k[i].handler)
+            name_add(n, r, o, c_fmt(n, C_NAME_COMPLETE, n->prefix, owner, k[i].c_name));
+        else if (k[i].nvalues)
+            name_add(n, r, o, c_fmt(n, C_NAME_COMPLETE_VALUES, n->prefix, owner, k[i].c_name));
+    }
+}
+
+/* Every name the generated files define at file scope, each with where it
+ * comes from. */
+static void collect_names(c_names *n, c_registry *r)
+{
+    const ir_server *srv = n->srv;
+    const char *p = n->prefix;
+    const c_origin *server = origin(n, ORIGIN_SERVER, NULL, (idl_loc){0, 0});
+    name_add(n, r, server, c_fmt(n, C_NAME_SERVER, p));
+    static const char *const TABLES[] = {"tools", "resources", "templates", "prompts"};
+    const size_t counts[] = {srv->ntools, srv->nresources, srv->ntemplates, srv->nprompts};
+    for (size_t i = 0; i < 4; i++)
+        if (counts[i])
+            name_add(n, r, server, c_fmt(n, C_NAME_TABLE, p, TABLES[i]));
+    /* Every C type: a named type's names, a composite's, a Literal's. A
+     * structure's descriptor comes from the same place as its C type. */
+    const c_origin **of_struct = mcp_arena_alloc(n->a, (n->nstructs ? n->nstructs : 1) * sizeof *of_struct);
+    if (!of_struct) {
+        n->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < n->nstructs; i++) {
+        const c_struct *s = n->structs[i];
+        of_struct[i] = NULL;
+        if (s->def) {
+            const c_origin *o = origin(n, ORIGIN_TYPE, s->def, s->def->loc);
+            if (s->def->kind == IR_DEF_ENUM) {
+                enum_names(n, r, o, s, s->def->nvalues);
+            } else {
+                name_add(n, r, o, s->name);
+                name_add(n, r, o, c_fmt(n, C_NAME_INIT_ZERO, s->name));
+                name_add(n, r, o, c_fmt(n, C_NAME_INIT_DEFAULT, s->name));
+            }
+            name_add(n, r, o, c_fmt(n, C_NAME_FROM_JSON, s->name));
+            name_add(n, r, o, c_fmt(n, C_NAME_TO_JSON, s->name));
+            of_struct[i] = o;
+        } else if (s->t && s->t->kind == IR_LITERAL) {
+            const c_origin *o = origin(n, ORIGIN_LITERAL, s, s->t->loc);
+            enum_names(n, r, o, s, s->t->nvalues);
+            of_struct[i] = o;
+        } else if (s->t) {
+            const c_origin *o = origin(n, ORIGIN_COMPOSITE, s, s->t->loc);
+            name_add(n, r, o, s->name);
+            if (s->t->kind == IR_DICT)
+                name_add(n, r, o, c_fmt(n, "%s_item", s->name));
+            for (size_t j = 0; s->arms && j < s->t->nitems; j++)
+                name_add(n, r, o, c_fmt(n, "%s_%s", s->name, s->arms[j]));
+            of_struct[i] = o;
+        }
+    }
+    /* Descriptors: a named type's and a tool's come with them below. */
+    for (size_t i = 0; i < n->ndescs; i++) {
+        const c_desc *d = n->descs[i];
+        if (!d->t || (d->t->kind == IR_NAMED && !d->ptr))
+            continue;
+        const c_struct *s = d->site || d->ptr ? NULL : c_struct_of(n, d->t, d->h);
+        const c_origin *o = d->what                  ? origin(n, ORIGIN_FIELD, d, d->loc)
+                            : s && of_struct[s->index] ? of_struct[s->index]
+                                                        : origin(n, ORIGIN_DESC, d, d->t->loc);
+        desc_names(n, r, o, d);
+    }
+    for (size_t i = 0; i < srv->ndefs; i++) /* the named types are the first structs */
+        desc_names(n, r, of_struct[i], table_get(n->desc_keys, srv->defs[i]->name));
+    for (size_t i = 0; i < srv->ntools; i++) {
+        const ir_tool *t = &srv->tools[i];
+        const c_origin *o = origin(n, ORIGIN_TOOL, t, t->loc);
+        const char *args = c_fmt(n, C_NAME_ARGS, p, t->c_name);
+        name_add(n, r, o, c_fmt(n, C_NAME_HANDLER, p, t->c_name));
+        name_add(n, r, o, args);
+        name_add(n, r, o, c_fmt(n, C_NAME_INIT_ZERO, args));
+        name_add(n, r, o, c_fmt(n, C_NAME_INIT_DEFAULT, args));
+        name_add(n, r, o, c_fmt(n, C_NAME_THUNK, p, t->c_name));
+        desc_names(n, r, o, table_get(n->desc_keys, c_fmt(n, "args:%s", t->name)));
+    }
+    for (size_t i = 0; i < srv->nresources; i++) {
+        const ir_resource *res = &srv->resources[i];
+        if (!c_resource_has_reader(res))
+            continue;
+        const c_origin *o = origin(n, ORIGIN_RESOURCE, res, res->loc);
+        name_add(n, r, o, c_fmt(n, C_NAME_READER, p, res->c_name));
+        name_add(n, r, o, c_fmt(n, C_NAME_READER_THUNK, p, res->c_name));
+    }
+    for (size_t i = 0; i < srv->ntemplates; i++) {
+        const ir_template *t = &srv->templates[i];
+        const c_origin *o = origin(n, ORIGIN_TEMPLATE, t, t->loc);
+        name_add(n, r, o, c_fmt(n, C_NAME_VARS, p, t->c_name));
+        name_add(n, r, o, c_fmt(n, C_NAME_READER, p, t->c_name));
+        name_add(n, r, o, c_fmt(n, C_NAME_READER_THUNK, p, t->c_name));
+        if (t->ncomplete)
+            name_add(n, r, o, c_fmt(n, C_NAME_READER_COMPLETERS, p, t->c_name));
+        completion_names(n, r, o, t->c_name, t->complete, t->ncomplete);
+    }
+    for (size_t i = 0; i < srv->nprompts; i++) {
+        const ir_prompt *pr = &srv->prompts[i];
+        const c_origin *o = origin(n, ORIGIN_PROMPT, pr, pr->loc);
+        name_add(n, r, o, c_fmt(n, C_NAME_PROMPT, p, pr->c_name));
+        name_add(n, r, o, c_fmt(n, C_NAME_PROMPT_THUNK, p, pr->c_name));
+        if (pr->nargs) {
+            name_add(n, r, o, c_fmt(n, C_NAME_PROMPT_ARGS, p, pr->c_name));
+            name_add(n, r, o, c_fmt(n, C_NAME_PROMPT_ARGUMENTS, p, pr->c_name));
+        }
+        if (pr->ncomplete)
+            name_add(n, r, o, c_fmt(n, C_NAME_PROMPT_COMPLETERS, p, pr->c_name));
+        completion_names(n, r, o, pr->c_name, pr->complete, pr->ncomplete);
+    }
+    for (size_t i = 0; i < srv->nelicitations; i++) {
+        const ir_elicitation *e = &srv->elicitations[i];
+        const c_origin *o = origin(n, ORIGIN_FORM, e, e->loc);
+        const char *form = c_fmt(n, C_NAME_FORM, p, e->c_name);
+        name_add(n, r, o, form);
+        name_add(n, r, o, c_fmt(n, C_NAME_INIT_ZERO, form));
+        name_add(n, r, o, c_fmt(n, C_NAME_INIT_DEFAULT, form));
+        name_add(n, r, o, c_fmt(n, C_NAME_ELICITATION, p, e->c_name));
+        name_add(n, r, o, c_fmt(n, C_NAME_ELICIT, p, e->c_name));
+        desc_names(n, r, o, table_get(n->desc_keys, c_fmt(n, "form:%s", e->name)));
+    }
+}
+
+static bool loc_before(idl_loc a, idl_loc b) { return a.line < b.line || (a.line == b.line && a.col < b.col); }
+
+/* Report each pair of origins that share a name: the error where a rename
+ * helps (the later of two such places), a note at the other. */
+static void report_collisions(c_names *n, const c_registry *r, idl_diags *d)
+{
+    for (size_t k = 0; k < r->npairs; k++) {
+        const c_origin *o[2] = {r->pairs[2 * k], r->pairs[2 * k + 1]};
+        const char *hint[2], *what[2];
+        what[0] = describe(n, o[0], &hint[0]);
+        what[1] = describe(n, o[1], &hint[1]);
+        /* e: where the error goes; the note goes to the other */
+        int e = (!hint[0] && hint[1]) || (hint[0] && hint[1] && loc_before(o[0]->loc, o[1]->loc));
+        if (hint[e])
+            idl_error(d, o[e]->loc, "%s and %s have the same C name '%s'; %s", what[e], what[!e], r->shared[k], hint[e]);
+        else
+            idl_error(d, o[e]->loc, "%s and %s have the same C name '%s'", what[e], what[!e], r->shared[k]);
+        if (o[!e]->loc.line)
+            idl_note(d, o[!e]->loc, "%s is here", what[!e]);
+    }
 }
 
 /* ------------------------------------------------------------------ the model */
 
-c_names *c_names_new(mcp_arena *a, const ir_server *srv)
+/* Every C type: every named type, then every tool's arguments and result,
+ * every form, and what they hold. */
+static bool add_types(c_names *n)
 {
-    c_names *n = mcp_arena_alloc(a, sizeof *n);
-    if (!n)
-        return NULL;
-    *n = (c_names){.a = a, .srv = srv, .prefix = srv->c_prefix};
-    /* Every named type, then every tool's arguments and result. */
+    mcp_arena *a = n->a;
+    const ir_server *srv = n->srv;
     for (size_t i = 0; i < srv->ndefs; i++) {
-        const ir_def *d = srv->defs[i];
+        const ir_def *def = srv->defs[i];
         c_struct *s = mcp_arena_alloc(a, sizeof *s);
         if (!s)
-            return NULL;
-        *s = (c_struct){.key = d->name, .name = d->c_name, .def = d, .is_enum = d->kind == IR_DEF_ENUM};
+            return false;
+        *s = (c_struct){.key = def->name, .name = def->c_name, .def = def, .is_enum = def->kind == IR_DEF_ENUM};
+        if (s->is_enum)
+            s->consts = enum_consts(n, s->name, def->values, def->nvalues);
         add_struct(n, s);
     }
     for (size_t i = 0; i < srv->ndefs; i++)
         for (size_t j = 0; j < srv->defs[i]->nfields; j++)
             c_type_of(n, srv->defs[i]->fields[j].type, C_HOLD_VALUE);
-    n->args_desc = mcp_arena_alloc(a, (srv->ntools ? srv->ntools : 1) * sizeof *n->args_desc);
-    n->result_desc = mcp_arena_alloc(a, (srv->ntools ? srv->ntools : 1) * sizeof *n->result_desc);
-    n->form_desc = mcp_arena_alloc(a, (srv->nelicitations ? srv->nelicitations : 1) * sizeof *n->form_desc);
-    if (!n->args_desc || !n->result_desc || !n->form_desc)
-        return NULL;
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
         c_struct *s = mcp_arena_alloc(a, sizeof *s);
         if (!s)
-            return NULL;
-        *s = (c_struct){.key = c_fmt(n, "args:%s", t->name), .name = c_fmt(n, "%s_%s_args", n->prefix, t->c_name),
+            return false;
+        *s = (c_struct){.key = c_fmt(n, "args:%s", t->name), .name = c_fmt(n, C_NAME_ARGS, n->prefix, t->c_name),
                         .args_of = t};
         add_struct(n, s);
         for (size_t j = 0; j < t->nparams; j++)
@@ -533,31 +1000,86 @@ c_names *c_names_new(mcp_arena *a, const ir_server *srv)
         const ir_elicitation *e = &srv->elicitations[i];
         c_struct *s = mcp_arena_alloc(a, sizeof *s);
         if (!s)
-            return NULL;
-        *s = (c_struct){.key = c_fmt(n, "form:%s", e->name), .name = c_fmt(n, "%s_%s_form", n->prefix, e->c_name),
+            return false;
+        *s = (c_struct){.key = c_fmt(n, "form:%s", e->name), .name = c_fmt(n, C_NAME_FORM, n->prefix, e->c_name),
                         .form_of = e};
         add_struct(n, s);
         for (size_t j = 0; j < e->nfields; j++)
             c_type_of(n, e->fields[j].type, C_HOLD_VALUE);
     }
-    /* Descriptors (this also registers every C type a descriptor needs). */
+    return !n->oom;
+}
+
+/* Every descriptor (which also registers every C type a descriptor needs):
+ * the named types' (their codec functions use them), then the tools' and
+ * the forms'. */
+static bool add_descs(c_names *n)
+{
+    mcp_arena *a = n->a;
+    const ir_server *srv = n->srv;
+    size_t nd = srv->ndefs ? srv->ndefs : 1, nt = srv->ntools ? srv->ntools : 1;
+    n->def_desc = mcp_arena_alloc(a, nd * sizeof *n->def_desc);
+    n->args_desc = mcp_arena_alloc(a, nt * sizeof *n->args_desc);
+    n->result_desc = mcp_arena_alloc(a, nt * sizeof *n->result_desc);
+    n->form_desc = mcp_arena_alloc(a, (srv->nelicitations ? srv->nelicitations : 1) * sizeof *n->form_desc);
+    if (!n->def_desc || !n->args_desc || !n->result_desc || !n->form_desc)
+        return false;
+    for (size_t i = 0; i < srv->ndefs; i++) {
+        ir_type *t = mcp_arena_alloc(a, sizeof *t);
+        if (!t)
+            return false;
+        *t = (ir_type){.kind = IR_NAMED, .def = srv->defs[i], .loc = srv->defs[i]->loc};
+        n->def_desc[i] = desc_of(n, t, C_HOLD_VALUE, NULL);
+    }
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
-        c_desc *d = new_desc(n, c_fmt(n, "args:%s", t->name), NULL, C_HOLD_VALUE);
+        const char *args = c_fmt(n, C_NAME_ARGS, n->prefix, t->c_name);
+        c_desc *d = new_desc(n, c_fmt(n, "args:%s", t->name), c_fmt(n, C_NAME_DESC, args), NULL, C_HOLD_VALUE);
         if (!d)
-            return NULL;
-        object_desc(n, d, c_fmt(n, "%s_%s_args", n->prefix, t->c_name), c_fmt(n, "%sArguments", t->name), t->params,
-                    t->nparams, t->extra_forbid, false);
+            return false;
+        object_desc(n, d, args, c_fmt(n, "%s_args", t->c_name), c_fmt(n, "tool '%s'", t->name),
+                    c_fmt(n, "%sArguments", t->name), t->params, t->nparams, t->extra_forbid, false);
         n->args_desc[i] = d->name;
-        n->result_desc[i] = t->returns && t->returns->kind != IR_CONTENT ? desc_of(n, t->returns, C_HOLD_VALUE) : NULL;
+        if (!t->returns || t->returns->kind == IR_CONTENT)
+            n->result_desc[i] = NULL;
+        else if (holds_constraints(t->returns))
+            n->result_desc[i] = field_desc(n, &t->result, c_fmt(n, "%s_result_field", t->c_name),
+                                           c_fmt(n, "the result of tool '%s'", t->name));
+        else
+            n->result_desc[i] = desc_of(n, t->returns, C_HOLD_VALUE, NULL);
     }
     for (size_t i = 0; i < srv->nelicitations; i++) {
         const ir_elicitation *e = &srv->elicitations[i];
-        c_desc *d = new_desc(n, c_fmt(n, "form:%s", e->name), NULL, C_HOLD_VALUE);
+        const char *form = c_fmt(n, C_NAME_FORM, n->prefix, e->c_name);
+        c_desc *d = new_desc(n, c_fmt(n, "form:%s", e->name), c_fmt(n, C_NAME_DESC, form), NULL, C_HOLD_VALUE);
         if (!d)
-            return NULL;
-        object_desc(n, d, c_fmt(n, "%s_%s_form", n->prefix, e->c_name), e->name, e->fields, e->nfields, false, true);
+            return false;
+        object_desc(n, d, form, c_fmt(n, "%s_form", e->c_name), c_fmt(n, "elicitation '%s'", e->name), e->name,
+                    e->fields, e->nfields, false, true);
         n->form_desc[i] = d->name;
     }
-    return n->oom ? NULL : n;
+    return !n->oom;
+}
+
+c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags *d, size_t *collisions)
+{
+    if (collisions)
+        *collisions = 0;
+    c_names *n = mcp_arena_alloc(a, sizeof *n);
+    if (!n)
+        return NULL;
+    *n = (c_names){.a = a, .srv = srv, .prefix = srv->c_prefix, .building = true};
+    n->struct_keys = table_new(n);
+    n->desc_keys = table_new(n);
+    c_registry r = {.names = table_new(n)};
+    bool ok = n->struct_keys && n->desc_keys && r.names && add_types(n) && add_descs(n);
+    if (ok)
+        collect_names(n, &r);
+    if (ok && d && !n->oom)
+        report_collisions(n, &r, d);
+    if (collisions)
+        *collisions = r.npairs;
+    mcp_buf_free(&n->scratch);
+    n->building = false;
+    return ok && !n->oom ? n : NULL;
 }

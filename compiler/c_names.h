@@ -6,10 +6,18 @@
  * lib/include/mcpidl/types.h: a struct per model, record, tool's arguments
  * and elicitation form, an enum per enum and Literal, a struct per
  * composite: list, set, dict, tuple, Optional, union) and the descriptors the
- * runtime's codec reads (one per distinct type with its constraints). Both
- * are found by structural keys, so each is written once however often it is
- * used. The writers (c_header.c: NAME.mcp.h, c_tables.c: NAME.mcp.c,
- * c_mock.c: NAME.mock.c) read the model and write text; they decide no name.
+ * runtime's codec reads. The writers (c_header.c: NAME.mcp.h, c_tables.c:
+ * NAME.mcp.c, c_mock.c: NAME.mock.c) read the model and write text.
+ *
+ * Every name comes from the declaration it belongs to, never from a counter
+ * or from the other names of the file (docs/c-api.md, "Names"), so that
+ * adding a declaration never renames another's: a type T is PREFIX_T, a
+ * composite is named after its structure (list[str]: PREFIX_str_list), a
+ * Literal after the field it is written in (the checker names it:
+ * ir_type.c_name), a descriptor after the type it describes (PREFIX_T_desc),
+ * or after the field whose constraints it holds (PREFIX_T_field_field_desc).
+ * Two declarations that still get the same name are an error that names
+ * both: c_names_new checks every file-scope name the generated files define.
  */
 #ifndef MCPIDL_COMPILER_C_NAMES_H
 #define MCPIDL_COMPILER_C_NAMES_H
@@ -17,11 +25,42 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diag.h"
 #include "ir.h"
 #include "mcpidl/buf.h"
 
 /* The ABI of the generated code (MCPIDL_ABI in mcpidl.h). */
 #define C_GENERATED_ABI 2
+
+/* The shapes of the generated names: printf formats of the prefix and the C
+ * names of declarations (a tool's, a resource's, ...), or of a C name. The
+ * writers and the check of collisions spell every name through these. */
+#define C_NAME_HANDLER "%s_%s"                    /* prefix, tool */
+#define C_NAME_ARGS "%s_%s_args"                  /* prefix, tool */
+#define C_NAME_THUNK "%s_%s_thunk"                /* prefix, tool (static) */
+#define C_NAME_READER "%s_read_%s"                /* prefix, resource or template */
+#define C_NAME_READER_THUNK "%s_read_%s_thunk"    /* (static) */
+#define C_NAME_READER_COMPLETERS "%s_read_%s_completers" /* a template's completions (static) */
+#define C_NAME_VARS "%s_%s_vars"                  /* prefix, template */
+#define C_NAME_PROMPT "%s_prompt_%s"              /* prefix, prompt */
+#define C_NAME_PROMPT_THUNK "%s_prompt_%s_thunk"  /* (static) */
+#define C_NAME_PROMPT_ARGS "%s_%s_prompt_args"    /* the struct of a prompt's arguments */
+#define C_NAME_PROMPT_ARGUMENTS "%s_prompt_%s_arguments" /* their table (static) */
+#define C_NAME_PROMPT_COMPLETERS "%s_prompt_%s_completers" /* (static) */
+#define C_NAME_COMPLETE "%s_complete_%s_%s"       /* prefix, prompt or template, argument */
+#define C_NAME_COMPLETE_VALUES "%s_complete_%s_%s_values" /* static completions (static) */
+#define C_NAME_FORM "%s_%s_form"                  /* prefix, elicitation */
+#define C_NAME_ELICITATION "%s_%s_elicitation"    /* prefix, elicitation */
+#define C_NAME_ELICIT "%s_elicit_%s"              /* prefix, elicitation */
+#define C_NAME_SERVER "%s_server"                 /* prefix */
+#define C_NAME_TABLE "%s_%s"                      /* prefix, tools/resources/templates/prompts (static) */
+#define C_NAME_DESC "%s_desc"                     /* a type's C name: its descriptor */
+#define C_NAME_FROM_JSON "%s_from_json"           /* a named type's C name */
+#define C_NAME_TO_JSON "%s_to_json"
+#define C_NAME_INIT_ZERO "%s_init_zero"           /* a struct's C name */
+#define C_NAME_INIT_DEFAULT "%s_init_default"
+#define C_NAME_COUNT "%s_COUNT"                   /* an enum's C name */
+#define C_NAME_ENUM_NAME "%s_name"
 
 /* How a use of a type is held in C. Models and records inside Optional[...],
  * unions and tuples are held by pointer (which also lets a type refer to
@@ -34,12 +73,14 @@ typedef enum c_hold { C_HOLD_VALUE, C_HOLD_INDIRECT } c_hold;
 typedef struct c_struct {
     const char *key;               /* structural key, without constraints */
     const char *name;              /* the C name */
-    const ir_type *t;              /* representative (NULL for arguments and forms) */
+    const ir_type *t;              /* representative (NULL for types, arguments and forms) */
     c_hold h;
     const ir_def *def;             /* model, record, enum */
     const ir_tool *args_of;        /* a tool's arguments */
     const ir_elicitation *form_of; /* an elicitation's form */
     bool is_enum;                  /* an enum or a Literal */
+    const char **consts;           /* an enum's or a Literal's constants, per value */
+    const char **arms;             /* a union's members, per arm */
     size_t index;                  /* in c_names.structs */
 } c_struct;
 
@@ -61,44 +102,64 @@ typedef struct c_desc {
     bool ptr;
     const char *elem;              /* LIST, SET, DICT, OPTIONAL, PTR */
     const char **items;            /* TUPLE, UNION */
+    /* One that holds the constraints of a field: the field, for messages. */
+    bool site;
+    const char *what;
+    idl_loc loc;
 } c_desc;
+
+typedef struct c_table c_table;    /* a hash table of names (c_names.c) */
+typedef struct c_registry c_registry;
 
 typedef struct c_names {
     mcp_arena *a;
     const ir_server *srv;
     const char *prefix;
-    c_struct **structs;            /* in the order they were met */
+    c_struct **structs;            /* in the order they were met; the named types first, as srv->defs */
     size_t nstructs, cap_structs;
     c_desc **descs;                /* in the order they were met: declared in this order */
     size_t ndescs, cap_descs;
     c_desc **bodies;               /* the same, in the order they are defined */
     size_t nbodies, cap_bodies;
+    const char **def_desc;         /* per named type: its descriptor (by value) */
     const char **args_desc;        /* per tool */
     const char **result_desc;      /* per tool; NULL for content */
     const char **form_desc;        /* per elicitation */
-    size_t nlits;
+    c_table *struct_keys, *desc_keys;
+    mcp_buf scratch;               /* for keys, while the model is built */
+    bool building;
     bool oom;
 } c_names;
 
-/* The model of srv's generated C, in arena a; NULL without memory. */
-c_names *c_names_new(mcp_arena *a, const ir_server *srv);
+/* The model of srv's generated C, in arena a. Collisions of names are errors
+ * added to d (each with a note at the other place); `collisions` counts them.
+ * NULL without memory. */
+c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags *d, size_t *collisions);
 
 /* The C spelling of a use of t ("int64_t", "const char *", "weather_str_list"). */
 const char *c_type_of(c_names *n, const ir_type *t, c_hold h);
 /* The registered type with this key, or NULL. */
 c_struct *c_struct_find(const c_names *n, const char *key);
-/* The structural key of a use of t: with `full`, constraints and spelling
- * (tuple[T, ...]) count (a descriptor's key); without, a C type's. */
-const char *c_key_of(c_names *n, const ir_type *t, c_hold h, bool full);
-/* The member name of arm `index` of union u. */
-const char *c_arm_member(c_names *n, const ir_type *u, size_t index);
-/* The name of constant i of an enum or Literal named `type_name`. */
-const char *c_literal_const(c_names *n, const char *type_name, const mcp_json *const *values, size_t i);
-/* A value of a Literal as the key and comments show it: 'a', 1, True, None. */
+/* The struct of a use of t that the header defines (a composite or a Literal),
+ * or NULL. */
+c_struct *c_struct_of(c_names *n, const ir_type *t, c_hold h);
+/* A type as the comments of the generated code show it: list[int],
+ * opt[str], union[ptr[Node],int,None], Literal['a','b']; with `constraints`,
+ * also its constraints ({mini=1;}). */
+const char *c_type_text(c_names *n, const ir_type *t, c_hold h, bool constraints);
+/* A value of a Literal as the comments show it: 'a', 1, True, None. */
 void c_literal_key(mcp_buf *b, const mcp_json *v);
 
 bool c_is_object_def(const ir_type *t);
 bool c_is_optional(const ir_type *t);
+
+/* ---- initializers (c_values.c) */
+
+/* The initializer of a struct of fields (a model's, a record's, a tool's
+ * arguments, a form's), in member order: with `defaults`, each member its
+ * default from the IDL (a nested model its own _init_default), else zero (a
+ * nested model its _init_zero); a record's presence flags false. */
+void c_init_fields(c_names *n, mcp_buf *b, const ir_field *fields, size_t nfields, bool record, bool defaults);
 
 /* ---- text (c_text.c) */
 

@@ -299,6 +299,31 @@ static void desc_body(twriter *w, const c_desc *d)
     mcp_buf_puts(b, "};\n\n");
 }
 
+/* ------------------------------------------------------------------ enums */
+
+/* PREFIX_E_name(): each value of an enum or a Literal as text. */
+static void enum_name_function(twriter *w, const c_struct *s)
+{
+    const mcp_json *const *values = s->def ? s->def->values : s->t->values;
+    size_t count = s->def ? s->def->nvalues : s->t->nvalues;
+    mcp_buf *c = w->c;
+    mcp_buf_printf(c, "const char *" C_NAME_ENUM_NAME "(%s value)\n{\n    static const char *const NAMES[] = {", s->name,
+                   s->name);
+    for (size_t i = 0; i < count; i++) {
+        const mcp_json *v = values[i];
+        mcp_buf_puts(c, i ? ", " : "");
+        if (v->kind == MCP_JSTRING)
+            c_string(c, v->s, v->len);
+        else if (v->kind == MCP_JINT)
+            mcp_buf_printf(c, "\"%lld\"", (long long)v->i);
+        else if (v->kind == MCP_JBOOL)
+            mcp_buf_puts(c, v->b ? "\"true\"" : "\"false\"");
+        else
+            mcp_buf_puts(c, "\"null\"");
+    }
+    mcp_buf_puts(c, "};\n    return (size_t)value < sizeof NAMES / sizeof *NAMES ? NAMES[value] : NULL;\n}\n\n");
+}
+
 /* ------------------------------------------------------------------ tools */
 
 static const char *output_kind(const ir_tool *t)
@@ -328,7 +353,7 @@ static bool tools_table(twriter *w)
     schema_emitter *se = schema_emitter_new(n->a, srv);
     if (!se)
         return false;
-    mcp_buf_printf(c, "static const mcp_tool %s_tools[] = {\n", n->prefix);
+    mcp_buf_printf(c, "static const mcp_tool " C_NAME_TABLE "[] = {\n", n->prefix, "tools");
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
         mcp_buf entry;
@@ -346,7 +371,7 @@ static bool tools_table(twriter *w)
                        t->output != IR_OUTPUT_NONE ? "true" : "false");
         const char *title = output_title(n, t);
         c_string(c, title, strlen(title));
-        mcp_buf_printf(c, ",\n        .handler = %s_thunk,\n    },\n", t->c_name);
+        mcp_buf_printf(c, ",\n        .handler = " C_NAME_THUNK ",\n    },\n", n->prefix, t->c_name);
     }
     mcp_buf_puts(c, "};\n\n");
     return true;
@@ -354,14 +379,23 @@ static bool tools_table(twriter *w)
 
 /* ------------------------------------------------------------------ resources, prompts, forms */
 
+/* The completions of a prompt's arguments or a template's variables, as the
+ * table `table`: static lists first, handlers by name. */
 static void completers(twriter *w, const char *table, const char *owner_c, const ir_completion *k, size_t nk)
 {
     c_names *n = w->n;
     mcp_buf *c = w->c;
+    const char **values = mcp_arena_alloc(n->a, (nk ? nk : 1) * sizeof *values);
+    if (!values) {
+        n->oom = true;
+        return;
+    }
     for (size_t i = 0; i < nk; i++) {
+        values[i] = NULL;
         if (k[i].handler || !k[i].nvalues)
             continue;
-        mcp_buf_printf(c, "static const char *const %s_%zu[] = {", table, i);
+        values[i] = c_fmt(n, C_NAME_COMPLETE_VALUES, n->prefix, owner_c, k[i].c_name);
+        mcp_buf_printf(c, "static const char *const %s[] = {", values[i]);
         for (size_t j = 0; j < k[i].nvalues; j++) {
             if (j)
                 mcp_buf_puts(c, ", ");
@@ -374,9 +408,9 @@ static void completers(twriter *w, const char *table, const char *owner_c, const
         mcp_buf_puts(c, "    {");
         c_string(c, k[i].name, strlen(k[i].name));
         if (k[i].handler)
-            mcp_buf_printf(c, ", NULL, 0, %s},\n", c_completer_name(n, owner_c, &k[i]));
-        else if (k[i].nvalues)
-            mcp_buf_printf(c, ", %s_%zu, %zu, NULL},\n", table, i, k[i].nvalues);
+            mcp_buf_printf(c, ", NULL, 0, " C_NAME_COMPLETE "},\n", n->prefix, owner_c, k[i].c_name);
+        else if (values[i])
+            mcp_buf_printf(c, ", %s, %zu, NULL},\n", values[i], k[i].nvalues);
         else
             mcp_buf_puts(c, ", NULL, 0, NULL},\n");
     }
@@ -403,118 +437,144 @@ static void opt_member(twriter *w, const char *member_name, const char *s)
     mcp_buf_puts(w->c, ",\n");
 }
 
-/* Thunks and tables of resources, templates, prompts; the elicitation forms. */
-static void beyond_source(twriter *w)
+static void resources(twriter *w)
 {
     c_names *n = w->n;
     const ir_server *srv = n->srv;
     mcp_buf *c = w->c;
-    mcp_arena *a = n->a;
+    const char *p = n->prefix;
     for (size_t i = 0; i < srv->nresources; i++) {
         const ir_resource *r = &srv->resources[i];
         if (c_resource_has_reader(r))
             mcp_buf_printf(c,
-                           "static mcp_status resource_thunk_%s(mcp_call *call, const char *uri, "
-                           "const char *const *vars)\n{\n    (void)vars;\n    return %s_read_%s(call, uri);\n}\n\n",
-                           r->c_name, n->prefix, r->c_name);
+                           "static mcp_status " C_NAME_READER_THUNK "(mcp_call *call, const char *uri, "
+                           "const char *const *vars)\n{\n    (void)vars;\n    return " C_NAME_READER
+                           "(call, uri);\n}\n\n",
+                           p, r->c_name, p, r->c_name);
     }
-    if (srv->nresources) {
-        mcp_buf_printf(c, "static const mcp_resource %s_resources[] = {\n", n->prefix);
-        for (size_t i = 0; i < srv->nresources; i++) {
-            const ir_resource *r = &srv->resources[i];
-            mcp_buf_puts(c, "    {\n");
-            opt_member(w, "name", r->name);
-            opt_member(w, "uri", r->uri);
-            opt_member(w, "mime_type", r->mime_type);
-            mcp_buf_puts(c, "        .list_entry = ");
-            list_entry(w, beyond_resource_entry(a, r));
-            mcp_buf_puts(c, ",\n");
-            opt_member(w, "text", r->text);
-            opt_member(w, "blob", r->blob);
-            if (c_resource_has_reader(r))
-                mcp_buf_printf(c, "        .read = resource_thunk_%s,\n", r->c_name);
-            mcp_buf_puts(c, "    },\n");
-        }
-        mcp_buf_puts(c, "};\n\n");
+    if (!srv->nresources)
+        return;
+    mcp_buf_printf(c, "static const mcp_resource " C_NAME_TABLE "[] = {\n", p, "resources");
+    for (size_t i = 0; i < srv->nresources; i++) {
+        const ir_resource *r = &srv->resources[i];
+        mcp_buf_puts(c, "    {\n");
+        opt_member(w, "name", r->name);
+        opt_member(w, "uri", r->uri);
+        opt_member(w, "mime_type", r->mime_type);
+        mcp_buf_puts(c, "        .list_entry = ");
+        list_entry(w, beyond_resource_entry(n->a, r));
+        mcp_buf_puts(c, ",\n");
+        opt_member(w, "text", r->text);
+        opt_member(w, "blob", r->blob);
+        if (c_resource_has_reader(r))
+            mcp_buf_printf(c, "        .read = " C_NAME_READER_THUNK ",\n", p, r->c_name);
+        mcp_buf_puts(c, "    },\n");
     }
+    mcp_buf_puts(c, "};\n\n");
+}
+
+static void templates(twriter *w)
+{
+    c_names *n = w->n;
+    const ir_server *srv = n->srv;
+    mcp_buf *c = w->c;
+    const char *p = n->prefix;
     for (size_t i = 0; i < srv->ntemplates; i++) {
         const ir_template *t = &srv->templates[i];
-        mcp_buf_printf(c, "static mcp_status template_thunk_%s(mcp_call *call, const char *uri, "
-                          "const char *const *vars)\n{\n    %s_%s_vars v = {",
-                       t->c_name, n->prefix, t->c_name);
+        mcp_buf_printf(c, "static mcp_status " C_NAME_READER_THUNK "(mcp_call *call, const char *uri, "
+                          "const char *const *vars)\n{\n    " C_NAME_VARS " v = {",
+                       p, t->c_name, p, t->c_name);
         for (size_t j = 0; j < t->nvars; j++)
             mcp_buf_printf(c, "%svars[%zu]", j ? ", " : "", j);
-        mcp_buf_printf(c, "};\n    return %s_read_%s(call, uri, &v);\n}\n\n", n->prefix, t->c_name);
+        mcp_buf_printf(c, "};\n    return " C_NAME_READER "(call, uri, &v);\n}\n\n", p, t->c_name);
         if (t->ncomplete)
-            completers(w, c_fmt(n, "template_complete_%s", t->c_name), t->c_name, t->complete, t->ncomplete);
+            completers(w, c_fmt(n, C_NAME_READER_COMPLETERS, p, t->c_name), t->c_name, t->complete, t->ncomplete);
     }
-    if (srv->ntemplates) {
-        mcp_buf_printf(c, "static const mcp_resource_template %s_templates[] = {\n", n->prefix);
-        for (size_t i = 0; i < srv->ntemplates; i++) {
-            const ir_template *t = &srv->templates[i];
-            mcp_buf_puts(c, "    {\n");
-            opt_member(w, "name", t->name);
-            opt_member(w, "uri_template", t->uri_template);
-            opt_member(w, "mime_type", t->mime_type);
-            mcp_buf_puts(c, "        .list_entry = ");
-            list_entry(w, beyond_template_entry(a, t));
-            mcp_buf_printf(c, ",\n        .nvars = %zu,\n        .read = template_thunk_%s,\n", t->nvars, t->c_name);
-            if (t->ncomplete)
-                mcp_buf_printf(c, "        .complete = template_complete_%s,\n        .ncomplete = %zu,\n", t->c_name,
-                               t->ncomplete);
-            mcp_buf_puts(c, "    },\n");
-        }
-        mcp_buf_puts(c, "};\n\n");
+    if (!srv->ntemplates)
+        return;
+    mcp_buf_printf(c, "static const mcp_resource_template " C_NAME_TABLE "[] = {\n", p, "templates");
+    for (size_t i = 0; i < srv->ntemplates; i++) {
+        const ir_template *t = &srv->templates[i];
+        mcp_buf_puts(c, "    {\n");
+        opt_member(w, "name", t->name);
+        opt_member(w, "uri_template", t->uri_template);
+        opt_member(w, "mime_type", t->mime_type);
+        mcp_buf_puts(c, "        .list_entry = ");
+        list_entry(w, beyond_template_entry(n->a, t));
+        mcp_buf_printf(c, ",\n        .nvars = %zu,\n        .read = " C_NAME_READER_THUNK ",\n", t->nvars, p,
+                       t->c_name);
+        if (t->ncomplete)
+            mcp_buf_printf(c, "        .complete = " C_NAME_READER_COMPLETERS ",\n        .ncomplete = %zu,\n", p,
+                           t->c_name, t->ncomplete);
+        mcp_buf_puts(c, "    },\n");
     }
+    mcp_buf_puts(c, "};\n\n");
+}
+
+static void prompts(twriter *w)
+{
+    c_names *n = w->n;
+    const ir_server *srv = n->srv;
+    mcp_buf *c = w->c;
+    const char *p = n->prefix;
     for (size_t i = 0; i < srv->nprompts; i++) {
-        const ir_prompt *p = &srv->prompts[i];
-        mcp_buf_printf(c, "static mcp_status prompt_thunk_%s(mcp_call *call, const char *const *args)\n{\n",
-                       p->c_name);
-        if (p->nargs) {
-            mcp_buf_printf(c, "    %s_%s_prompt_args in = {", n->prefix, p->c_name);
-            for (size_t j = 0; j < p->nargs; j++)
+        const ir_prompt *pr = &srv->prompts[i];
+        mcp_buf_printf(c, "static mcp_status " C_NAME_PROMPT_THUNK "(mcp_call *call, const char *const *args)\n{\n", p,
+                       pr->c_name);
+        if (pr->nargs) {
+            mcp_buf_printf(c, "    " C_NAME_PROMPT_ARGS " in = {", p, pr->c_name);
+            for (size_t j = 0; j < pr->nargs; j++)
                 mcp_buf_printf(c, "%sargs[%zu]", j ? ", " : "", j);
-            mcp_buf_printf(c, "};\n    return %s_prompt_%s(call, &in);\n}\n\n", n->prefix, p->c_name);
-            mcp_buf_printf(c, "static const mcp_prompt_arg prompt_args_%s[] = {\n", p->c_name);
-            for (size_t j = 0; j < p->nargs; j++) {
+            mcp_buf_printf(c, "};\n    return " C_NAME_PROMPT "(call, &in);\n}\n\n", p, pr->c_name);
+            mcp_buf_printf(c, "static const mcp_prompt_arg " C_NAME_PROMPT_ARGUMENTS "[] = {\n", p, pr->c_name);
+            for (size_t j = 0; j < pr->nargs; j++) {
                 mcp_buf_puts(c, "    {");
-                c_string(c, p->args[j].name, strlen(p->args[j].name));
-                mcp_buf_printf(c, ", %s},\n", p->args[j].required ? "true" : "false");
+                c_string(c, pr->args[j].name, strlen(pr->args[j].name));
+                mcp_buf_printf(c, ", %s},\n", pr->args[j].required ? "true" : "false");
             }
             mcp_buf_puts(c, "};\n\n");
         } else {
-            mcp_buf_printf(c, "    (void)args;\n    return %s_prompt_%s(call);\n}\n\n", n->prefix, p->c_name);
+            mcp_buf_printf(c, "    (void)args;\n    return " C_NAME_PROMPT "(call);\n}\n\n", p, pr->c_name);
         }
-        if (p->ncomplete)
-            completers(w, c_fmt(n, "prompt_complete_%s", p->c_name), p->c_name, p->complete, p->ncomplete);
+        if (pr->ncomplete)
+            completers(w, c_fmt(n, C_NAME_PROMPT_COMPLETERS, p, pr->c_name), pr->c_name, pr->complete, pr->ncomplete);
     }
-    if (srv->nprompts) {
-        mcp_buf_printf(c, "static const mcp_prompt %s_prompts[] = {\n", n->prefix);
-        for (size_t i = 0; i < srv->nprompts; i++) {
-            const ir_prompt *p = &srv->prompts[i];
-            mcp_buf_puts(c, "    {\n");
-            opt_member(w, "name", p->name);
-            mcp_buf_puts(c, "        .list_entry = ");
-            list_entry(w, beyond_prompt_entry(a, p));
-            mcp_buf_puts(c, ",\n");
-            if (p->nargs)
-                mcp_buf_printf(c, "        .args = prompt_args_%s,\n        .nargs = %zu,\n", p->c_name, p->nargs);
-            mcp_buf_printf(c, "        .get = prompt_thunk_%s,\n", p->c_name);
-            if (p->ncomplete)
-                mcp_buf_printf(c, "        .complete = prompt_complete_%s,\n        .ncomplete = %zu,\n", p->c_name,
-                               p->ncomplete);
-            mcp_buf_puts(c, "    },\n");
-        }
-        mcp_buf_puts(c, "};\n\n");
+    if (!srv->nprompts)
+        return;
+    mcp_buf_printf(c, "static const mcp_prompt " C_NAME_TABLE "[] = {\n", p, "prompts");
+    for (size_t i = 0; i < srv->nprompts; i++) {
+        const ir_prompt *pr = &srv->prompts[i];
+        mcp_buf_puts(c, "    {\n");
+        opt_member(w, "name", pr->name);
+        mcp_buf_puts(c, "        .list_entry = ");
+        list_entry(w, beyond_prompt_entry(n->a, pr));
+        mcp_buf_puts(c, ",\n");
+        if (pr->nargs)
+            mcp_buf_printf(c, "        .args = " C_NAME_PROMPT_ARGUMENTS ",\n        .nargs = %zu,\n", p, pr->c_name,
+                           pr->nargs);
+        mcp_buf_printf(c, "        .get = " C_NAME_PROMPT_THUNK ",\n", p, pr->c_name);
+        if (pr->ncomplete)
+            mcp_buf_printf(c, "        .complete = " C_NAME_PROMPT_COMPLETERS ",\n        .ncomplete = %zu,\n", p,
+                           pr->c_name, pr->ncomplete);
+        mcp_buf_puts(c, "    },\n");
     }
+    mcp_buf_puts(c, "};\n\n");
+}
+
+static void elicitations(twriter *w)
+{
+    c_names *n = w->n;
+    const ir_server *srv = n->srv;
+    mcp_buf *c = w->c;
     for (size_t i = 0; i < srv->nelicitations; i++) {
         const ir_elicitation *e = &srv->elicitations[i];
-        mcp_buf_printf(c, "const mcp_elicitation %s_%s_elicitation = {\n", n->prefix, e->c_name);
+        const char *object = c_fmt(n, C_NAME_ELICITATION, n->prefix, e->c_name);
+        mcp_buf_printf(c, "const mcp_elicitation %s = {\n", object);
         opt_member(w, "name", e->name);
         opt_member(w, "message", e->message);
         mcp_buf sch;
         mcp_buf_init(&sch);
-        mcp_json_write(&sch, beyond_form_schema(a, e), -1);
+        mcp_json_write(&sch, beyond_form_schema(n->a, e), -1);
         mcp_buf_puts(c, "        .schema = ");
         c_string_long(c, sch.data ? sch.data : "{}", sch.len, "            ");
         if (sch.oom)
@@ -522,8 +582,7 @@ static void beyond_source(twriter *w)
         mcp_buf_free(&sch);
         mcp_buf_printf(c, ",\n        .type = &%s,\n};\n\n", n->form_desc[i]);
         c_elicit_prototype(n, c, e);
-        mcp_buf_printf(c, "\n{\n    return mcp_elicit_form(call, &%s_%s_elicitation, message, out, action);\n}\n\n",
-                       n->prefix, e->c_name);
+        mcp_buf_printf(c, "\n{\n    return mcp_elicit_form(call, &%s, message, out, action);\n}\n\n", object);
     }
 }
 
@@ -537,27 +596,56 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
                    "#include <stddef.h>\n\n#include \"%s.mcp.h\"\n\n",
                    stem, MCPIDL_VERSION_STRING, c_comment(n, source_name), stem);
     mcp_buf_puts(c, "/* Type descriptors, read by libmcpidl's codec. */\n");
-    for (size_t i = 0; i < n->ndescs; i++)
-        mcp_buf_printf(c, "static const mcp_type %s; /* %s */\n", n->descs[i]->name, c_comment(n, n->descs[i]->key));
+    for (size_t i = 0; i < n->ndescs; i++) {
+        const c_desc *d = n->descs[i];
+        mcp_buf_printf(c, "static const mcp_type %s; /* %s */\n", d->name,
+                       c_comment(n, d->t ? c_type_text(n, d->t, d->h, true) : d->key));
+    }
     mcp_buf_putc(c, '\n');
     for (size_t i = 0; i < n->nbodies; i++)
         desc_body(&w, n->bodies[i]);
+
+    bool any_enum = false;
+    for (size_t i = 0; i < n->nstructs; i++)
+        any_enum = any_enum || n->structs[i]->is_enum;
+    if (any_enum)
+        mcp_buf_puts(c, "/* The values of enums, as text. */\n");
+    for (size_t i = 0; i < n->nstructs; i++)
+        if (n->structs[i]->is_enum)
+            enum_name_function(&w, n->structs[i]);
+
+    if (srv->ndefs)
+        mcp_buf_puts(c, "/* Each type from and to JSON text. */\n");
+    for (size_t i = 0; i < srv->ndefs; i++) {
+        const char *t = n->structs[i]->name;
+        mcp_buf_printf(c, "bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out, mcp_arena *arena,\n"
+                          "    const char **error)\n{\n"
+                          "    return mcp_value_from_json(&%s, json, len, out, arena, error);\n}\n\n",
+                       t, t, n->def_desc[i]);
+        mcp_buf_printf(c, "bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out, mcp_arena *arena, const char **error)\n"
+                          "{\n    return mcp_value_to_json(&%s, value, out, arena, error);\n}\n\n",
+                       t, t, n->def_desc[i]);
+    }
 
     mcp_buf_puts(c, "/* Thunks: the runtime calls handlers through these. */\n");
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
         const char *ot = c_out_type(n, t);
-        mcp_buf_printf(c, "static mcp_status %s_thunk(mcp_call *call, const void *in, void *out)\n{\n", t->c_name);
+        mcp_buf_printf(c, "static mcp_status " C_NAME_THUNK "(mcp_call *call, const void *in, void *out)\n{\n",
+                       n->prefix, t->c_name);
         if (ot)
-            mcp_buf_printf(c, "    return %s_%s(call, in, out);\n}\n\n", n->prefix, t->c_name);
+            mcp_buf_printf(c, "    return " C_NAME_HANDLER "(call, in, out);\n}\n\n", n->prefix, t->c_name);
         else
-            mcp_buf_printf(c, "    (void)out;\n    return %s_%s(call, in);\n}\n\n", n->prefix, t->c_name);
+            mcp_buf_printf(c, "    (void)out;\n    return " C_NAME_HANDLER "(call, in);\n}\n\n", n->prefix, t->c_name);
     }
 
-    beyond_source(&w);
+    resources(&w);
+    templates(&w);
+    prompts(&w);
+    elicitations(&w);
     if (srv->ntools && !tools_table(&w))
         return false;
-    mcp_buf_printf(c, "const mcp_server %s_server = {\n    .abi = MCPIDL_ABI,\n    .name = ", n->prefix);
+    mcp_buf_printf(c, "const mcp_server " C_NAME_SERVER " = {\n    .abi = MCPIDL_ABI,\n    .name = ", n->prefix);
     c_string(c, srv->name, strlen(srv->name));
     mcp_buf_puts(c, ",\n    .version = ");
     c_string(c, srv->version, strlen(srv->version));

@@ -8,13 +8,16 @@
 
 char *c_fmt(c_names *n, const char *f, ...)
 {
+    char small[256];
     va_list ap, aq;
     va_start(ap, f);
     va_copy(aq, ap);
-    int len = vsnprintf(NULL, 0, f, aq);
+    int len = vsnprintf(small, sizeof small, f, aq);
     va_end(aq);
     char *p = len < 0 ? NULL : mcp_arena_alloc(n->a, (size_t)len + 1);
-    if (p)
+    if (p && (size_t)len < sizeof small)
+        memcpy(p, small, (size_t)len + 1);
+    else if (p)
         vsnprintf(p, (size_t)len + 1, f, ap);
     else
         n->oom = true;
@@ -95,8 +98,8 @@ const char *c_out_type(c_names *n, const ir_tool *t)
 void c_tool_prototype(c_names *n, mcp_buf *b, const ir_tool *t)
 {
     const char *ot = c_out_type(n, t);
-    mcp_buf_printf(b, "mcp_status %s_%s(mcp_call *call, const %s_%s_args *in", n->prefix, t->c_name, n->prefix,
-                   t->c_name);
+    mcp_buf_printf(b, "mcp_status " C_NAME_HANDLER "(mcp_call *call, const " C_NAME_ARGS " *in", n->prefix, t->c_name,
+                   n->prefix, t->c_name);
     if (ot) {
         mcp_buf_puts(b, ", ");
         mcp_buf m;
@@ -110,7 +113,7 @@ void c_tool_prototype(c_names *n, mcp_buf *b, const ir_tool *t)
 
 const char *c_completer_name(c_names *n, const char *owner_c, const ir_completion *k)
 {
-    return c_fmt(n, "%s_complete_%s_%s", n->prefix, owner_c, k->c_name);
+    return c_fmt(n, C_NAME_COMPLETE, n->prefix, owner_c, k->c_name);
 }
 
 bool c_resource_has_reader(const ir_resource *r) { return !r->text && !r->blob; }
@@ -118,21 +121,21 @@ bool c_resource_has_reader(const ir_resource *r) { return !r->text && !r->blob; 
 void c_prompt_prototype(c_names *n, mcp_buf *b, const ir_prompt *p)
 {
     if (p->nargs)
-        mcp_buf_printf(b, "mcp_status %s_prompt_%s(mcp_call *call, const %s_%s_prompt_args *args)", n->prefix,
+        mcp_buf_printf(b, "mcp_status " C_NAME_PROMPT "(mcp_call *call, const " C_NAME_PROMPT_ARGS " *args)", n->prefix,
                        p->c_name, n->prefix, p->c_name);
     else
-        mcp_buf_printf(b, "mcp_status %s_prompt_%s(mcp_call *call)", n->prefix, p->c_name);
+        mcp_buf_printf(b, "mcp_status " C_NAME_PROMPT "(mcp_call *call)", n->prefix, p->c_name);
 }
 
 void c_template_prototype(c_names *n, mcp_buf *b, const ir_template *t)
 {
-    mcp_buf_printf(b, "mcp_status %s_read_%s(mcp_call *call, const char *uri, const %s_%s_vars *vars)", n->prefix,
-                   t->c_name, n->prefix, t->c_name);
+    mcp_buf_printf(b, "mcp_status " C_NAME_READER "(mcp_call *call, const char *uri, const " C_NAME_VARS " *vars)",
+                   n->prefix, t->c_name, n->prefix, t->c_name);
 }
 
 void c_elicit_prototype(c_names *n, mcp_buf *b, const ir_elicitation *e)
 {
-    mcp_buf_printf(b, "bool %s_elicit_%s(mcp_call *call, const char *message, %s_%s_form *out,\n"
+    mcp_buf_printf(b, "bool " C_NAME_ELICIT "(mcp_call *call, const char *message, " C_NAME_FORM " *out,\n"
                       "    mcp_elicit_action *action)",
                    n->prefix, e->c_name, n->prefix, e->c_name);
 }

@@ -139,6 +139,10 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     idl_diags_init(&diags, a, file, src, len);
     idl_options opts = {.warnings_as_errors = cx->opt.warnings_as_errors};
     ir_server *srv = idl_compile(a, &diags, src, len, &opts);
+    /* The names of the generated C, whose collisions are errors of the source. */
+    bool nomem = false;
+    if (srv && !diags.errors)
+        nomem = !(cx->names = c_names_new(a, srv, &diags, NULL));
     cx->errors = diags.errors;
     cx->warnings = diags.warnings;
     if (cx->opt.on_diagnostic) {
@@ -146,6 +150,8 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
         if (!idl_diags_render(&diags, !cx->opt.no_source_lines, pass_on, &sink))
             return fail(cx, MCPIDLC_ENOMEM, "out of memory reporting the diagnostics of '%s'", shown);
     }
+    if (nomem)
+        return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);
     if (!srv || diags.errors)
         return MCPIDLC_INVALID;
     cx->srv = srv;
@@ -269,8 +275,6 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
     case MCPIDLC_C_HEADER:
     case MCPIDLC_C_SOURCE:
     case MCPIDLC_C_MOCK: {
-        if (!cx->names && !(cx->names = c_names_new(a, cx->srv)))
-            return fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
         bool (*emit)(c_names *, const char *, const char *, mcp_buf *) =
             kind == MCPIDLC_C_HEADER ? emit_c_header : kind == MCPIDLC_C_SOURCE ? emit_c_source : emit_c_mock;
         return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK

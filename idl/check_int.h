@@ -189,8 +189,20 @@ ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const 
 
 typedef enum ck_field_owner { CK_OWNER_MODEL, CK_OWNER_RECORD, CK_OWNER_PARAMS } ck_field_owner;
 
-/* The mapping of fields or parameters `map` (may be NULL) as an array of *n. */
-ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner, const char *owner_what, size_t *n);
+/* The mapping of fields or parameters `map` (may be NULL) as an array of *n.
+ * `c_owner` is the C name of what holds them, without the prefix (a type's
+ * name, TOOL_args), that the C enums of their Literals are named after. */
+ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner, const char *owner_what,
+                          const char *c_owner, size_t *n);
+/* Name the C enums of the Literals in t, the type of a field (or of a tool's
+ * return) declared in mapping `spec` (may be NULL): prefix_SITE, or
+ * prefix_C_TYPE with the mapping's 'c_type'; when t holds several Literals,
+ * each gets _1, _2, ... in the order they are written. `what` names t in
+ * messages ("the type of field 'color' of model 'Shirt'"). */
+void ck_name_literals(checker *c, ir_type *t, const idl_node *spec, const char *site, const char *what);
+/* Whether ck_name_literals has anything to do: t holds a Literal, or `spec`
+ * has a 'c_type' (to check). */
+bool ck_literals_to_name(const ir_type *t, const idl_node *spec);
 /* Apply the constraint keys of mapping `m` to type `t` (to the non-null arm of
  * an Optional). */
 void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t);

@@ -517,7 +517,7 @@ void ck_define_types(checker *c, const idl_node *types)
             ck_extra_of(c, body, &def->extra_forbid);
             def->fields = ck_parse_fields(c, idl_map_get(body, "fields"),
                                           def->kind == IR_DEF_MODEL ? CK_OWNER_MODEL : CK_OWNER_RECORD, what,
-                                          &def->nfields);
+                                          def->name, &def->nfields);
         }
         /* As a class docstring: an empty one is none. */
         def->description = ck_description_of(c, body);

@@ -66,6 +66,7 @@ struct ir_type {
     bool int_keys;           /* DICT: dict[int, T] */
     const mcp_json **values; /* LITERAL: the constant values (strings, integers, booleans, null) */
     size_t nvalues;
+    const char *c_name;      /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
     ir_def *def;             /* NAMED */
     ir_constraints c;        /* on INT/FLOAT/STR/BYTES/LIST/SET */
 };

@@ -61,7 +61,7 @@ static void emit(mcp_arena *a, const ir_server *srv)
             strict_json(a, out);
     }
 
-    c_names *n = c_names_new(a, srv);
+    c_names *n = c_names_new(a, srv, NULL, NULL);
     FUZZ_CHECK(n != NULL);
     mcp_buf h, c, m;
     mcp_buf_init(&h);
