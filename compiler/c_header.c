@@ -5,6 +5,7 @@
  * written after the ones it holds (a depth-first walk), enums before all of
  * them, and the items of dicts last.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "c_names.h"
@@ -24,6 +25,7 @@ static void emit_enum(hwriter *w, const c_struct *s)
     const ir_def *def = s->def;
     const mcp_json *const *values = def ? def->values : s->t->values;
     size_t count = def ? def->nvalues : s->t->nvalues;
+    assert(s->consts);
     if (def)
         mcp_buf_printf(h, "/* %s (enum)%s%s */\n", def->name, def->description ? ": " : "",
                        def->description ? c_comment(n, def->description) : "");
@@ -50,7 +52,8 @@ static void need_complete(hwriter *w, const ir_type *t, c_hold h)
     if (t->kind == IR_NAMED) {
         if (h == C_HOLD_INDIRECT && c_is_object_def(t))
             return;
-        emit_struct(w, n->structs[t->def->index]); /* the named types come first, in order */
+        assert(n->structs[t->def->index]->def == t->def); /* the named types come first, in order */
+        emit_struct(w, n->structs[t->def->index]);
         return;
     }
     if (t->kind == IR_UNION && c_is_optional(t) && c_is_object_def(t->items[0]))

@@ -348,7 +348,9 @@ static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled)
         }
         return;
     case IR_LITERAL:
-        /* prefix_SITE: the piece is SITE */
+        /* prefix_SITE: the piece is SITE (the checker names every Literal) */
+        assert(t->c_name && strncmp(t->c_name, n->prefix, strlen(n->prefix)) == 0 &&
+               t->c_name[strlen(n->prefix)] == '_');
         mcp_buf_puts(b, t->c_name + strlen(n->prefix) + 1);
         return;
     case IR_NAMED:
@@ -453,6 +455,7 @@ static const char **union_arms(c_names *n, const ir_type *u)
 
 static void add_struct(c_names *n, c_struct *s)
 {
+    assert(!c_struct_find(n, s->key)); /* one struct per key */
     s->index = n->nstructs;
     push(n, (void ***)&n->structs, &n->nstructs, &n->cap_structs, s);
     table_put(n, n->struct_keys, s->key, s);

@@ -134,7 +134,7 @@ typedef struct c_names {
 /* The model of srv's generated C, in arena a. Collisions of names are errors
  * added to d (each with a note at the other place); `collisions` counts them.
  * NULL without memory. */
-c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags *d, size_t *collisions);
+IDL_NODISCARD c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags *d, size_t *collisions);
 
 /* The C spelling of a use of t ("int64_t", "const char *", "weather_str_list"). */
 const char *c_type_of(c_names *n, const ir_type *t, c_hold h);

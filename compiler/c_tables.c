@@ -3,6 +3,7 @@
  * pre-rendered tools/list entries, the tables of resources, templates and
  * prompts, the elicitation forms, and the server table.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "c_names.h"
@@ -182,6 +183,7 @@ static void literal_values(twriter *w, const char *dname, const mcp_json *const 
 static void object_body(twriter *w, const c_desc *d)
 {
     mcp_buf *b = w->c;
+    assert(d->field_descs && d->ctype && d->title);
     if (d->nfields) {
         mcp_buf_printf(b, "static const mcp_field %s_fields[] = {\n", d->name);
         for (size_t i = 0; i < d->nfields; i++) {
@@ -247,6 +249,7 @@ static void desc_body(twriter *w, const c_desc *d)
     mcp_buf *b = w->c;
     const ir_type *t = d->t;
     const char *ct = d->ctype;
+    assert(t && d->ctype && (!d->items || t->nitems));
     const char *cinit = constraints(w, d->name, &t->c);
     if (t->kind == IR_LITERAL)
         literal_values(w, d->name, t->values, t->nvalues);

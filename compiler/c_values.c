@@ -8,6 +8,7 @@
  * out, lists and dicts as compound literals (C99; in C++ only an empty one
  * works), an `any` value as a constant mcp_json.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "c_names.h"
@@ -98,6 +99,7 @@ static const char *constant(c_names *n, const ir_type *t, const mcp_json *v)
     const c_struct *s = t->kind == IR_NAMED ? n->structs[t->def->index] : c_struct_of(n, t, C_HOLD_VALUE);
     const mcp_json *const *values = t->kind == IR_NAMED ? t->def->values : t->values;
     size_t count = t->kind == IR_NAMED ? t->def->nvalues : t->nvalues;
+    assert(s && s->consts && count);
     for (size_t i = 0; s && v && i < count; i++)
         if (v->kind == values[i]->kind && mcp_json_equal(v, values[i]))
             return s->consts[i];
@@ -308,6 +310,7 @@ static void value(c_names *n, mcp_buf *b, const ir_type *t, c_hold h, const mcp_
         }
         {
             const c_struct *s = c_struct_of(n, t, h);
+            assert(s && s->arms); /* every union a default reaches is a registered type */
             size_t arm = 0;
             while (v && arm < t->nitems && !fits(t->items[arm], v))
                 arm++;

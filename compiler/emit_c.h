@@ -16,8 +16,8 @@
 
 /* `stem` is NAME; `source_name` the IDL file's name as given (for the comment
  * on top). */
-bool emit_c_header(c_names *n, const char *stem, const char *source_name, mcp_buf *out);
-bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_buf *out);
-bool emit_c_mock(c_names *n, const char *stem, const char *source_name, mcp_buf *out);
+IDL_NODISCARD bool emit_c_header(c_names *n, const char *stem, const char *source_name, mcp_buf *out);
+IDL_NODISCARD bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_buf *out);
+IDL_NODISCARD bool emit_c_mock(c_names *n, const char *stem, const char *source_name, mcp_buf *out);
 
 #endif

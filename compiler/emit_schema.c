@@ -1,6 +1,7 @@
 /* emit_schema.c: IR -> JSON Schema, as the MCP Python SDK (pydantic) writes it. */
 #include "emit_schema.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "defs_order.h"
@@ -290,6 +291,7 @@ static mcp_json *object_schema(schema_emitter *e, const char *title, const char 
 
 static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
 {
+    assert(def->index < e->srv->ndefs && e->srv->defs[def->index] == def);
     if (e->def_schemas[def->index])
         return e->def_schemas[def->index];
     bool varies = false; /* its siblings depend on the schema it is written in */
@@ -379,6 +381,7 @@ static mcp_json *finish_root(schema_emitter *e, mcp_json *root, const ir_def *sk
 /* The schema about to be built: tool t's input or output. */
 static void set_schema(schema_emitter *e, const ir_tool *t, bool output)
 {
+    assert(t >= e->srv->tools && t < e->srv->tools + e->srv->ntools);
     e->tool = (size_t)(t - e->srv->tools);
     e->output = output;
 }

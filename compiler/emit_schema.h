@@ -32,7 +32,7 @@ mcp_json *schema_value(mcp_arena *a, const mcp_json *v);
 
 typedef struct schema_emitter schema_emitter;
 
-schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv);
+IDL_NODISCARD schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv);
 /* The inputSchema of a tool (<tool>Arguments). */
 mcp_json *schema_input(schema_emitter *e, const ir_tool *t);
 /* The outputSchema of a tool, or NULL when it publishes none. */

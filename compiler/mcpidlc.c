@@ -275,6 +275,7 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
     case MCPIDLC_C_HEADER:
     case MCPIDLC_C_SOURCE:
     case MCPIDLC_C_MOCK: {
+        assert(cx->names); /* built with the IR, which exists here */
         bool (*emit)(c_names *, const char *, const char *, mcp_buf *) =
             kind == MCPIDLC_C_HEADER ? emit_c_header : kind == MCPIDLC_C_SOURCE ? emit_c_source : emit_c_mock;
         return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK

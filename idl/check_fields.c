@@ -4,6 +4,7 @@
  * apply to that type and must not contradict each other. Also 'extra', which
  * says whether a model or a tool's arguments take keys beyond their fields.
  */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -186,6 +187,7 @@ static const char *const FIELD_KEYS[] = {
  * NULL), or name each, *k counting them. */
 static void visit_literals(checker *c, ir_type *t, const char *base, size_t total, size_t *k)
 {
+    assert(!base || c);
     switch (t->kind) {
     case IR_LITERAL:
         ++*k;

@@ -6,6 +6,7 @@
  * types as Python sees them (a union drops the arms Python would); the hashes
  * agree with both.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ const mcp_json *ck_value(checker *c, const idl_node *n)
     case IDL_NODE_MAP: {
         /* The loader bounds the depth (and the expansion of aliases), and keys
          * are unique: the members are placed, not searched. */
+        assert(n->n == 0 || (n->kind == IDL_NODE_SEQ ? n->items != NULL : n->pairs != NULL));
         bool seq = n->kind == IDL_NODE_SEQ;
         mcp_json *v = seq ? mcp_json_new_array(a) : mcp_json_new_object(a);
         if (!v || !n->n)

@@ -1,6 +1,7 @@
 /* diag.c: collecting and printing diagnostics. */
 #include "diag.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +251,7 @@ static void put_head(const idl_diags *d, mcp_buf *out, const idl_diag *g)
 
 bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx)
 {
+    assert(d->len <= d->cap && (d->len == 0 || d->items));
     sort_stable(d->items, d->len);
     uint32_t *lines = NULL;
     size_t *starts = NULL, nlines = 0;
@@ -316,7 +318,7 @@ static void print_one(void *ctx, const idl_diag *g, const char *text, size_t len
     fwrite(text, 1, len, ctx);
 }
 
-void idl_diags_print(idl_diags *d, FILE *out, bool show_source)
+bool idl_diags_print(idl_diags *d, FILE *out, bool show_source)
 {
-    idl_diags_render(d, show_source, print_one, out);
+    return idl_diags_render(d, show_source, print_one, out);
 }

@@ -18,6 +18,14 @@
 
 #include "mcpidl/arena.h"
 
+/* On a function whose result says whether it failed, or is what it made:
+ * ignoring it is a compile-time warning (an error with -Werror). */
+#if defined(__GNUC__)
+#define IDL_NODISCARD __attribute__((warn_unused_result))
+#else
+#define IDL_NODISCARD
+#endif
+
 /* A place in the source: 1-based line and column, the column counted in
  * characters (UTF-8 code points), as libyaml counts them. {0,0}: no place. */
 typedef struct idl_loc {
@@ -66,9 +74,9 @@ typedef void (*idl_diag_fn)(void *ctx, const idl_diag *g, const char *text, size
 /* Sort by location (stable), then hand each to fn with its text; when more
  * were added than recorded, a last note without a place says so. False when
  * out of memory (the rest are not handed). */
-bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx);
+IDL_NODISCARD bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx);
 /* idl_diags_render, each text written to `out`. */
-void idl_diags_print(idl_diags *d, FILE *out, bool show_source);
+IDL_NODISCARD bool idl_diags_print(idl_diags *d, FILE *out, bool show_source);
 
 /* Column (1-based, in characters) of byte offset `off` within the line that starts at
  * byte offset `line_start` of src. */

@@ -242,10 +242,10 @@ typedef struct idl_options {
 struct idl_node;
 /* Check a loaded YAML tree (node.h) and build the IR. Returns NULL when any
  * error was reported (warnings do not count, unless opts->warnings_as_errors). */
-ir_server *idl_check(mcp_arena *arena, idl_diags *d, const struct idl_node *root, const idl_options *opts);
+IDL_NODISCARD ir_server *idl_check(mcp_arena *arena, idl_diags *d, const struct idl_node *root, const idl_options *opts);
 
 /* Load and check a whole source text: the front end in one call. */
-ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
+IDL_NODISCARD ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
 
 /* The indices (ir_def.index) of named types, in a growing array of the arena. */
 typedef struct ir_refs {
@@ -255,7 +255,7 @@ typedef struct ir_refs {
 
 /* Append to r each named type t refers to, in order: items, values, union arms
  * and tuple items, depth first (ir_refs.c). False without memory. */
-bool ir_append_refs(mcp_arena *a, const ir_type *t, ir_refs *r);
+IDL_NODISCARD bool ir_append_refs(mcp_arena *a, const ir_type *t, ir_refs *r);
 
 /* The graph of named types: an edge for each reference in a model's or
  * record's fields, and its strongly connected components, numbered as they
@@ -267,7 +267,7 @@ typedef struct ir_graph {
 } ir_graph;
 
 /* Build it in the arena, iteratively; false without memory. */
-bool ir_graph_build(mcp_arena *a, const ir_server *srv, ir_graph *g);
+IDL_NODISCARD bool ir_graph_build(mcp_arena *a, const ir_server *srv, ir_graph *g);
 
 /* Helpers shared with the back ends (names.c). */
 /* Python's name.title().replace("_", " ").strip() with ASCII case rules. */
@@ -284,9 +284,9 @@ char *idl_trim_description(mcp_arena *a, const char *s, size_t len);
 
 /* Pattern checking (pattern.c): NULL when `pattern` is in the supported subset
  * and compiles; else a message, and *offset the byte offset of the problem. */
-const char *idl_pattern_check(mcp_arena *a, const char *pattern, size_t len, size_t *offset);
+IDL_NODISCARD const char *idl_pattern_check(mcp_arena *a, const char *pattern, size_t len, size_t *offset);
 /* Whether `subject` matches `pattern` (an unanchored search, as JSON Schema says);
  * -1 when the pattern does not compile. */
-int idl_pattern_matches(const char *pattern, size_t plen, const char *subject, size_t slen);
+IDL_NODISCARD int idl_pattern_matches(const char *pattern, size_t plen, const char *subject, size_t slen);
 
 #endif

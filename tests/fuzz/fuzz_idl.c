@@ -20,7 +20,7 @@ static void print_diags(idl_diags *d, bool caret)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     FUZZ_CHECK(f != NULL);
-    idl_diags_print(d, f, caret);
+    FUZZ_CHECK(idl_diags_print(d, f, caret));
     fclose(f);
     /* One "path:line:col: severity: message" line at least per recorded diagnostic. */
     size_t lines = 0;
