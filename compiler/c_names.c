@@ -49,12 +49,16 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-static c_table *table_new(c_names *n)
+/* A table for about `expected` names (it grows past them: in the arena, each
+ * growth leaves the smaller arrays behind). */
+static c_table *table_new(c_names *n, size_t expected)
 {
     c_table *t = mcp_arena_alloc(n->a, sizeof *t);
     if (!t)
         return NULL;
-    t->cap = 64;
+    t->cap = 16;
+    while (t->cap < 2 * expected && t->cap < SIZE_MAX / 4)
+        t->cap *= 2;
     t->keys = mcp_arena_alloc(n->a, t->cap * sizeof *t->keys);
     t->values = mcp_arena_alloc(n->a, t->cap * sizeof *t->values);
     return t->keys && t->values ? t : NULL;
@@ -390,7 +394,7 @@ static bool is_reserved_piece(const char *s)
 static const char **unique_pieces(c_names *n, const char *type_name, const char **pieces, size_t count)
 {
     const char **names = mcp_arena_alloc(n->a, (count ? count : 1) * sizeof *names);
-    c_table *seen = table_new(n);
+    c_table *seen = table_new(n, count);
     if (!names || !seen) {
         n->oom = true;
         return NULL;
@@ -1072,9 +1076,11 @@ c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags *d, size_t *c
     if (!n)
         return NULL;
     *n = (c_names){.a = a, .srv = srv, .prefix = srv->c_prefix, .building = true};
-    n->struct_keys = table_new(n);
-    n->desc_keys = table_new(n);
-    c_registry r = {.names = table_new(n)};
+    /* Sized for what a file of this many declarations has, roughly. */
+    size_t decls = srv->ndefs + srv->ntools + srv->nelicitations + srv->nresources + srv->ntemplates + srv->nprompts;
+    n->struct_keys = table_new(n, 2 * decls);
+    n->desc_keys = table_new(n, 3 * decls);
+    c_registry r = {.names = table_new(n, 12 * decls)};
     bool ok = n->struct_keys && n->desc_keys && r.names && add_types(n) && add_descs(n);
     if (ok)
         collect_names(n, &r);

@@ -6,8 +6,14 @@
 
 #include "defs_order.h"
 
+/* The values of "type" and "format" that every schema repeats: one node each,
+ * shared (the schemas are not changed once built). */
+enum { WORD_INTEGER, WORD_NUMBER, WORD_STRING, WORD_BINARY, WORD_BOOLEAN, WORD_NULL, WORD_ARRAY, WORD_OBJECT, NWORDS };
+static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary", "boolean", "null", "array", "object"};
+
 struct schema_emitter {
     mcp_arena *a;
+    mcp_json *words[NWORDS];
     const ir_server *srv;
     mcp_json **def_schemas;   /* per def, built on first use (per schema, for a def whose siblings vary) */
     defs_order *order;    /* when pydantic generates each definition */
@@ -32,6 +38,9 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
     if (!e->def_schemas || !e->reached || !e->reached_list)
         return NULL;
+    for (size_t i = 0; i < NWORDS; i++)
+        if (!(e->words[i] = sj_str(a, WORDS[i])))
+            return NULL;
     e->order = defs_order_new(a, srv);
     return e->order ? e : NULL;
 }
@@ -130,28 +139,28 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
     switch (t->kind) {
     case IR_INT:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "integer"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_INTEGER]);
         break;
     case IR_FLOAT:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "number"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_NUMBER]);
         break;
     case IR_STR:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "string"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_STRING]);
         break;
     case IR_BYTES:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "format", sj_str(a, "binary"));
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "string"));
+        mcp_json_set_sorted(a, o, "format", e->words[WORD_BINARY]);
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_STRING]);
         break;
     case IR_BOOL:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "boolean"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_BOOLEAN]);
         break;
     case IR_NONE:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "null"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_NULL]);
         break;
     case IR_ANY:
     case IR_CONTENT:
@@ -160,7 +169,7 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
     case IR_SET:
         o = mcp_json_new_object(a);
         mcp_json_set_sorted(a, o, "items", type_schema(e, t->elem));
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "array"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_ARRAY]);
         if (t->kind == IR_SET)
             mcp_json_set_sorted(a, o, "uniqueItems", mcp_json_new_bool(a, true));
         break;
@@ -172,13 +181,13 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
         mcp_json_set_sorted(a, o, "maxItems", mcp_json_new_int(a, (int64_t)t->nitems));
         mcp_json_set_sorted(a, o, "minItems", mcp_json_new_int(a, (int64_t)t->nitems));
         mcp_json_set_sorted(a, o, "prefixItems", items);
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "array"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_ARRAY]);
         return o;
     }
     case IR_DICT:
         o = mcp_json_new_object(a);
         mcp_json_set_sorted(a, o, "additionalProperties", t->elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, t->elem));
-        mcp_json_set_sorted(a, o, "type", sj_str(a, "object"));
+        mcp_json_set_sorted(a, o, "type", e->words[WORD_OBJECT]);
         return o;
     case IR_UNION: {
         o = mcp_json_new_object(a);
@@ -285,7 +294,7 @@ static mcp_json *object_schema(schema_emitter *e, const char *title, const char 
     if (required && required->n)
         mcp_json_set_sorted(a, o, "required", required);
     mcp_json_set_sorted(a, o, "title", sj_str(a, title));
-    mcp_json_set_sorted(a, o, "type", sj_str(a, "object"));
+    mcp_json_set_sorted(a, o, "type", e->words[WORD_OBJECT]);
     return o;
 }
 
@@ -414,7 +423,7 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
             mcp_json *root = mcp_json_new_object(a);
             reach(e, def);
             mcp_json_set_sorted(a, root, "$ref", sj_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
-            mcp_json_set_sorted(a, root, "type", sj_str(a, "object"));
+            mcp_json_set_sorted(a, root, "type", e->words[WORD_OBJECT]);
             return finish_root(e, root, NULL);
         }
         mcp_json *root = mcp_json_copy(a, def_schema(e, def));
@@ -428,7 +437,7 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         const ir_type *elem = t->returns->elem;
         mcp_json_set_sorted(a, root, "additionalProperties", elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
         mcp_json_set_sorted(a, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
-        mcp_json_set_sorted(a, root, "type", sj_str(a, "object"));
+        mcp_json_set_sorted(a, root, "type", e->words[WORD_OBJECT]);
         return finish_root(e, root, NULL);
     }
     case IR_OUTPUT_WRAPPED: {
