@@ -440,6 +440,14 @@ static void opt_member(twriter *w, const char *member_name, const char *s)
     mcp_buf_puts(w->c, ",\n");
 }
 
+/* "name[0], name[1], ...": the strings a thunk hands on, one per variable or
+ * argument. */
+static void indexed(mcp_buf *c, const char *name, size_t count)
+{
+    for (size_t j = 0; j < count; j++)
+        mcp_buf_printf(c, "%s%s[%zu]", j ? ", " : "", name, j);
+}
+
 static void resources(twriter *w)
 {
     c_names *n = w->n;
@@ -487,8 +495,7 @@ static void templates(twriter *w)
         mcp_buf_printf(c, "static mcp_status " C_NAME_READER_THUNK "(mcp_call *call, const char *uri, "
                           "const char *const *vars)\n{\n    " C_NAME_VARS " v = {",
                        p, t->c_name, p, t->c_name);
-        for (size_t j = 0; j < t->nvars; j++)
-            mcp_buf_printf(c, "%svars[%zu]", j ? ", " : "", j);
+        indexed(c, "vars", t->nvars);
         mcp_buf_printf(c, "};\n    return " C_NAME_READER "(call, uri, &v);\n}\n\n", p, t->c_name);
         if (t->ncomplete)
             completers(w, c_fmt(n, C_NAME_READER_COMPLETERS, p, t->c_name), t->c_name, t->complete, t->ncomplete);
@@ -526,8 +533,7 @@ static void prompts(twriter *w)
                        pr->c_name);
         if (pr->nargs) {
             mcp_buf_printf(c, "    " C_NAME_PROMPT_ARGS " in = {", p, pr->c_name);
-            for (size_t j = 0; j < pr->nargs; j++)
-                mcp_buf_printf(c, "%sargs[%zu]", j ? ", " : "", j);
+            indexed(c, "args", pr->nargs);
             mcp_buf_printf(c, "};\n    return " C_NAME_PROMPT "(call, &in);\n}\n\n", p, pr->c_name);
             mcp_buf_printf(c, "static const mcp_prompt_arg " C_NAME_PROMPT_ARGUMENTS "[] = {\n", p, pr->c_name);
             for (size_t j = 0; j < pr->nargs; j++) {
