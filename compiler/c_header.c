@@ -91,7 +91,7 @@ static void emit_fields(hwriter *w, const ir_field *fields, size_t nfields, bool
             if (f->default_value) {
                 mcp_buf d;
                 mcp_buf_init(&d);
-                mcp_json_write(&d, schema_value(n->a, f->default_value), -1);
+                c_json(n, &d, schema_value(n->a, f->default_value));
                 mcp_buf_printf(h, desc ? " (default %s)" : " default %s", d.data ? c_comment(n, d.data) : "");
                 mcp_buf_free(&d);
             }

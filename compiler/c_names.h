@@ -171,6 +171,8 @@ void c_string(mcp_buf *b, const char *s, size_t len);
 void c_string_long(mcp_buf *b, const char *s, size_t len, const char *indent);
 /* A comment-safe copy of a text's first line (at most 120 bytes); never NULL. */
 const char *c_comment(c_names *n, const char *s);
+/* v as compact JSON text; n->oom set when v is NULL (it could not be built). */
+void c_json(c_names *n, mcp_buf *b, const mcp_json *v);
 /* "TYPE name" with the '*' next to the name. */
 void c_member(mcp_buf *b, const char *type, const char *name);
 

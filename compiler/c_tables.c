@@ -200,7 +200,7 @@ static void object_body(twriter *w, const c_desc *d)
             if (f->default_value) {
                 mcp_buf dj;
                 mcp_buf_init(&dj);
-                mcp_json_write(&dj, schema_value(w->n->a, f->default_value), -1);
+                c_json(w->n, &dj, schema_value(w->n->a, f->default_value));
                 c_string(b, dj.data ? dj.data : "null", dj.len);
                 mcp_buf_free(&dj);
             } else {
@@ -361,7 +361,7 @@ static bool tools_table(twriter *w)
         const ir_tool *t = &srv->tools[i];
         mcp_buf entry;
         mcp_buf_init(&entry);
-        mcp_json_write(&entry, schema_tool_entry(se, t), -1);
+        c_json(n, &entry, schema_tool_entry(se, t));
         mcp_buf_puts(c, "    {\n        .name = ");
         c_string(c, t->name, strlen(t->name));
         mcp_buf_puts(c, ",\n        .list_entry = ");
@@ -424,7 +424,7 @@ static void list_entry(twriter *w, mcp_json *v)
 {
     mcp_buf e;
     mcp_buf_init(&e);
-    mcp_json_write(&e, v, -1);
+    c_json(w->n, &e, v);
     c_string_long(w->c, e.data ? e.data : "{}", e.len, "            ");
     if (e.oom)
         w->n->oom = true;
@@ -583,7 +583,7 @@ static void elicitations(twriter *w)
         opt_member(w, "message", e->message);
         mcp_buf sch;
         mcp_buf_init(&sch);
-        mcp_json_write(&sch, beyond_form_schema(n->a, e), -1);
+        c_json(n, &sch, beyond_form_schema(n->a, e));
         mcp_buf_puts(c, "        .schema = ");
         c_string_long(c, sch.data ? sch.data : "{}", sch.len, "            ");
         if (sch.oom)

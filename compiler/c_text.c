@@ -79,6 +79,12 @@ const char *c_comment(c_names *n, const char *s)
     return t;
 }
 
+void c_json(c_names *n, mcp_buf *b, const mcp_json *v)
+{
+    if (!v || !mcp_json_write(b, v, -1))
+        n->oom = true; /* a part that could not be built, or written */
+}
+
 void c_member(mcp_buf *b, const char *type, const char *name)
 {
     size_t len = strlen(type);

@@ -13,6 +13,7 @@ static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary
 
 struct schema_emitter {
     mcp_arena *a;
+    sj b;                 /* what fails while a schema is built */
     mcp_json *words[NWORDS];
     const ir_server *srv;
     mcp_json **def_schemas;   /* per def, built on first use (per schema, for a def whose siblings vary) */
@@ -31,6 +32,7 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     if (!e)
         return NULL;
     e->a = a;
+    e->b = (sj){a, false};
     e->srv = srv;
     size_t n = srv->ndefs ? srv->ndefs : 1;
     e->def_schemas = mcp_arena_alloc(a, n * sizeof *e->def_schemas);
@@ -64,7 +66,7 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t);
 
 static void add_number(schema_emitter *e, mcp_json *o, const char *key, ir_number n)
 {
-    mcp_json_set_sorted(e->a, o, key, n.is_int ? mcp_json_new_int(e->a, n.i) : mcp_json_new_float(e->a, n.f));
+    sj_put(&e->b, o, key, n.is_int ? mcp_json_new_int(e->a, n.i) : mcp_json_new_float(e->a, n.f));
 }
 
 static void add_constraints(schema_emitter *e, mcp_json *o, const ir_constraints *c)
@@ -75,12 +77,12 @@ static void add_constraints(schema_emitter *e, mcp_json *o, const ir_constraints
     if (c->has_exclusive_minimum) add_number(e, o, "exclusiveMinimum", c->exclusive_minimum);
     if (c->has_exclusive_maximum) add_number(e, o, "exclusiveMaximum", c->exclusive_maximum);
     if (c->has_multiple_of) add_number(e, o, "multipleOf", c->multiple_of);
-    if (c->has_min_length) mcp_json_set_sorted(a, o, "minLength", mcp_json_new_int(a, c->min_length));
-    if (c->has_max_length) mcp_json_set_sorted(a, o, "maxLength", mcp_json_new_int(a, c->max_length));
-    if (c->has_min_items) mcp_json_set_sorted(a, o, "minItems", mcp_json_new_int(a, c->min_items));
-    if (c->has_max_items) mcp_json_set_sorted(a, o, "maxItems", mcp_json_new_int(a, c->max_items));
-    if (c->pattern) mcp_json_set_sorted(a, o, "pattern", sj_str(a, c->pattern));
-    if (c->format) mcp_json_set_sorted(a, o, "format", sj_str(a, c->format));
+    if (c->has_min_length) sj_put(&e->b, o, "minLength", mcp_json_new_int(a, c->min_length));
+    if (c->has_max_length) sj_put(&e->b, o, "maxLength", mcp_json_new_int(a, c->max_length));
+    if (c->has_min_items) sj_put(&e->b, o, "minItems", mcp_json_new_int(a, c->min_items));
+    if (c->has_max_items) sj_put(&e->b, o, "maxItems", mcp_json_new_int(a, c->max_items));
+    if (c->pattern) sj_put(&e->b, o, "pattern", sj_str(a, c->pattern));
+    if (c->format) sj_put(&e->b, o, "format", sj_str(a, c->format));
 }
 
 static const char *literal_type(const mcp_json *const *v, size_t n)
@@ -128,7 +130,7 @@ static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
 {
     reach(e, def);
     mcp_json *o = mcp_json_new_object(e->a);
-    mcp_json_set_sorted(e->a, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
+    sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
     return o;
 }
 
@@ -139,28 +141,28 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
     switch (t->kind) {
     case IR_INT:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_INTEGER]);
+        sj_put(&e->b, o, "type", e->words[WORD_INTEGER]);
         break;
     case IR_FLOAT:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_NUMBER]);
+        sj_put(&e->b, o, "type", e->words[WORD_NUMBER]);
         break;
     case IR_STR:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_STRING]);
+        sj_put(&e->b, o, "type", e->words[WORD_STRING]);
         break;
     case IR_BYTES:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "format", e->words[WORD_BINARY]);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_STRING]);
+        sj_put(&e->b, o, "format", e->words[WORD_BINARY]);
+        sj_put(&e->b, o, "type", e->words[WORD_STRING]);
         break;
     case IR_BOOL:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_BOOLEAN]);
+        sj_put(&e->b, o, "type", e->words[WORD_BOOLEAN]);
         break;
     case IR_NONE:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_NULL]);
+        sj_put(&e->b, o, "type", e->words[WORD_NULL]);
         break;
     case IR_ANY:
     case IR_CONTENT:
@@ -168,26 +170,26 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
     case IR_LIST:
     case IR_SET:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "items", type_schema(e, t->elem));
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_ARRAY]);
+        sj_put(&e->b, o, "items", type_schema(e, t->elem));
+        sj_put(&e->b, o, "type", e->words[WORD_ARRAY]);
         if (t->kind == IR_SET)
-            mcp_json_set_sorted(a, o, "uniqueItems", mcp_json_new_bool(a, true));
+            sj_put(&e->b, o, "uniqueItems", mcp_json_new_bool(a, true));
         break;
     case IR_TUPLE: {
         o = mcp_json_new_object(a);
         mcp_json *items = mcp_json_new_array(a);
         for (size_t i = 0; i < t->nitems; i++)
-            mcp_json_append(a, items, type_schema(e, t->items[i]));
-        mcp_json_set_sorted(a, o, "maxItems", mcp_json_new_int(a, (int64_t)t->nitems));
-        mcp_json_set_sorted(a, o, "minItems", mcp_json_new_int(a, (int64_t)t->nitems));
-        mcp_json_set_sorted(a, o, "prefixItems", items);
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_ARRAY]);
+            sj_push(&e->b, items, type_schema(e, t->items[i]));
+        sj_put(&e->b, o, "maxItems", mcp_json_new_int(a, (int64_t)t->nitems));
+        sj_put(&e->b, o, "minItems", mcp_json_new_int(a, (int64_t)t->nitems));
+        sj_put(&e->b, o, "prefixItems", items);
+        sj_put(&e->b, o, "type", e->words[WORD_ARRAY]);
         return o;
     }
     case IR_DICT:
         o = mcp_json_new_object(a);
-        mcp_json_set_sorted(a, o, "additionalProperties", t->elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, t->elem));
-        mcp_json_set_sorted(a, o, "type", e->words[WORD_OBJECT]);
+        sj_put(&e->b, o, "additionalProperties", t->elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, t->elem));
+        sj_put(&e->b, o, "type", e->words[WORD_OBJECT]);
         return o;
     case IR_UNION: {
         o = mcp_json_new_object(a);
@@ -203,26 +205,26 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
             if (j < arms->n)
                 arms->items[j] = s;
             else
-                mcp_json_append(a, arms, s);
+                sj_push(&e->b, arms, s);
         }
         if (arms->n == 1)
             return arms->items[0];
-        mcp_json_set_sorted(a, o, "anyOf", arms);
+        sj_put(&e->b, o, "anyOf", arms);
         return o;
     }
     case IR_LITERAL: {
         o = mcp_json_new_object(a);
         if (t->nvalues == 1) {
-            mcp_json_set_sorted(a, o, "const", schema_value(a, t->values[0]));
+            sj_put(&e->b, o, "const", schema_value(a, t->values[0]));
         } else {
             mcp_json *vals = mcp_json_new_array(a);
             for (size_t i = 0; i < t->nvalues; i++)
-                mcp_json_append(a, vals, schema_value(a, t->values[i]));
-            mcp_json_set_sorted(a, o, "enum", vals);
+                sj_push(&e->b, vals, schema_value(a, t->values[i]));
+            sj_put(&e->b, o, "enum", vals);
         }
         const char *ty = literal_type(t->values, t->nvalues);
         if (ty)
-            mcp_json_set_sorted(a, o, "type", sj_str(a, ty));
+            sj_put(&e->b, o, "type", sj_str(a, ty));
         return o;
     }
     case IR_NAMED:
@@ -263,12 +265,12 @@ static mcp_json *property_schema(schema_emitter *e, const ir_def *owner, const i
     bool drop = ref && defs_order_is_candidate(f) && drops_equal_sibling(e, owner, i);
     if (!is_ref_like(f->type) || f->explicit_title) {
         if (!(drop && strcmp(ref->name, f->title) == 0))
-            mcp_json_set_sorted(a, s, "title", sj_str(a, f->title));
+            sj_put(&e->b, s, "title", sj_str(a, f->title));
     }
     if (f->description && !(drop && ref->description && strcmp(ref->description, f->description) == 0))
-        mcp_json_set_sorted(a, s, "description", sj_str(a, f->description));
+        sj_put(&e->b, s, "description", sj_str(a, f->description));
     if (f->default_value)
-        mcp_json_set_sorted(a, s, "default", schema_value(a, f->default_value));
+        sj_put(&e->b, s, "default", schema_value(a, f->default_value));
     return s;
 }
 
@@ -282,19 +284,19 @@ static mcp_json *object_schema(schema_emitter *e, const char *title, const char 
         return NULL;
     mcp_json *required = mcp_json_new_array(a);
     for (size_t i = 0; i < n; i++) { /* properties keep their declaration order */
-        mcp_json_set(a, props, fields[i].name, property_schema(e, owner, fields, i));
+        sj_add(&e->b, props, fields[i].name, property_schema(e, owner, fields, i));
         if (fields[i].required)
-            mcp_json_append(a, required, sj_str(a, fields[i].name));
+            sj_push(&e->b, required, sj_str(a, fields[i].name));
     }
     if (forbid)
-        mcp_json_set_sorted(a, o, "additionalProperties", mcp_json_new_bool(a, false));
+        sj_put(&e->b, o, "additionalProperties", mcp_json_new_bool(a, false));
     if (description)
-        mcp_json_set_sorted(a, o, "description", sj_str(a, description));
-    mcp_json_set_sorted(a, o, "properties", props);
+        sj_put(&e->b, o, "description", sj_str(a, description));
+    sj_put(&e->b, o, "properties", props);
     if (required && required->n)
-        mcp_json_set_sorted(a, o, "required", required);
-    mcp_json_set_sorted(a, o, "title", sj_str(a, title));
-    mcp_json_set_sorted(a, o, "type", e->words[WORD_OBJECT]);
+        sj_put(&e->b, o, "required", required);
+    sj_put(&e->b, o, "title", sj_str(a, title));
+    sj_put(&e->b, o, "type", e->words[WORD_OBJECT]);
     return o;
 }
 
@@ -312,12 +314,12 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
         o = mcp_json_new_object(a);
         mcp_json *vals = mcp_json_new_array(a);
         for (size_t i = 0; i < def->nvalues; i++)
-            mcp_json_append(a, vals, schema_value(a, def->values[i]));
+            sj_push(&e->b, vals, schema_value(a, def->values[i]));
         if (def->description)
-            mcp_json_set_sorted(a, o, "description", sj_str(a, def->description));
-        mcp_json_set_sorted(a, o, "enum", vals);
-        mcp_json_set_sorted(a, o, "title", sj_str(a, def->name));
-        mcp_json_set_sorted(a, o, "type", sj_str(a, def->int_enum ? "integer" : "string"));
+            sj_put(&e->b, o, "description", sj_str(a, def->description));
+        sj_put(&e->b, o, "enum", vals);
+        sj_put(&e->b, o, "title", sj_str(a, def->name));
+        sj_put(&e->b, o, "type", sj_str(a, def->int_enum ? "integer" : "string"));
     } else {
         /* Building a model's properties may reach other defs; those are
          * recorded in the current reach set by the caller's traversal. */
@@ -347,7 +349,7 @@ static mcp_json *defs_entry(schema_emitter *e, const ir_def *def)
     for (size_t i = 0; i < n; i++) {
         const mcp_json *v = mcp_json_get(s, order[i]);
         if (v)
-            mcp_json_set(e->a, o, order[i], (mcp_json *)v);
+            sj_add(&e->b, o, order[i], (mcp_json *)v);
     }
     return o;
 }
@@ -371,20 +373,20 @@ static mcp_json *finish_root(schema_emitter *e, mcp_json *root, const ir_def *sk
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip)
-            mcp_json_set_sorted(a, defs, def->name, defs_entry(e, def));
+            sj_put(&e->b, defs, def->name, defs_entry(e, def));
     }
     /* def_schema may have reached further defs while building; close again. */
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip && !mcp_json_get(defs, def->name))
-            mcp_json_set_sorted(a, defs, def->name, defs_entry(e, def));
+            sj_put(&e->b, defs, def->name, defs_entry(e, def));
     }
     if (defs->n)
-        mcp_json_set_sorted(a, root, "$defs", defs);
+        sj_put(&e->b, root, "$defs", defs);
     if (e->srv->schema_dialect)
-        mcp_json_set_sorted(a, root, "$schema", sj_str(a, e->srv->schema_dialect));
+        sj_put(&e->b, root, "$schema", sj_str(a, e->srv->schema_dialect));
     reset_reached(e);
-    return root;
+    return e->b.oom ? NULL : root; /* a part failed: the schema is given up */
 }
 
 /* The schema about to be built: tool t's input or output. */
@@ -422,8 +424,8 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         if (def->on_cycle) {
             mcp_json *root = mcp_json_new_object(a);
             reach(e, def);
-            mcp_json_set_sorted(a, root, "$ref", sj_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
-            mcp_json_set_sorted(a, root, "type", e->words[WORD_OBJECT]);
+            sj_put(&e->b, root, "$ref", sj_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
+            sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
             return finish_root(e, root, NULL);
         }
         mcp_json *root = mcp_json_copy(a, def_schema(e, def));
@@ -435,9 +437,9 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
     case IR_OUTPUT_DICT: {
         mcp_json *root = mcp_json_new_object(a);
         const ir_type *elem = t->returns->elem;
-        mcp_json_set_sorted(a, root, "additionalProperties", elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
-        mcp_json_set_sorted(a, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
-        mcp_json_set_sorted(a, root, "type", e->words[WORD_OBJECT]);
+        sj_put(&e->b, root, "additionalProperties", elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
+        sj_put(&e->b, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
+        sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
         return finish_root(e, root, NULL);
     }
     case IR_OUTPUT_WRAPPED: {
@@ -456,35 +458,34 @@ mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t)
     mcp_json *o = mcp_json_new_object(a);
     if (!o)
         return NULL;
-    mcp_json_set(a, o, "name", sj_str(a, t->name));
+    sj_add(&e->b, o, "name", sj_str(a, t->name));
     if (t->title)
-        mcp_json_set(a, o, "title", sj_str(a, t->title));
+        sj_add(&e->b, o, "title", sj_str(a, t->title));
     if (t->description)
-        mcp_json_set(a, o, "description", sj_str(a, t->description));
-    mcp_json_set(a, o, "inputSchema", schema_input(e, t));
+        sj_add(&e->b, o, "description", sj_str(a, t->description));
+    sj_add(&e->b, o, "inputSchema", schema_input(e, t));
     mcp_json *out = schema_output(e, t);
     if (out)
-        mcp_json_set(a, o, "outputSchema", out);
+        sj_add(&e->b, o, "outputSchema", out);
     if (t->has_annotations) {
         const ir_annotations *an = &t->annotations;
         mcp_json *ann = mcp_json_new_object(a);
         if (an->title)
-            mcp_json_set(a, ann, "title", sj_str(a, an->title));
+            sj_add(&e->b, ann, "title", sj_str(a, an->title));
         const char *names[] = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"};
         const int vals[] = {an->read_only_hint, an->destructive_hint, an->idempotent_hint, an->open_world_hint};
         for (size_t i = 0; i < 4; i++)
             if (vals[i] >= 0)
-                mcp_json_set(a, ann, names[i], mcp_json_new_bool(a, vals[i] != 0));
-        mcp_json_set(a, o, "annotations", ann);
+                sj_add(&e->b, ann, names[i], mcp_json_new_bool(a, vals[i] != 0));
+        sj_add(&e->b, o, "annotations", ann);
     }
-    return o;
+    return e->b.oom ? NULL : o;
 }
 
 mcp_json *schema_tools_list(schema_emitter *e)
 {
     mcp_json *arr = mcp_json_new_array(e->a);
     for (size_t i = 0; arr && i < e->srv->ntools; i++)
-        if (!mcp_json_append(e->a, arr, schema_tool_entry(e, &e->srv->tools[i])))
-            return NULL;
-    return arr;
+        sj_push(&e->b, arr, schema_tool_entry(e, &e->srv->tools[i]));
+    return e->b.oom ? NULL : arr;
 }

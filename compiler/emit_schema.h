@@ -18,6 +18,33 @@
  * except the few that keep the order they are built in (mcp_json_set): the
  * "properties" of a schema, default values, the entries of tools/list. */
 
+/* Building a value that fails as a whole: a step that fails (out of memory)
+ * is remembered in `oom`, and the value is given up at the end. */
+typedef struct sj {
+    mcp_arena *a;
+    bool oom;
+} sj;
+
+/* key: v in an object whose keys are kept sorted. */
+static inline void sj_put(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!mcp_json_set_sorted(b->a, o, key, v))
+        b->oom = true;
+}
+
+/* key: v in an object whose keys keep the order they are set in. */
+static inline void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!mcp_json_set(b->a, o, key, v))
+        b->oom = true;
+}
+
+static inline void sj_push(sj *b, mcp_json *array, mcp_json *v)
+{
+    if (!mcp_json_append(b->a, array, v))
+        b->oom = true;
+}
+
 /* A string value (a copy of s), or NULL for NULL. */
 static inline mcp_json *sj_str(mcp_arena *a, const char *s)
 {

@@ -15,7 +15,7 @@
 
 #include "check_int.h"
 #include "mcpidl/buf.h"
-#include "mcpidl/uritemplate.h"
+#include "internal/uritemplate.h"
 
 static const char *const RESOURCE_KEYS[] = {"uri", "title", "description", "mimeType", "text", "blob", "c_name"};
 static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title", "description", "mimeType", "complete",

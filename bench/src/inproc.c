@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "call.h"
-#include "server.h"
+#include "internal/methods.h"
+#include "mcpidl/transport.h"
 
 /* The example's handlers, as they are. */
 #define main weather_example_main
@@ -62,10 +62,11 @@ static const char ANSWER[] =
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 200000;
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0;
-    mcp_session *s = mcp_session_new(&weather_server, &set, sink, NULL);
+    mcp_runtime *rt = mcp_runtime_new(&weather_server, &set);
+    mcp_session *s = rt ? mcp_session_new(rt, sink, NULL) : NULL;
     if (!s)
         return 1;
     mcp_session_message(s, INIT, sizeof INIT - 1, NULL);
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
         }
     }
     mcp_session_free(s);
+    mcp_runtime_free(rt);
 
     /* Parsing the request alone. */
     mcp_arena a;

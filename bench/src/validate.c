@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "bench.mcp.h"
-#include "call.h"
+#include "internal/methods.h"
 
 #define ROUNDS 7
 #define MIN_NS 2.5e8

@@ -206,7 +206,7 @@ mcp_status everything_test_reconnection(mcp_call *call, const everything_test_re
 mcp_status everything_test_notify_update(mcp_call *call, const everything_test_notify_update_args *in)
 {
     (void)in;
-    mcp_resource_updated("test://watched-resource");
+    mcp_resource_updated(call, "test://watched-resource");
     return mcp_content_text(call, "Announced an update of test://watched-resource");
 }
 

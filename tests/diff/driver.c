@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call.h"
+#include "internal/methods.h"
 #include "mcpidl/mcpidl.h"
 #include "mcpidl/report.h"
 

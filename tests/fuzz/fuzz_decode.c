@@ -1,4 +1,4 @@
-/* fuzz_decode: the table-driven codec (lib/codec.c) on the types of every
+/* fuzz_decode: the table-driven codec (lib/codec/codec.c) on the types of every
  * golden case (tests/golden/NAME/NAME.mcp.yaml, compiled by this build's
  * mcpidlc).
  *
@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "call.h"
+#include "internal/methods.h"
 #include "fuzz_util.h"
 
 extern const mcp_server *const fuzz_servers[];

@@ -1,5 +1,5 @@
 /* fuzz_http: raw bytes as an HTTP connection to the Streamable HTTP transport
- * (lib/http/http.c on libmicrohttpd), serving the weather example with the
+ * (lib/transport/http.c on libmicrohttpd), serving the weather example with the
  * handlers of weather_handlers.c.
  *
  * Everything in http.c is reached through libmicrohttpd, so the target starts
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "http.h"
+#include "internal/http.h"
 #include "mcpidl/buf.h"
 
 extern const mcp_server weather_server;
@@ -44,13 +44,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    mcp_log_set_level(MCP_LOG_QUIET);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0; /* handlers on the connection's thread */
     set.max_message = 4096;
-    mcp_http_options opt = {.host_port = "127.0.0.1:0", .max_sessions = MAX_SESSIONS};
-    server = mcp_http_start(&weather_server, &set, &opt);
+    set.log_level = MCP_LOG_QUIET;
+    set.http = "127.0.0.1:0";
+    set.max_sessions = MAX_SESSIONS;
+    mcp_runtime *rt = mcp_runtime_new(&weather_server, &set); /* lives as long as the process */
+    FUZZ_CHECK(rt != NULL);
+    server = mcp_http_start(rt);
     FUZZ_CHECK(server != NULL);
     port = mcp_http_port(server);
     return 0;

@@ -1,5 +1,5 @@
 /* fuzz_http_route: a sequence of HTTP requests, answered in process by the
- * core of the Streamable HTTP transport (lib/http/http.c through
+ * core of the Streamable HTTP transport (lib/transport/http.c through
  * http_route.h: no socket, no libmicrohttpd, no thread), serving the weather
  * example with the handlers of weather_handlers.c.
  *
@@ -49,7 +49,7 @@
 #include <strings.h>
 
 #include "fuzz_util.h"
-#include "http_route.h"
+#include "internal/http_route.h"
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
 #include "mcpidl/json.h"
@@ -72,15 +72,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    mcp_log_set_level(MCP_LOG_QUIET);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0; /* handlers inside http_route() */
     set.max_message = MAX_MESSAGE;
-    static const char *const allow[] = {"mcp.example"};
-    mcp_http_options opt = {.max_sessions = MAX_SESSIONS, .allow_hosts = allow, .nallow = 1};
+    set.log_level = MCP_LOG_QUIET;
+    set.max_sessions = MAX_SESSIONS;
+    set.allow_hosts[set.nallow++] = "mcp.example";
     trace = getenv("FUZZ_HTTP_TRACE") != NULL;
-    server = http_core_new(&weather_server, &set, &opt);
+    mcp_runtime *rt = mcp_runtime_new(&weather_server, &set); /* lives as long as the process */
+    FUZZ_CHECK(rt != NULL);
+    server = http_core_new(rt);
     FUZZ_CHECK(server != NULL);
     return 0;
 }
@@ -122,7 +124,7 @@ static mcp_buf substitute(const char *text, size_t n, const char *sid)
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    mcp_buf_reserve(&b, n + 1);
+    FUZZ_CHECK(mcp_buf_reserve(&b, n + 1));
     for (size_t i = 0; i < n;) {
         if (sid && n - i >= 5 && memcmp(text + i, "@SID@", 5) == 0) {
             mcp_buf_puts(&b, sid);

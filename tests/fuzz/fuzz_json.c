@@ -1,4 +1,4 @@
-/* fuzz_json: the strict JSON parser (lib/json.c, lib/json_scan.c) and writer.
+/* fuzz_json: the strict JSON parser (lib/json/json.c, lib/json/json_scan.c) and writer.
  *
  * Properties: the parser and mcp_json_validate() agree on every text (the
  * same error at the same offset); a parsed value written back (compact and
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
+#include "internal/pyrepr.h"
 #include "mcpidl/json.h"
 
 enum { MAX_DEPTH = 64 };

@@ -1,7 +1,7 @@
 /* fuzz_jsonrpc: raw bytes as the standard input of a whole server.
  *
- * The input is the byte stream mcp_stdio_serve() reads (lib/stdio.c cuts the
- * lines, lib/server.c judges each message), served by the weather example
+ * The input is the byte stream mcp_runtime_serve_stdio() reads (lib/transport/stdio.c cuts the
+ * lines, lib/rpc/session.c judges each message), served by the weather example
  * with the handlers of weather_handlers.c; handlers run on the reading thread
  * (workers 0), so a run is deterministic. Input and output are memory files.
  *
@@ -16,7 +16,7 @@
 
 #include "fuzz_util.h"
 #include "mcpidl/json.h"
-#include "server.h"
+#include "mcpidl/runtime.h"
 
 extern const mcp_server weather_server;
 
@@ -26,7 +26,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    mcp_log_set_level(MCP_LOG_QUIET);
     return 0;
 }
 
@@ -85,12 +84,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int in = memory_file("fuzz-in", data, size);
     int out = memory_file("fuzz-out", NULL, 0);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0;
     set.max_message = MAX_MESSAGE;
     set.page_size = 3; /* tools/list pages: the weather server has 7 tools */
-    FUZZ_CHECK(mcp_stdio_serve(&weather_server, &set, in, out) == 0);
+    set.log_level = MCP_LOG_QUIET;
+    mcp_runtime *rt = mcp_runtime_new(&weather_server, &set);
+    FUZZ_CHECK(rt != NULL);
+    FUZZ_CHECK(mcp_runtime_serve_stdio(rt, in, out) == 0);
+    mcp_runtime_free(rt);
     close(in);
 
     off_t len = lseek(out, 0, SEEK_END);

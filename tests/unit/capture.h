@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server.h"
+#include "test_runtime.h"
 
 static const char *capture_path;
 

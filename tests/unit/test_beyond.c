@@ -15,7 +15,8 @@
 #include <time.h>
 
 #include "beyond.mcp.h"
-#include "server.h"
+#include "internal/options.h"
+#include "test_runtime.h"
 
 #include "capture.h"
 #include "check_run.h"
@@ -225,7 +226,7 @@ static mcp_status tool_form(mcp_call *call, const void *args, void *out)
 static mcp_status tool_notify(mcp_call *call, const void *args, void *out)
 {
     (void)args, (void)out;
-    mcp_resource_updated("test://dynamic");
+    mcp_resource_updated(call, "test://dynamic");
     return mcp_content_text(call, "notified");
 }
 
@@ -254,12 +255,12 @@ static const mcp_server SERVER = {
 static mcp_session *open_session_as(const char *init, const mcp_server *srv, size_t page_size, void *tag,
                                     char **capabilities)
 {
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 2;
     if (page_size)
         set.page_size = page_size;
-    mcp_session *s = mcp_session_new(srv, &set, sink, tag);
+    mcp_session *s = test_session_new(srv, &set, sink, tag);
     ck_assert_ptr_nonnull(s);
     cap_reset();
     feed(s, init);
@@ -310,7 +311,7 @@ START_TEST(lists)
                      RESULT(3, "{\"prompts\":[{\"name\":\"greet\",\"description\":\"Greet someone.\",\"arguments\":["
                                "{\"name\":\"name\",\"required\":true},{\"name\":\"greeting\"}]},{\"name\":\"plain\","
                                "\"description\":\"No arguments.\"},{\"name\":\"failing\",\"description\":\"Fails.\"}]}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -329,7 +330,7 @@ START_TEST(pagination)
     /* Fewer templates and prompts than a page: one page, no cursor. */
     ck_assert_ptr_null(strstr(ask(s, REQ(4, "resources/templates/list", "{}")), "nextCursor"));
     ck_assert_ptr_null(strstr(ask(s, REQ(5, "prompts/list", "{}")), "nextCursor"));
-    mcp_session_free(s);
+    test_session_free(s);
 
     s = open_session(&SERVER, 1, NULL, NULL);
     ck_assert_str_eq(ask(s, REQ(6, "prompts/list", "{\"cursor\":\"2\"}")),
@@ -337,7 +338,7 @@ START_TEST(pagination)
     ck_assert_str_eq(ask(s, REQ(7, "resources/templates/list", "{}")),
                      RESULT(7, "{\"resourceTemplates\":[{\"name\":\"file\",\"uriTemplate\":\"file:///{folder}/"
                                "{name}\",\"mimeType\":\"text/plain\"}],\"nextCursor\":\"1\"}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -363,7 +364,7 @@ START_TEST(read_each_kind)
     /* A template without a mimeType: none is sent. */
     ck_assert_str_eq(ask(s, REQ(5, "resources/read", "{\"uri\":\"note://n1\"}")),
                      RESULT(5, "{\"contents\":[{\"uri\":\"note://n1\",\"text\":\"note n1\"}]}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -394,7 +395,7 @@ START_TEST(read_errors)
     ck_assert_str_eq(ask(s, REQ(7, "resources/read", "{}")), FAILURE(7, -32602, "Invalid params: missing uri"));
     ck_assert_str_eq(ask(s, REQ(8, "resources/read", "{\"uri\":7}")),
                      FAILURE(8, -32602, "Invalid params: uri must be a string"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -414,6 +415,12 @@ static size_t count_from(void *session)
 START_TEST(subscriptions)
 {
     int tag_a, tag_b;
+    mcp_options o;
+    mcp_options_default(&o);
+    o.workers = 2;
+    o.log_level = MCP_LOG_QUIET;
+    test_shared = test_runtime_new(&SERVER, &o); /* a and b: one runtime's subscriptions */
+    ck_assert_ptr_nonnull(test_shared);
     mcp_session *a = open_session(&SERVER, 0, &tag_a, NULL);
     mcp_session *b = open_session(&SERVER, 0, &tag_b, NULL);
     ck_assert_str_eq(ask(a, REQ(1, "resources/subscribe", "{\"uri\":\"test://dynamic\"}")), RESULT(1, "{}"));
@@ -429,11 +436,11 @@ START_TEST(subscriptions)
 
     /* mcp_resource_updated sends at once (under its lock): only to a. */
     cap_reset();
-    mcp_resource_updated("test://dynamic");
+    mcp_runtime_resource_updated(test_shared, "test://dynamic");
     ck_assert_uint_eq(cap_wait(1), 1);
     ck_assert_str_eq(cap_at(0)->text, UPDATED("test://dynamic"));
     ck_assert_ptr_eq(cap_at(0)->session, &tag_a);
-    mcp_resource_updated("test://static-text");
+    mcp_runtime_resource_updated(test_shared, "test://static-text");
     ck_assert_uint_eq(count_from(&tag_a) + count_from(&tag_b), 1);
 
     /* From a handler (on a worker of b): a hears it, b gets its answer. */
@@ -451,20 +458,22 @@ START_TEST(subscriptions)
     ck_assert_str_eq(ask(a, REQ(6, "resources/unsubscribe", "{\"uri\":\"test://dynamic\"}")), RESULT(6, "{}"));
     ck_assert_str_eq(ask(a, REQ(7, "resources/unsubscribe", "{\"uri\":\"test://dynamic\"}")), RESULT(7, "{}"));
     cap_reset();
-    mcp_resource_updated("test://dynamic");
-    mcp_resource_updated("note://elsewhere");
+    mcp_runtime_resource_updated(test_shared, "test://dynamic");
+    mcp_runtime_resource_updated(test_shared, "note://elsewhere");
     ck_assert_uint_eq(cap_wait(1), 1);
     ck_assert_ptr_eq(cap_at(0)->session, &tag_b);
     ck_assert_str_eq(cap_at(0)->text, UPDATED("note://elsewhere"));
     ck_assert_uint_eq(count_from(&tag_a), 0);
 
     /* A freed session hears nothing more (and is not touched). */
-    mcp_session_free(b);
+    test_session_free(b);
     cap_reset();
-    mcp_resource_updated("note://elsewhere");
-    mcp_resource_updated(NULL);
+    mcp_runtime_resource_updated(test_shared, "note://elsewhere");
+    mcp_runtime_resource_updated(test_shared, NULL);
     ck_assert_uint_eq(count_from(&tag_a) + count_from(&tag_b), 0);
-    mcp_session_free(a);
+    test_session_free(a);
+    mcp_runtime_free(test_shared);
+    test_shared = NULL;
 }
 END_TEST
 
@@ -496,7 +505,7 @@ START_TEST(subscription_bounds)
                                                         "subscribed to"));
     mcp_buf_free(&m);
     ck_assert_str_eq(ask(s, REQ(7, "ping", "{}")), RESULT(7, "{}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -537,7 +546,7 @@ START_TEST(prompts_get)
     ck_assert_str_eq(ask(s, REQ(11, "prompts/get", "{}")), FAILURE(11, -32602, "Invalid params: missing name"));
     ck_assert_str_eq(ask(s, REQ(12, "prompts/get", "{\"name\":\"failing\"}")),
                      FAILURE(12, -32603, "Internal error: getting the prompt: no words"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -604,7 +613,7 @@ START_TEST(completions)
                      FAILURE(16, -32602, "Invalid params: argument must be an object"));
     ck_assert_str_eq(ask(s, COMPLETE(17, GREET_REF, "{\"name\":\"greeting\"}")),
                      FAILURE(17, -32602, "Invalid params: missing value"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -637,7 +646,7 @@ START_TEST(capabilities)
         mcp_session *s = open_session(CASES[i].srv, 0, NULL, &caps);
         ck_assert_str_eq(caps, CASES[i].caps);
         free(caps);
-        mcp_session_free(s);
+        test_session_free(s);
     }
 }
 END_TEST
@@ -667,7 +676,7 @@ START_TEST(methods_not_served)
     }
     ck_assert_str_eq(ask(s, COMPLETE(20, GREET_REF, "{\"name\":\"greeting\",\"value\":\"h\"}")),
                      FAILURE(20, -32601, "Method not found: completion/complete"));
-    mcp_session_free(s);
+    test_session_free(s);
 
     /* Resources without templates: no completions; no prompts. */
     s = open_session(&RESOURCES_ONLY, 0, NULL, NULL);
@@ -675,7 +684,7 @@ START_TEST(methods_not_served)
                      FAILURE(21, -32601, "Method not found: completion/complete"));
     ck_assert_str_eq(ask(s, REQ(22, "prompts/list", "{}")), FAILURE(22, -32601, "Method not found: prompts/list"));
     ck_assert_str_eq(ask(s, REQ(23, "resources/templates/list", "{}")), RESULT(23, "{\"resourceTemplates\":[]}"));
-    mcp_session_free(s);
+    test_session_free(s);
 
     /* Prompts only: completion for prompts, no resources. */
     s = open_session(&PROMPTS_ONLY, 0, NULL, NULL);
@@ -684,7 +693,7 @@ START_TEST(methods_not_served)
                      RESULT(25, "{\"completion\":{\"values\":[\"howdy\"],\"total\":1,\"hasMore\":false}}"));
     ck_assert_str_eq(ask(s, COMPLETE(26, FILE_REF, "{\"name\":\"folder\",\"value\":\"\"}")),
                      FAILURE(26, -32602, "Invalid params: no resource template file:///{folder}/{name}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -774,7 +783,7 @@ START_TEST(elicit_form)
     ck_assert_text(form_round(s, NULL, "Tell us about yourself",
                               "\"error\":{\"code\":-1,\"message\":\"User rejected\"}"),
                    "false none: elicitation/create: the client answered with error -1: User rejected");
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -786,7 +795,7 @@ START_TEST(elicit_without_capability)
     ck_assert_str_eq(t, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"false "
                         "none: elicitation/create: the client did not declare the elicitation capability\"}],"
                         "\"isError\":false}}");
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -794,7 +803,7 @@ int main(int argc, char **argv)
 {
     capture_start(argc, argv);
     make_folders();
-    mcp_log_set_level(MCP_LOG_QUIET);
+    test_quiet = true;
     Suite *su = suite_create("beyond");
     TCase *tc = tcase_create("beyond");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "call.h"
-#include "server.h"
+#include "internal/methods.h"
+#include "test_runtime.h"
 
 #include "capture.h"
 #include "check_run.h"
@@ -49,7 +49,8 @@ static mcp_status h_logjson(mcp_call *call, const void *args, void *out)
 {
     (void)args, (void)out;
     mcp_json *o = mcp_json_new_object(mcp_call_arena(call));
-    mcp_json_set(mcp_call_arena(call), o, "n", mcp_json_new_int(mcp_call_arena(call), 7));
+    if (!mcp_json_set(mcp_call_arena(call), o, "n", mcp_json_new_int(mcp_call_arena(call), 7)))
+        return mcp_fail(call, "out of memory");
     mcp_log_json(call, MCP_LEVEL_NOTICE, "j", o);
     mcp_log_json(call, MCP_LEVEL_EMERGENCY, NULL, NULL);
     return mcp_content_text(call, mcp_log_enabled(call, MCP_LEVEL_DEBUG) ? "debug on" : "debug off");
@@ -144,12 +145,12 @@ static void feed(mcp_session *s, const char *text, void *rctx)
 
 static mcp_session *open_session(int workers, const char *init, int timeout_ms, int max_pending)
 {
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = workers;
     set.client_timeout_ms = timeout_ms;
     set.max_pending = max_pending;
-    mcp_session *s = mcp_session_new(&SERVER, &set, sink, NULL);
+    mcp_session *s = test_session_new(&SERVER, &set, sink, NULL);
     ck_assert_ptr_nonnull(s);
     feed(s, init, NULL);
     feed(s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", NULL);
@@ -230,7 +231,7 @@ START_TEST(set_level_and_filter)
                      "{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-32602,\"message\":\"Invalid "
                      "params: level must be one of debug, info, notice, warning, error, critical, "
                      "alert, emergency\"}}");
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -250,7 +251,7 @@ START_TEST(log_json)
     /* Every message went with the request's reply context. */
     for (size_t i = 0; i < 3; i++)
         ck_assert_ptr_eq(cap_at(i)->rctx, (void *)0x1);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -291,7 +292,7 @@ START_TEST(progress_tokens)
     ck_assert_uint_eq(cap_wait(3), 3);
     for (size_t i = 0; i < 3; i++)
         ck_assert_ptr_nonnull(strstr(cap_at(i)->text, "\"text\":\"000\""));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -357,7 +358,7 @@ START_TEST(sampling)
                      "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
                      "\"text\":\"Error executing tool sample: sampling/createMessage: the client's "
                      "text holds a NUL character\"}],\"isError\":true}}");
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -394,7 +395,7 @@ START_TEST(elicitation)
     ck_assert_uint_eq(cap_wait(2), 2);
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "the client's answer has no valid action"));
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "\"isError\":true"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -426,7 +427,7 @@ START_TEST(client_error_and_unknown_responses)
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(2), 2);
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "\"text\":\"pong 0\""));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -450,7 +451,7 @@ START_TEST(timeout)
     /* The late answer is dropped. */
     feed(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", NULL);
     ck_assert_uint_eq(cap_wait(0), 0);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -469,7 +470,7 @@ START_TEST(cancelled_while_waiting)
                      "\"requestId\":1,\"reason\":\"the tool call was cancelled\"}}");
     ck_assert_str_eq(cap_at(2)->text, "");
     ck_assert(cap_at(2)->final);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -481,7 +482,7 @@ START_TEST(session_closing)
     call_tool(s, 1, "sample", NULL, NULL);
     ck_assert_uint_eq(cap_wait(1), 1);
     /* Freeing the session (end of input) ends the wait. */
-    mcp_session_free(s);
+    test_session_free(s);
     ck_assert_uint_eq(cap_wait(2), 2);
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "sampling/createMessage: the session is closing"));
 }
@@ -506,7 +507,7 @@ START_TEST(pending_limit)
             "\"type\":\"text\",\"text\":\"a\"},\"model\":\"m\"}}", NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(5), 5);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -520,7 +521,7 @@ START_TEST(capability_not_declared)
                      "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
                      "\"text\":\"Error executing tool sample: sampling/createMessage: the client "
                      "did not declare the sampling capability\"}],\"isError\":true}}");
-    mcp_session_free(s);
+    test_session_free(s);
     cap_reset();
 
     s = open_session(2, INIT("{\"sampling\":{}}"), 0, 0);
@@ -528,7 +529,7 @@ START_TEST(capability_not_declared)
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(1), 1);
     ck_assert_ptr_nonnull(strstr(cap_at(0)->text, "did not declare the elicitation capability"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -538,7 +539,7 @@ START_TEST(no_workers)
     call_tool(s, 1, "sample", NULL, NULL);
     ck_assert_uint_eq(cap_wait(1), 1);
     ck_assert_ptr_nonnull(strstr(cap_at(0)->text, "requests to the client need worker threads"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -573,7 +574,7 @@ START_TEST(content_blocks)
                      "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\","
                      "\"text\":\"Error executing tool bad_base64: image content: the data is not "
                      "base64\"}],\"isError\":true}}");
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -599,7 +600,7 @@ END_TEST
 int main(int argc, char **argv)
 {
     capture_start(argc, argv);
-    mcp_log_set_level(MCP_LOG_QUIET);
+    test_quiet = true;
     Suite *su = suite_create("features");
     TCase *tc = tcase_create("features");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -1,8 +1,7 @@
-/* test_http.c: the Streamable HTTP transport (lib/http/http.c) over real
+/* test_http.c: the Streamable HTTP transport (lib/transport/http.c) over real
  * sockets on 127.0.0.1, with a hand-made server table and stub tools (like
- * test_server.c: mcp_tool_invoke is defined here and mcp_call_init comes from
- * stub_codec.h, so the test is built from the protocol's sources rather than
- * the library).
+ * test_server.c: the runtime's tools/call runs stub_invoke, through the
+ * invoker seam of test_runtime.h).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -20,10 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "call.h"
-#include "http.h"
-#include "server.h"
-#include "stub_codec.h"
+#include "internal/methods.h"
+#include "internal/http.h"
+#include "test_runtime.h"
 #include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
@@ -42,7 +40,7 @@ static atomic_int arrived;
 static atomic_int barrier = 1;
 static atomic_bool guard_fired;
 
-bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     (void)arguments;
     if (strcmp(call->tool->name, "slow") == 0) {
@@ -76,27 +74,40 @@ static const mcp_server SERVER = {
 
 /* ---------------------------------------------------------------- a tiny client */
 
+static mcp_runtime *rt;
 static mcp_http *srv;
 static unsigned port;
+
+/* A runtime and its HTTP server on a port the system picks. */
+static void start_server(mcp_options *o)
+{
+    o->http = "127.0.0.1:0";
+    rt = test_runtime_new(&SERVER, o);
+    ck_assert_ptr_nonnull(rt);
+    srv = mcp_http_start(rt);
+    ck_assert_ptr_nonnull(srv);
+    port = mcp_http_port(srv);
+}
+
+static void stop_server(void)
+{
+    mcp_http_stop(srv);
+    srv = NULL;
+    mcp_runtime_free(rt);
+    rt = NULL;
+}
 
 static void setup(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 4;
-    mcp_http_options opt = {.host_port = "127.0.0.1:0"};
-    srv = mcp_http_start(&SERVER, &set, &opt);
-    ck_assert_ptr_nonnull(srv);
-    port = mcp_http_port(srv);
+    start_server(&set);
     ck_assert_uint_gt(port, 0);
 }
 
-static void teardown(void)
-{
-    mcp_http_stop(srv);
-    srv = NULL;
-}
+static void teardown(void) { stop_server(); }
 
 static int dial(void)
 {
@@ -409,17 +420,17 @@ END_TEST
 static void start_limited(int timeout_seconds)
 {
     signal(SIGPIPE, SIG_IGN);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 4;
     set.max_message = 4096;
     set.max_array = 3;
     set.max_string = 100;
-    mcp_http_options opt = {.host_port = "127.0.0.1:0", .max_sessions = 2, .idle_seconds = 1,
-                            .replay_bytes = 1, .timeout_seconds = timeout_seconds};
-    srv = mcp_http_start(&SERVER, &set, &opt);
-    ck_assert_ptr_nonnull(srv);
-    port = mcp_http_port(srv);
+    set.max_sessions = 2;
+    set.session_idle = 1;
+    set.replay_bytes = 1;
+    set.http_timeout = timeout_seconds;
+    start_server(&set);
 }
 
 /* A connection that sends half a request line and then nothing: the server
@@ -497,8 +508,7 @@ START_TEST(limits_body_and_json)
     r = req("POST", NULL, with_session(sid, NULL), body);
     ck_assert_ptr_nonnull(strstr(r, "\"id\":4,\"result\""));
     free(r);
-    mcp_http_stop(srv);
-    srv = NULL;
+    stop_server();
 }
 END_TEST
 
@@ -526,8 +536,7 @@ START_TEST(limits_replay_bytes)
     snprintf(want, sizeof want, "id: %llu-4\ndata: {\"jsonrpc\":\"2.0\",\"id\":5,", num);
     ck_assert_msg(strstr(r, want) != NULL, "no replay of the newest event in %s", r);
     free(r);
-    mcp_http_stop(srv);
-    srv = NULL;
+    stop_server();
 }
 END_TEST
 
@@ -605,8 +614,7 @@ START_TEST(limits_sessions_and_timeout)
     r = req("POST", NULL, JSON_HDRS, INIT);
     ck_assert_int_eq(status_of(r), 200);
     free(r);
-    mcp_http_stop(srv);
-    srv = NULL;
+    stop_server();
 }
 END_TEST
 
@@ -633,6 +641,7 @@ static Suite *suite(void)
 
 int main(void)
 {
+    test_invoker = stub_invoke;
     int failed = check_run(suite(), true);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

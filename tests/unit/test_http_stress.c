@@ -32,10 +32,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "call.h"
-#include "http_route.h"
-#include "server.h"
-#include "stub_codec.h"
+#include "internal/methods.h"
+#include "internal/http_route.h"
+#include "test_runtime.h"
 
 enum { THREADS = 4, SESSIONS = 2, DEFAULT_OPS = 400, MAX_POLLS = 200 };
 
@@ -53,7 +52,7 @@ static atomic_int failures;
 
 /* ---------------------------------------------------------------- the tools */
 
-bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     (void)arguments;
     const char *name = call->tool->name;
@@ -316,13 +315,16 @@ int main(int argc, char **argv)
     printf("test_http_stress: seed %u, %d threads x %d operations (replay: --seed %u)\n", seed,
            THREADS, ops, seed);
     fflush(stdout);
-    mcp_log_set_level(MCP_LOG_QUIET);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    test_quiet = true;
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 2;
     set.client_timeout_ms = 20;
-    mcp_http_options opt = {.replay_bytes = 2048, .max_sessions = 64};
-    server = http_core_new(&SERVER, &set, &opt);
+    set.replay_bytes = 2048;
+    set.max_sessions = 64;
+    test_invoker = stub_invoke;
+    mcp_runtime *rt = test_runtime_new(&SERVER, &set);
+    server = rt ? http_core_new(rt) : NULL;
     if (!server)
         return 1;
     for (int i = 0; i < SESSIONS; i++) {
@@ -351,6 +353,7 @@ int main(int argc, char **argv)
     }
     CHECK(http_core_sessions(server) == 0, "%d session(s) left", http_core_sessions(server));
     http_core_free(server);
+    mcp_runtime_free(rt);
     int f = atomic_load(&failures);
     printf("test_http_stress: %s (%d failure(s))\n", f ? "FAILED" : "ok", f);
     return f != 0;

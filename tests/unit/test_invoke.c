@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call.h"
+#include "internal/methods.h"
 #include "check_run.h"
 
 static const mcp_type T_FLOAT = {.kind = MCP_T_FLOAT, .size = sizeof(double), .align = _Alignof(double), .tag = "float"};

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "internal/pyrepr.h"
 #include "mcpidl/json.h"
 #include "mcpidl/jsonw.h"
 #include "check_run.h"
@@ -1846,9 +1847,9 @@ START_TEST(writer)
     }
     /* Non-finite floats: null, and false. */
     mcp_json *a = mcp_json_new_array(&A);
-    mcp_json_append(&A, a, mcp_json_new_float(&A, 1.5));
-    mcp_json_append(&A, a, mcp_json_new_float(&A, NAN));
-    mcp_json_append(&A, a, mcp_json_new_float(&A, -INFINITY));
+    ck_assert(mcp_json_append(&A, a, mcp_json_new_float(&A, 1.5)));
+    ck_assert(mcp_json_append(&A, a, mcp_json_new_float(&A, NAN)));
+    ck_assert(mcp_json_append(&A, a, mcp_json_new_float(&A, -INFINITY)));
     mcp_buf_clear(&B);
     ck_assert(!mcp_json_write(&B, a, -1));
     ck_assert_str_eq(B.data, "[1.5,null,null]");
@@ -2164,7 +2165,7 @@ START_TEST(py_repr_short)
     free(big);
     mcp_json *arr = mcp_json_new_array(&A);
     for (int i = 0; i < 1000000; i++)
-        mcp_json_append(&A, arr, mcp_json_new_int(&A, i));
+        ck_assert(mcp_json_append(&A, arr, mcp_json_new_int(&A, i)));
     clock_t t0 = clock();
     for (int k = 0; k < 1000; k++)
         repr_short(arr);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcpidl/json_scan.h"
+#include "internal/json_scan.h"
 #include "check_run.h"
 
 /* Passing assertions cost a system call each in check's fork mode; the loops

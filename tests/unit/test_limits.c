@@ -3,10 +3,8 @@
  * the exact JSON-RPC error, a message at the limit is served, and so is the
  * request right after the refused one.
  *
- * Like test_server.c, this file defines mcp_tool_invoke (an "echo" tool that
- * reports the shape of its arguments), takes mcp_call_init and the other
- * methods' stubs from stub_codec.h, and is linked with the protocol's
- * sources rather than the library.
+ * The server has one tool, "echo", whose handler reports the shape of its
+ * arguments (taken as `any`).
  */
 #include <check.h>
 #include <errno.h>
@@ -16,31 +14,32 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "call.h"
-#include "server.h"
-#include "stub_codec.h"
+#include "internal/methods.h"
+#include "test_runtime.h"
 #include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
 
 /* The text block says how many members the arguments have and the length of
- * the first one's value (a string's bytes, an array's elements). */
-bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+ * the first one's value (a string's bytes, an array's elements): a handler of
+ * `returns: content` whose arguments are `any`, run by mcp_main through the
+ * codec. */
+static mcp_status echo(mcp_call *call, const void *args, void *out)
 {
-    (void)call;
+    (void)out;
+    const mcp_json *arguments = *(const mcp_json *const *)args;
     size_t n = arguments ? arguments->n : 0, len = 0;
     if (n > 0)
         len = arguments->members[0].value->kind == MCP_JSTRING ? arguments->members[0].value->len
                                                                : arguments->members[0].value->n;
-    mcp_buf_printf(out,
-                   "{\"content\":[{\"type\":\"text\",\"text\":\"args=%zu len=%zu\"}],"
-                   "\"isError\":false}",
-                   n, len);
-    return true;
+    return mcp_content_text(call, mcp_sprintf(call, "args=%zu len=%zu", n, len));
 }
 
+static const mcp_type ANY_ARGS = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *),
+                                  .tag = "echoArguments"};
+
 static const mcp_tool TOOLS[] = {
-    {.name = "echo", .list_entry = "{\"name\":\"echo\"}"},
+    {.name = "echo", .list_entry = "{\"name\":\"echo\"}", .args = &ANY_ARGS, .handler = echo},
 };
 
 static const mcp_server SERVER = {

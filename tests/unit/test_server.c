@@ -1,10 +1,12 @@
-/* test_server.c: the protocol layer: server.c (JSON-RPC 2.0, lifecycle,
- * dispatch, cancellation), pool.c, stdio.c and main.c.
+/* test_server.c: the protocol layer: rpc/session.c (JSON-RPC 2.0, the
+ * lifecycle, dispatch, cancellation), rpc/pool.c, transport/stdio.c and
+ * main/main.c.
  *
- * The codec is not under test here: this file defines mcp_tool_invoke itself,
- * with stub tools (echo, block, oom, slow), takes mcp_call_init from
- * stub_codec.h, and is linked with the protocol objects rather than the whole
- * library. */
+ * The codec is not under test here: the sessions' tools/call runs
+ * stub_invoke (the runtime's invoker seam, test_runtime.h), with stub tools
+ * (echo, block, oom, slow). mcp_main, in a child, runs the tools' handlers
+ * through the codec: their arguments are `any`, and they answer as the stub
+ * does. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,10 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "call.h"
-#include "pool.h"
-#include "server.h"
-#include "stub_codec.h"
+#include "internal/methods.h"
+#include "internal/pool.h"
+#include "test_runtime.h"
 #include "check_run.h"
 
 /* ---------------------------------------------------------------- stub codec */
@@ -38,7 +39,7 @@ static void sleep_ms(long ms)
     }
 }
 
-bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     atomic_fetch_add(&invocations, 1);
     const char *name = call->tool->name;
@@ -66,14 +67,31 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     return true;
 }
 
+/* The same through the codec, for mcp_main: a handler of `returns:
+ * content`, its arguments taken as `any`. */
+static mcp_status stub_handler(mcp_call *call, const void *args, void *out)
+{
+    (void)out;
+    const mcp_json *arguments = *(const mcp_json *const *)args;
+    const char *name = mcp_call_tool(call);
+    if (strcmp(name, "slow") == 0)
+        sleep_ms(20);
+    if (strcmp(name, "printer") == 0) {
+        printf("stray output\n");
+        fflush(stdout);
+    }
+    return mcp_content_text(call, mcp_sprintf(call, "%s args=%zu meta=%s", name,
+                                              arguments ? arguments->n : (size_t)0,
+                                              mcp_call_meta(call) ? "yes" : "no"));
+}
+
+static const mcp_type ANY_ARGS = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *),
+                                  .tag = "Arguments"};
+
 /* ---------------------------------------------------------------- servers */
 
-static const mcp_tool TOOLS[] = {
-    {.name = "echo", .list_entry = "{\"name\":\"echo\"}"},
-    {.name = "block", .list_entry = "{\"name\":\"block\"}"},
-    {.name = "oom", .list_entry = "{\"name\":\"oom\"}"},
-    {.name = "slow", .list_entry = "{\"name\":\"slow\"}"},
-};
+#define STUB_TOOL(n) {.name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &ANY_ARGS, .handler = stub_handler}
+static const mcp_tool TOOLS[] = {STUB_TOOL("echo"), STUB_TOOL("block"), STUB_TOOL("oom"), STUB_TOOL("slow")};
 
 static const mcp_server SERVER = {
     .abi = MCPIDL_ABI,
@@ -214,14 +232,14 @@ static void teardown(void)
 static mcp_session *open_with(const mcp_server *srv, int workers, int max_concurrent,
                               size_t max_message)
 {
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = workers;
     if (max_concurrent)
         set.max_concurrent = max_concurrent;
     if (max_message)
         set.max_message = max_message;
-    mcp_session *s = mcp_session_new(srv, &set, cap_sink, &cap);
+    mcp_session *s = test_session_new(srv, &set, cap_sink, &cap);
     ck_assert_ptr_nonnull(s);
     return s;
 }
@@ -484,7 +502,7 @@ START_TEST(answers_table)
         initialize(s, INIT_2025_03);
     cap_reset();
     expect(s, r->in, r->out);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -506,7 +524,7 @@ START_TEST(answers_table_workers)
             ck_assert_str_eq(cap_line(0), ROWS[i].out);
         }
     }
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -535,7 +553,7 @@ START_TEST(depth_limit)
     deep[n++] = '}';
     deep[n] = 0;
     expect(s, deep, OK(1, "{}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -556,16 +574,16 @@ START_TEST(too_large)
     expect(s, ok, OK(1, "{}"));
     strcat(ok, "\r");
     expect(s, ok, OK(1, "{}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
 START_TEST(empty_server)
 {
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0;
-    mcp_session *s = mcp_session_new(&EMPTY_SERVER, &set, cap_sink, &cap);
+    mcp_session *s = test_session_new(&EMPTY_SERVER, &set, cap_sink, &cap);
     ck_assert_ptr_nonnull(s);
     /* No tools: no tools capability, no title, no instructions. */
     expect(s, REQ("\"id\":0,\"method\":\"initialize\""),
@@ -574,7 +592,7 @@ START_TEST(empty_server)
     expect(s, REQ("\"id\":1,\"method\":\"tools/list\""), OK(1, "{\"tools\":[]}"));
     expect(s, REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"),
            ERR(ID(2), -32602, "Unknown tool: echo"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -599,7 +617,7 @@ START_TEST(id_echo)
     expect(s, REQ("\"id\":\"\\ud83d\\ude00\",\"method\":\"nope\""),
            ERR("\"id\":\"\xf0\x9f\x98\x80\",", -32601, "Method not found: nope"));
     /* And through a worker. */
-    mcp_session_free(s);
+    test_session_free(s);
     s = open_with(&SERVER, 1, 0, 0);
     initialize(s, INIT_2025_11);
     cap_reset();
@@ -612,7 +630,7 @@ START_TEST(id_echo)
     ck_assert_int_eq(cap_find(OK(-9223372036854775808,
                                  "{\"content\":[{\"type\":\"text\",\"text\":\"echo "
                                  "args=0 meta=no\"}],\"isError\":false}")), 1);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -625,7 +643,7 @@ START_TEST(batch_by_version)
     initialize(s, REQ("\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}"));
     expect(s, batch, ERR(NOID, -32600,
                          "Invalid Request: batches are only allowed with protocol version 2025-03-26"));
-    mcp_session_free(s);
+    test_session_free(s);
 
     s = open_with(&SERVER, 2, 0, 0);
     initialize(s, INIT_2025_03);
@@ -650,7 +668,7 @@ START_TEST(batch_by_version)
     feed(s, REQ("\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3}"));
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_count(), 0);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -714,24 +732,24 @@ START_TEST(pagination)
            ERR(ID(1), -32602, "Unknown tool: t250"));
     expect(s, REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t00\"}"),
            ERR(ID(1), -32602, "Unknown tool: t00"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
 START_TEST(page_size_setting)
 {
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 0;
     set.page_size = 3;
-    mcp_session *s = mcp_session_new(&SERVER, &set, cap_sink, &cap);
+    mcp_session *s = test_session_new(&SERVER, &set, cap_sink, &cap);
     initialize(s, INIT_2025_11);
     expect(s, REQ("\"id\":1,\"method\":\"tools/list\""),
            OK(1, "{\"tools\":[{\"name\":\"echo\"},{\"name\":\"block\"},{\"name\":\"oom\"}],"
                  "\"nextCursor\":\"3\"}"));
     expect(s, REQ("\"id\":1,\"method\":\"tools/list\",\"params\":{\"cursor\":\"3\"}"),
            OK(1, "{\"tools\":[{\"name\":\"slow\"}]}"));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -769,7 +787,7 @@ START_TEST(cancel_running)
     feed(s, CANCEL("job-1"));
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_count(), 3);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -800,7 +818,7 @@ START_TEST(window_at_the_limit)
     ck_assert_uint_eq(cap_count(), 400);
     for (size_t i = 0; i < 400; i++)
         ck_assert_msg(strstr(cap_line(i), "too many concurrent requests") == NULL, "%s", cap_line(i));
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -825,7 +843,7 @@ START_TEST(cancel_queued)
     mcp_session_drain(s);
     feed(s, CANCEL(3));
     ck_assert_uint_eq(cap_count(), 1);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -881,7 +899,7 @@ START_TEST(cancel_race)
         dropped += answers[i] == 0;
     }
     (void)dropped;
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -903,7 +921,7 @@ START_TEST(too_many_concurrent)
     feed(s, REQ("\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_count(), 3);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -923,7 +941,7 @@ START_TEST(broken_sink)
     ck_assert_uint_eq(cap_count(), before + 1);
     feed(s, REQ("\"id\":3,\"method\":\"ping\""));
     ck_assert_uint_eq(cap_count(), before + 1);
-    mcp_session_free(s);
+    test_session_free(s);
 }
 END_TEST
 
@@ -1107,12 +1125,12 @@ static char *serve_text(const mcp_server *srv, const char *input, size_t len, in
     char *out_path = tmp_with("", 0);
     int in = open(in_path, O_RDONLY);
     int out = open(out_path, O_WRONLY | O_TRUNC);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = workers;
     if (max_message)
         set.max_message = max_message;
-    *rc = mcp_stdio_serve(srv, &set, in, out);
+    *rc = test_stdio_serve(srv, &set, in, out);
     close(in);
     close(out);
     char *text = slurp(out_path, NULL);
@@ -1242,10 +1260,10 @@ START_TEST(stdio_pipe_partial_lines)
                               REQ("\"id\":2,\"method\":\"ping\"") "\n"};
     pthread_t t;
     pthread_create(&t, NULL, feeder, &f);
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 2;
-    ck_assert_int_eq(mcp_stdio_serve(&SERVER, &set, inp[0], outp[1]), 0);
+    ck_assert_int_eq(test_stdio_serve(&SERVER, &set, inp[0], outp[1]), 0);
     pthread_join(t, NULL);
     close(inp[0]);
     close(outp[1]);
@@ -1278,10 +1296,10 @@ START_TEST(stdio_output_closed)
     const char *text = INIT_2025_11 "\n";
     ck_assert_int_eq(write(inp[1], text, strlen(text)), (ssize_t)strlen(text));
     /* Input stays open: the server must notice the broken output itself. */
-    mcp_settings set;
-    mcp_settings_default(&set);
+    mcp_options set;
+    mcp_options_default(&set);
     set.workers = 1;
-    ck_assert_int_eq(mcp_stdio_serve(&SERVER, &set, inp[0], outp[1]), 0);
+    ck_assert_int_eq(test_stdio_serve(&SERVER, &set, inp[0], outp[1]), 0);
     close(inp[0]);
     close(inp[1]);
     close(outp[1]);
@@ -1498,7 +1516,7 @@ START_TEST(main_serves)
 END_TEST
 
 /* A handler that prints to standard output cannot corrupt the protocol. */
-static const mcp_tool PRINTER_TOOLS[] = {{.name = "printer", .list_entry = "{\"name\":\"printer\"}"}};
+static const mcp_tool PRINTER_TOOLS[] = {STUB_TOOL("printer")};
 
 START_TEST(main_stdout_is_private)
 {
@@ -1626,6 +1644,7 @@ static Suite *server_suite(void)
 
 int main(void)
 {
+    test_invoker = stub_invoke;
     int failed = check_run(server_suite(), true);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcpidl/uritemplate.h"
+#include "internal/uritemplate.h"
 #include "check_run.h"
 
 START_TEST(check_valid)

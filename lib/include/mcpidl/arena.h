@@ -7,7 +7,10 @@
 #ifndef MCPIDL_ARENA_H
 #define MCPIDL_ARENA_H
 
+#include "mcpidl/api.h"
 #include <stddef.h>
+
+MCPIDL_BEGIN_DECLS
 
 typedef struct mcp_arena_block mcp_arena_block;
 
@@ -18,25 +21,23 @@ typedef struct mcp_arena {
 } mcp_arena;
 
 /* Initialise an empty arena; the first allocation creates its first block. */
-void mcp_arena_init(mcp_arena *a);
+MCPIDL_API void mcp_arena_init(mcp_arena *a);
 /* Release every block. The arena can be used again afterwards. */
-void mcp_arena_free(mcp_arena *a);
+MCPIDL_API void mcp_arena_free(mcp_arena *a);
 /* Forget every allocation but keep the first block (the largest kept) for reuse:
  * an arena reset once per request allocates nothing in steady state. */
-void mcp_arena_reset(mcp_arena *a);
+MCPIDL_API void mcp_arena_reset(mcp_arena *a);
 
 /* n bytes aligned for any object; NULL when out of memory. Zero-filled. */
-void *mcp_arena_alloc(mcp_arena *a, size_t n);
+MCPIDL_API void *mcp_arena_alloc(mcp_arena *a, size_t n);
 /* A copy of s[0..n) followed by a NUL. */
-char *mcp_arena_strndup(mcp_arena *a, const char *s, size_t n);
-char *mcp_arena_strdup(mcp_arena *a, const char *s);
+MCPIDL_API char *mcp_arena_strndup(mcp_arena *a, const char *s, size_t n);
+MCPIDL_API char *mcp_arena_strdup(mcp_arena *a, const char *s);
 /* printf into the arena. */
-char *mcp_arena_printf(mcp_arena *a, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+MCPIDL_API char *mcp_arena_printf(mcp_arena *a, const char *fmt, ...) MCP_PRINTF(2, 3);
 /* Grow a previous allocation (copies; the old one stays in the arena). */
-void *mcp_arena_realloc(mcp_arena *a, void *old, size_t old_n, size_t new_n);
+MCPIDL_API void *mcp_arena_realloc(mcp_arena *a, void *old, size_t old_n, size_t new_n);
+
+MCPIDL_END_DECLS
 
 #endif

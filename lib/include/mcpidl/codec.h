@@ -14,13 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mcpidl/api.h"
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
 #include "mcpidl/types.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MCPIDL_BEGIN_DECLS
 
 /* Decode the JSON text text[0..len) as a value of type t into *out (t->size
  * bytes, cleared first), checking every rule of t's schema (a model's
@@ -31,12 +30,8 @@ extern "C" {
  * Input should be 'S', 'M' or 'L' [type=literal_error, ...]"); text that is
  * not JSON (RFC 8259, strictly) gives one error of type json_invalid that
  * says what and where. */
-bool mcp_value_from_json(const mcp_type *t, const char *text, size_t len, void *out, mcp_arena *a,
-                         const char **error)
-#if defined(__GNUC__)
-    __attribute__((warn_unused_result))
-#endif
-    ;
+MCPIDL_API MCP_NODISCARD bool mcp_value_from_json(const mcp_type *t, const char *text, size_t len, void *out,
+                                                  mcp_arena *a, const char **error);
 
 /* Append the value *value of type t to `out` as JSON text, compact, as a
  * tool's structuredContent is written, after checking it as a tool's output
@@ -44,14 +39,9 @@ bool mcp_value_from_json(const mcp_type *t, const char *text, size_t len, void *
  * Otherwise false, `out` as it was, and *error (unless NULL) the report in
  * `a` (a NaN float: finite_number; a string out of its constraints, ...), or
  * what cannot be written at all (a NULL string, a union with no arm set). */
-bool mcp_value_to_json(const mcp_type *t, const void *value, mcp_buf *out, mcp_arena *a, const char **error)
-#if defined(__GNUC__)
-    __attribute__((warn_unused_result))
-#endif
-    ;
+MCPIDL_API MCP_NODISCARD bool mcp_value_to_json(const mcp_type *t, const void *value, mcp_buf *out, mcp_arena *a,
+                                                const char **error);
 
-#ifdef __cplusplus
-}
-#endif
+MCPIDL_END_DECLS
 
 #endif

@@ -13,9 +13,69 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcpidl/api.h"
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
-#include "mcpidl/json_scan.h"
+
+MCPIDL_BEGIN_DECLS
+
+/* Error codes; mcp_json_error_str() gives the message. */
+typedef enum mcp_json_err {
+    MCP_JSON_OK = 0,
+    MCP_JSON_E_EOF,             /* the text ends inside a value */
+    MCP_JSON_E_VALUE,           /* a value was expected (also NaN, 'x', +1, .5) */
+    MCP_JSON_E_LITERAL,         /* a misspelt true, false or null */
+    MCP_JSON_E_KEY,             /* a string key was expected */
+    MCP_JSON_E_COLON,           /* ':' was expected after a key */
+    MCP_JSON_E_COMMA,           /* ',' or the closing bracket was expected */
+    MCP_JSON_E_TRAILING_COMMA,  /* a ',' right before ']' or '}' */
+    MCP_JSON_E_NUMBER,          /* a malformed number: 01, 1., 1e, -x */
+    MCP_JSON_E_NUMBER_RANGE,    /* a float literal beyond the range of double */
+    MCP_JSON_E_CONTROL,         /* a raw control character (< 0x20) in a string */
+    MCP_JSON_E_ESCAPE,          /* an invalid escape sequence */
+    MCP_JSON_E_SURROGATE,       /* a \u escape of a lone surrogate */
+    MCP_JSON_E_UTF8,            /* invalid UTF-8 in a string */
+    MCP_JSON_E_DEPTH,           /* nesting deeper than the limit */
+    MCP_JSON_E_TRAILING,        /* more text after the value */
+    MCP_JSON_E_DUPLICATE_KEY,   /* mcp_json_validate only: a key repeated in one object */
+    MCP_JSON_E_NOMEM,           /* mcp_json_validate only */
+    MCP_JSON_E_STRING_LIMIT,    /* a string or key longer than max_string (unescaped bytes) */
+    MCP_JSON_E_ARRAY_LIMIT,     /* an array of more than max_array elements */
+    MCP_JSON_E_VALUE_LIMIT,     /* more than max_values values in the text */
+} mcp_json_err;
+
+/* "unexpected end of input", ...; never NULL. */
+MCPIDL_API const char *mcp_json_error_str(mcp_json_err err);
+
+#define MCP_JSON_DEFAULT_MAX_DEPTH 128
+#define MCP_JSON_DEPTH_CAP 4096
+
+typedef struct mcp_json_limits {
+    /* The most containers open at once: 1 allows "[1]" but not "[[1]]"; a
+     * scalar alone has depth 0. <= 0 means MCP_JSON_DEFAULT_MAX_DEPTH; values
+     * above MCP_JSON_DEPTH_CAP are taken as the cap. */
+    int max_depth;
+    /* The longest string or object key, in bytes after unescaping ("\u00e9"
+     * counts 2, as its UTF-8 does). 0: no limit but the text's length. The
+     * error's offset is the string's opening quote. */
+    size_t max_string;
+    /* The most elements in one array. 0: no limit. The error's offset is the
+     * first element beyond the limit. */
+    size_t max_array;
+    /* The most values in the whole text, containers and object members'
+     * values included: what bounds the memory of a parsed tree (a value is
+     * a node of about 100 bytes, for as little as 2 bytes of text). 0: no
+     * limit. The error's offset is the first value beyond the limit. */
+    size_t max_values;
+} mcp_json_limits;
+
+/* Judge a whole text: everything the scanner checks, plus duplicate keys in
+ * any object (keys compared after unescaping). Returns MCP_JSON_OK or the
+ * first error in text order, its offset in *err_offset (may be NULL); for a
+ * duplicate, the offset of the repeated key's opening quote. Takes time
+ * O(n log n) in the number of keys, and memory O(keys of the open objects). */
+MCPIDL_API mcp_json_err mcp_json_validate(const char *text, size_t len, const mcp_json_limits *lim,
+                               size_t *err_offset);
 
 typedef enum mcp_json_kind {
     MCP_JNULL,
@@ -66,34 +126,34 @@ struct mcp_json {
  * O(k log k) per object of k > 16 keys; every node lives in the arena.
  * Strings and keys are unescaped, NUL-terminated copies; integers beyond
  * int64 are MCP_JBIGINT holding the literal as written. */
-mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
+MCPIDL_API mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
                          mcp_json_err *err, size_t *err_offset);
 
 /* The value of `key` in an object, or NULL (also when v is not an object).
  * A linear search. */
-const mcp_json *mcp_json_get(const mcp_json *v, const char *key);
+MCPIDL_API const mcp_json *mcp_json_get(const mcp_json *v, const char *key);
 /* The same for key[0..len), which may hold NUL bytes. */
-const mcp_json *mcp_json_getn(const mcp_json *v, const char *key, size_t len);
+MCPIDL_API const mcp_json *mcp_json_getn(const mcp_json *v, const char *key, size_t len);
 
 /* Constructors (NULL when out of memory). Strings are copied into the arena.
  * (The writer's functions of jsonw.h are mcp_json_int, mcp_json_string, ...:
  * these build values.) */
-mcp_json *mcp_json_new_null(mcp_arena *a);
-mcp_json *mcp_json_new_bool(mcp_arena *a, bool b);
-mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i);
-mcp_json *mcp_json_new_float(mcp_arena *a, double d);
-mcp_json *mcp_json_new_string(mcp_arena *a, const char *s, size_t len);
-mcp_json *mcp_json_new_array(mcp_arena *a);
-mcp_json *mcp_json_new_object(mcp_arena *a);
+MCPIDL_API mcp_json *mcp_json_new_null(mcp_arena *a);
+MCPIDL_API mcp_json *mcp_json_new_bool(mcp_arena *a, bool b);
+MCPIDL_API mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i);
+MCPIDL_API mcp_json *mcp_json_new_float(mcp_arena *a, double d);
+MCPIDL_API mcp_json *mcp_json_new_string(mcp_arena *a, const char *s, size_t len);
+MCPIDL_API mcp_json *mcp_json_new_array(mcp_arena *a);
+MCPIDL_API mcp_json *mcp_json_new_object(mcp_arena *a);
 /* Appends item (amortised O(1): the room doubles). False when out of memory,
  * when array is not an array or item is NULL. */
-bool mcp_json_append(mcp_arena *a, mcp_json *array, mcp_json *item);
+MCPIDL_API MCP_NODISCARD bool mcp_json_append(mcp_arena *a, mcp_json *array, mcp_json *item);
 /* Sets key (replacing an existing one in place, else appending; the key is
  * copied into the arena). A linear search for the key: O(n) per call. False
  * when out of memory, when object is not an object or value is NULL. */
-bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
+MCPIDL_API MCP_NODISCARD bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
 /* The same for key[0..len), which may hold NUL bytes. */
-bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, mcp_json *value);
+MCPIDL_API MCP_NODISCARD bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, mcp_json *value);
 /* Sets key in an object whose members are sorted by key, in code point order
  * (UTF-8 byte order, a prefix first), keeping them so: a binary search, then
  * the key (copied into the arena) inserted in its place or its value
@@ -101,23 +161,23 @@ bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, 
  * json.dumps(sort_keys=True) does. Build such an object with this function
  * only. False when out of memory, when object is not an object or value or
  * key is NULL. */
-bool mcp_json_set_sorted(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
+MCPIDL_API MCP_NODISCARD bool mcp_json_set_sorted(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
 /* A shallow copy of v: a new node whose array of items or members is a copy
  * (so that appending to or setting in one leaves the other alone), sharing
  * the values they point to and the strings. NULL when out of memory or v is
  * NULL. */
-mcp_json *mcp_json_copy(mcp_arena *a, const mcp_json *v);
+MCPIDL_API mcp_json *mcp_json_copy(mcp_arena *a, const mcp_json *v);
 
 /* Equality as JSON values: numbers by value, exactly (1 == 1.0, and a
  * BIGINT equals the integral float of the same value; NaN equals nothing),
  * true is not 1, object member order ignored. Without recursion; objects of
  * more than 16 members are matched by sorting. NULL equals only NULL. False
  * also when the heap is exhausted on the work stack. */
-bool mcp_json_equal(const mcp_json *x, const mcp_json *y);
+MCPIDL_API bool mcp_json_equal(const mcp_json *x, const mcp_json *y);
 /* Equality as Python's == sees the parsed values: mcp_json_equal, except
  * that a boolean equals the number it stands for (true == 1, false == 0.0),
  * as in pydantic's comparisons of schemas. */
-bool mcp_json_equal_py(const mcp_json *x, const mcp_json *y);
+MCPIDL_API bool mcp_json_equal_py(const mcp_json *x, const mcp_json *y);
 
 /* Write v as JSON text the way pydantic-core does: indent < 0 compact
  * ({"a":1,"b":[1,2]}), else pretty with `indent` spaces per level and ": "
@@ -127,35 +187,7 @@ bool mcp_json_equal_py(const mcp_json *x, const mcp_json *y);
  * per mcp_json_double; a non-finite float is written as null and makes the
  * function return false. Without recursion (false, b->oom set, when the heap
  * cannot hold the stack of open containers). */
-bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent);
-
-/* Python's repr() of the value as the MCP Python SDK would hold it ({'a': 1},
- * [1, 'x'], 'text', None, True, 16.2, 1e-07), for validation reports.
- * Strings as Python's str.__repr__: single quotes unless the text holds a '
- * and no "; \\, the quote, \t \n \r escaped; other controls and DEL as \xNN;
- * non-ASCII raw when Python deems it printable, else \xNN, \uNNNN or
- * \UNNNNNNNN, lowercase. The table of non-printable code points is Python
- * 3.11's (Unicode 14.0) without the unassigned ones, which stay raw (the
- * approximation: Python escapes them, but which they are depends on its
- * Unicode version), except those unassigned in every version so far:
- * noncharacters, planes 4 to 13, the gaps of plane 14 (see pyrepr.c). A byte
- * of invalid UTF-8 (only in hand-built values) shows as Python's
- * surrogateescape would: \udcNN. Without recursion. */
-void mcp_json_py_repr(mcp_buf *b, const mcp_json *v);
-/* The repr as a pydantic error report shows it (input_value=...): whole when
- * it is at most 50 bytes of UTF-8, else its first 25 bytes and last 24 (each
- * cut moved off a multi-byte character, the head's down and the tail's up)
- * around "...", as pydantic-core's write_truncated_to_limited_bytes. The work
- * is bounded whatever the size of v: only the head and the tail of the repr
- * are produced (but a string's quote choice scans the whole string). */
-void mcp_json_py_repr_short(mcp_buf *b, const mcp_json *v);
-/* Python's type name of the value: dict, list, str, int (also BIGINT), float,
- * bool, NoneType. */
-const char *mcp_json_py_type(const mcp_json *v);
-/* Python's repr() of a float (shortest digits; exponent form below 1e-4 and
- * from 1e16 on, with at least two exponent digits: 1e-05, 1e+16; ".0" when
- * integral in plain form: 17.0; nan, inf, -inf, -0.0). */
-void mcp_py_float_repr(mcp_buf *b, double d);
+MCPIDL_API bool mcp_json_write(mcp_buf *b, const mcp_json *v, int indent);
 
 struct json_object;
 /* A json-c value as an mcp_json (deep copy into the arena). NULL when out of
@@ -165,6 +197,8 @@ struct json_object;
  * MCP_JFLOAT (NaN and infinities included), its int64 values MCP_JINT, uint64
  * values beyond int64 MCP_JBIGINT; objects keep json-c's member order; strings
  * keep embedded NULs. Without recursion, however deep the value. */
-mcp_json *mcp_json_from_jsonc(mcp_arena *a, const struct json_object *v);
+MCPIDL_API mcp_json *mcp_json_from_jsonc(mcp_arena *a, const struct json_object *v);
+
+MCPIDL_END_DECLS
 
 #endif

@@ -23,7 +23,11 @@
 
 #include "mcpidl/mcpidl.h"
 
-mcp_status mcp_mock_respond(mcp_call *call);
-int mcp_mock_main(const mcp_server *server, int argc, char **argv);
+MCPIDL_BEGIN_DECLS
+
+MCPIDL_API mcp_status mcp_mock_respond(mcp_call *call);
+MCPIDL_API int mcp_mock_main(const mcp_server *server, int argc, char **argv);
+
+MCPIDL_END_DECLS
 
 #endif

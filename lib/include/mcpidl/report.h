@@ -15,9 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcpidl/api.h"
 #include "mcpidl/arena.h"
 #include "mcpidl/buf.h"
 #include "mcpidl/json.h"
+
+MCPIDL_BEGIN_DECLS
 
 /* The error kinds (IDL.md, "The call result"): type names and message forms. */
 typedef enum mcp_verr_kind {
@@ -54,10 +57,10 @@ typedef enum mcp_verr_kind {
 } mcp_verr_kind;
 
 /* "missing", "int_type", ... ("unknown" for a value out of range). */
-const char *mcp_verr_type_name(mcp_verr_kind k);
+MCPIDL_API const char *mcp_verr_type_name(mcp_verr_kind k);
 /* The message of a kind that takes no parameter ("Field required", ...), or
  * NULL for the kinds whose message holds a number, a name or values. */
-const char *mcp_verr_message(mcp_verr_kind k);
+MCPIDL_API const char *mcp_verr_message(mcp_verr_kind k);
 
 /* One segment of a location: a key, an index, or a union-arm tag. */
 typedef struct mcp_loc_seg {
@@ -92,7 +95,7 @@ typedef struct mcp_report {
     size_t depth;           /* may exceed MCP_LOC_MAX; deeper segments are not recorded */
 } mcp_report;
 
-void mcp_report_init(mcp_report *r, mcp_arena *arena);
+MCPIDL_API void mcp_report_init(mcp_report *r, mcp_arena *arena);
 static inline void mcp_report_push_key(mcp_report *r, const char *key, size_t len)
 {
     if (r->depth < MCP_LOC_MAX)
@@ -113,17 +116,17 @@ static inline void mcp_report_pop(mcp_report *r) { r->depth--; }
  * within backquotes when they hold a '.' (`a.b`). Only the first MCP_LOC_MAX
  * segments are kept. A NULL input counts as None. Out of memory: the error is
  * dropped and r->oom set. */
-void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, const char *message);
+MCPIDL_API void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, const char *message);
 /* Add an error whose message is the kind's fixed text (mcp_verr_message; a
  * kind without one, misused here, gets its type name as the message). */
-void mcp_report_add_simple(mcp_report *r, mcp_verr_kind kind, const mcp_json *input);
+MCPIDL_API void mcp_report_add_simple(mcp_report *r, mcp_verr_kind kind, const mcp_json *input);
 
 /* A constraint's number as pydantic's messages print it ("Input should be
  * greater than N", multiple_of): Rust's Display of an f64, the shortest digits
  * that read back, always in plain decimal and without ".0": 1.0 -> "1",
  * 1.5 -> "1.5", 1e-7 -> "0.0000001", 1e20 -> "100000000000000000000",
  * -0.0 -> "-0", NaN, inf, -inf. (An integer bound prints as itself.) */
-void mcp_report_number(mcp_buf *b, double d);
+MCPIDL_API void mcp_report_number(mcp_buf *b, double d);
 
 /* The whole report, as pydantic prints a ValidationError:
  *   "N validation error(s) for TITLE", then per error: the location line
@@ -135,6 +138,8 @@ void mcp_report_number(mcp_buf *b, double d);
  * the middle when longer than 50 bytes of UTF-8 (the first 25 bytes, "...",
  * the last 24, each cut moved off a multi-byte character, as pydantic-core
  * does); bounded work whatever the size of the input. */
-void mcp_report_format(mcp_buf *b, const mcp_report *r, const char *title);
+MCPIDL_API void mcp_report_format(mcp_buf *b, const mcp_report *r, const char *title);
+
+MCPIDL_END_DECLS
 
 #endif

@@ -28,7 +28,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcpidl/api.h"
 #include "mcpidl/json.h"
+
+MCPIDL_BEGIN_DECLS
+
+/* What a handler returns. */
+typedef enum mcp_status {
+    MCP_OK = 0,      /* the handler filled its output (or returned raw JSON) */
+    MCP_ERROR = 1,   /* the handler failed: see mcp_fail() */
+} mcp_status;
+
+/* One request being served (a tool call, a resource read, ...). Valid
+ * during the handler call only. */
+typedef struct mcp_call mcp_call;
 
 typedef struct mcp_bytes {
     size_t len;
@@ -62,7 +75,9 @@ typedef enum mcp_tkind {
 /* A compiled `pattern`: the text, and a slot the runtime fills on first use. */
 typedef struct mcp_pattern {
     const char *source;
-    _Atomic(void *) compiled; /* pcre2_code *, set once */
+    /* pcre2_code *, set once by the runtime with atomic operations (a plain
+     * pointer here, so that C++ can read the header). */
+    void *compiled;
 } mcp_pattern;
 
 /* A number bound as written in the IDL (integers exact). */
@@ -139,5 +154,7 @@ struct mcp_type {
     bool extra_forbid;
     bool is_record;           /* reports `dict_type` rather than `model_type` */
 };
+
+MCPIDL_END_DECLS
 
 #endif

@@ -1,0 +1,133 @@
+/* runtime.h: a server at run time, as an object: options, serving, stopping.
+ *
+ *     mcp_options opt;
+ *     mcp_options_default(&opt);
+ *     opt.workers = 4;                                  // or, as on the command line:
+ *     mcp_options_set(&opt, "--max-concurrent", "16", NULL);
+ *     mcp_runtime *rt = mcp_runtime_new(&weather_server, &opt);
+ *     int rc = mcp_runtime_serve_stdio(rt, 0, 1);       // until the input ends or mcp_runtime_stop
+ *     mcp_runtime_free(rt);
+ *
+ * Everything a server holds lives in its runtime: the worker pool, the log
+ * level, the subscriptions to resources, the pre-rendered lists. A process
+ * may run several runtimes, for the same server table or others, each on its
+ * own transports. mcp_main() is this, with the options taken from argv.
+ *
+ * A program with an event loop of its own serves stdio without a thread of
+ * its own: mcp_runtime_stdio_open() gives a descriptor to watch for reading,
+ * and mcp_stdio_conn_ready() reads what is there and serves it.
+ */
+#ifndef MCPIDL_RUNTIME_H
+#define MCPIDL_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mcpidl/api.h"
+
+MCPIDL_BEGIN_DECLS
+
+typedef struct mcp_server mcp_server;
+
+#define MCP_MAX_ALLOW_HOSTS 64
+typedef struct mcp_runtime mcp_runtime;
+
+/* How much the runtime writes to standard error: "mcpidl: ..." lines. */
+typedef enum mcp_log_level {
+    MCP_LOG_QUIET = 0,
+    MCP_LOG_ERROR,
+    MCP_LOG_WARN,
+    MCP_LOG_INFO,
+    MCP_LOG_DEBUG,
+} mcp_log_level;
+
+/* Every option of mcp_main, as fields (docs/c-api.md lists them with their
+ * command-line names). mcp_options_default() fills the defaults; a field left
+ * at 0 (or NULL) means its default too, unless its comment says otherwise. */
+typedef struct mcp_options {
+    int workers;             /* handler threads; 0: handlers run on the reading thread
+                                (mcp_options_default: one per CPU) */
+    size_t max_message;      /* --max-message-bytes: the longest message */
+    int max_depth;           /* --max-depth: JSON nesting */
+    size_t max_string;       /* --max-string-bytes: the longest JSON string (0: max_message) */
+    size_t max_array;        /* --max-array-items: elements in one array (0: no limit) */
+    size_t max_values;       /* --max-values: values in one message (0: no limit) */
+    int max_concurrent;      /* --max-concurrent: requests in flight per session */
+    size_t page_size;        /* --page-size: entries per page of the list methods */
+    int client_timeout_ms;   /* --client-timeout: a handler's wait for the client */
+    int max_pending;         /* --max-pending: requests to the client per session */
+    int max_subscriptions;   /* --max-subscriptions: resources one session subscribes to */
+    int max_waiting;         /* --max-waiting: handlers waiting for clients, server-wide */
+    mcp_log_level log_level; /* --log-level (mcp_options_default: MCP_LOG_WARN) */
+    /* Streamable HTTP (mcp_runtime_serve_http, in libmcpidl-http). */
+    const char *http;        /* --http HOST:PORT (NULL: serve stdio) */
+    const char *http_path;   /* the endpoint (NULL: /mcp) */
+    /* --allow-host (repeatable): Host names accepted besides localhost,
+     * 127.0.0.1 and [::1]; the strings are not copied. */
+    const char *allow_hosts[MCP_MAX_ALLOW_HOSTS];
+    size_t nallow;
+    int max_sessions;        /* --max-sessions */
+    int session_idle;        /* --session-idle, seconds */
+    size_t replay_bytes;     /* --replay-bytes: events kept per stream */
+    int http_timeout;        /* --http-timeout, seconds without progress */
+    size_t max_inflight;     /* --max-inflight-bytes: request bodies held at once */
+} mcp_options;
+
+MCPIDL_API void mcp_options_default(mcp_options *o);
+/* One option by its command-line name ("--workers") and value text (NULL
+ * for a flag), checked as mcp_main checks it. False when the name is unknown
+ * or the value out of range; *why (may be NULL) then says which. An option
+ * that takes no value (--help, --version) is not an option here. The strings
+ * of --http and --allow-host are kept, not copied; --allow-host adds a name
+ * each time (at most MCP_MAX_ALLOW_HOSTS). */
+MCPIDL_API MCP_NODISCARD bool mcp_options_set(mcp_options *o, const char *name, const char *value,
+                                              const char **why);
+/* "quiet", "error", "warn", "info", "debug": false for another name. */
+MCPIDL_API MCP_NODISCARD bool mcp_log_level_parse(const char *name, mcp_log_level *out);
+
+/* A runtime for `server` (which must outlive it) with the options (copied;
+ * NULL: the defaults). NULL when out of memory or when threads cannot start;
+ * the reason is logged. */
+MCPIDL_API MCP_NODISCARD mcp_runtime *mcp_runtime_new(const mcp_server *server,
+                                                      const mcp_options *opt);
+/* Stop serving (as mcp_runtime_stop), release everything. NULL is a no-op. */
+MCPIDL_API void mcp_runtime_free(mcp_runtime *rt);
+/* The options in force (the defaults filled in), and the server table. */
+MCPIDL_API const mcp_options *mcp_runtime_options(const mcp_runtime *rt);
+MCPIDL_API const mcp_server *mcp_runtime_server(const mcp_runtime *rt);
+
+/* Serve one session over newline-delimited JSON on in_fd and out_fd until
+ * the input ends, the peer closes out_fd, or mcp_runtime_stop(). Requests in
+ * flight are answered first. 0, or 1 when the session cannot start or the
+ * input fails. */
+MCPIDL_API int mcp_runtime_serve_stdio(mcp_runtime *rt, int in_fd, int out_fd);
+/* Make the serve functions return (after answering what is in flight).
+ * Async-signal-safe: a signal handler may call it. */
+MCPIDL_API void mcp_runtime_stop(mcp_runtime *rt);
+/* A descriptor that becomes readable once mcp_runtime_stop() was called. */
+MCPIDL_API int mcp_runtime_stop_fd(const mcp_runtime *rt);
+MCPIDL_API bool mcp_runtime_stopping(const mcp_runtime *rt);
+
+/* notifications/resources/updated {"uri": URI} to every session of this
+ * runtime that subscribed to `uri`. Any thread, any time. */
+MCPIDL_API void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri);
+
+/* ---------------------------------------------------------------- embedding
+ * A stdio session driven by the caller's event loop. */
+typedef struct mcp_stdio_conn mcp_stdio_conn;
+
+/* A session on in_fd (made non-blocking) and out_fd; NULL when out of memory. */
+MCPIDL_API MCP_NODISCARD mcp_stdio_conn *mcp_runtime_stdio_open(mcp_runtime *rt, int in_fd, int out_fd);
+/* The descriptor to watch for reading (in_fd). */
+MCPIDL_API int mcp_stdio_conn_fd(const mcp_stdio_conn *c);
+/* Read what in_fd holds and serve every whole message in it; never blocks on
+ * input. Handlers run on the runtime's workers (or here, with workers 0).
+ * True while the session goes on; false once the input ended or the peer is
+ * gone: then call mcp_stdio_conn_close(). */
+MCPIDL_API MCP_NODISCARD bool mcp_stdio_conn_ready(mcp_stdio_conn *c);
+/* Answer what is in flight, end the session, release it. NULL is a no-op. */
+MCPIDL_API void mcp_stdio_conn_close(mcp_stdio_conn *c);
+
+MCPIDL_END_DECLS
+
+#endif

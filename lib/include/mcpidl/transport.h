@@ -1,0 +1,110 @@
+/* transport.h: the session, for transports.
+ *
+ * A transport (stdio, Streamable HTTP, a user's own: a socket, a message
+ * queue) cuts its input into messages and hands each to
+ * mcp_session_message() on one reading thread at a time; the session judges
+ * the message (JSON-RPC 2.0, the MCP lifecycle), answers cheap requests at
+ * once, hands the rest to the runtime's workers, and delivers every message
+ * it sends through the transport's sink, whole, in completion order. A
+ * message gets zero or one answer.
+ *
+ * mcpidl's own transports use nothing but this header and runtime.h.
+ */
+#ifndef MCPIDL_TRANSPORT_H
+#define MCPIDL_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mcpidl/api.h"
+#include "mcpidl/json.h"
+#include "mcpidl/runtime.h"
+
+MCPIDL_BEGIN_DECLS
+
+/* One piece of an outgoing message. */
+typedef struct mcp_out_part {
+    const char *p;
+    size_t n;
+} mcp_out_part;
+
+/* Where answers go: the concatenation of parts[0..n) is one whole JSON-RPC
+ * message (no newline: the transport frames it). `reply_ctx` is the value the
+ * transport passed to mcp_session_message() with the request being served
+ * (NULL for messages that belong to no request). `final` marks the last call
+ * for that reply_ctx: the answer itself, or, for a request answered no more
+ * (cancelled, or the peer gone), a call with n == 0, so that the transport
+ * can let go of what it holds for it. Messages sent while serving a request
+ * (n > 0, !final) come before its final call; n == 0 and !final asks the
+ * transport to end the connection carrying the request's stream while
+ * keeping the stream for resumption (mcp_close_stream; others ignore it).
+ * Called from the reading thread and from workers: the sink serialises its
+ * writes. Returns false when the peer is gone (the session then stops
+ * working); a transport with many peers returns true and drops what it
+ * cannot deliver. */
+typedef bool (*mcp_sink_fn)(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n,
+                            bool final);
+
+typedef struct mcp_session mcp_session;
+
+/* A session of the runtime's server, with its options and workers. NULL when
+ * out of memory (or when its own workers cannot start). */
+MCPIDL_API MCP_NODISCARD mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink,
+                                                      void *sink_ctx);
+/* One message: its text without framing (a final '\r' is ignored; blank text
+ * is not a message). A message longer than the runtime's max_message is
+ * answered as too large. Everything sent for it goes to the sink with
+ * reply_ctx. Returns true when the message gets exactly one final sink call
+ * (now or later); false when it gets none (a notification, a response, a
+ * blank line): the sink then never sees reply_ctx. One thread at a time. */
+MCPIDL_API bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *reply_ctx);
+/* The transport dropped a message longer than max_message without keeping
+ * it: answer -32600, no id, final, on reply_ctx. */
+MCPIDL_API void mcp_session_too_large(mcp_session *s, void *reply_ctx);
+/* The peer is gone for good: cancel every request in flight (their final
+ * calls come with no parts) and send nothing more. */
+MCPIDL_API void mcp_session_close(mcp_session *s);
+/* True once the sink reported the peer gone. */
+MCPIDL_API bool mcp_session_broken(mcp_session *s);
+/* Wait until every request in flight is answered (or dropped as cancelled). */
+MCPIDL_API void mcp_session_drain(mcp_session *s);
+/* Drain, release everything. NULL is a no-op. */
+MCPIDL_API void mcp_session_free(mcp_session *s);
+
+/* What a parsed message is to a session: a request (*initialize when it is
+ * an initialize request a new session takes), a notification, a response
+ * from the client, a batch (which the session takes or refuses by the
+ * protocol version), or invalid (answered with an error without id). NULL is
+ * invalid. For a transport that must decide before it has a session. */
+typedef enum mcp_msg_kind {
+    MCP_MSG_REQUEST,
+    MCP_MSG_NOTIFICATION,
+    MCP_MSG_RESPONSE,
+    MCP_MSG_BATCH,
+    MCP_MSG_INVALID,
+} mcp_msg_kind;
+
+MCPIDL_API mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize);
+/* Whether `version` is a protocol revision the sessions serve (for
+ * MCP-Protocol-Version). */
+MCPIDL_API bool mcp_protocol_version_known(const char *version);
+/* The JSON limits the runtime's sessions parse messages with. */
+MCPIDL_API mcp_json_limits mcp_runtime_json_limits(const mcp_runtime *rt);
+/* A line on standard error ("mcpidl: ..."), when the runtime's log level
+ * admits `level`. */
+MCPIDL_API void mcp_runtime_log(const mcp_runtime *rt, mcp_log_level level, const char *fmt, ...)
+    MCP_PRINTF(3, 4);
+
+/* A transport mcp_main can serve with: libmcpidl-http defines
+ * mcp_http_transport (mcpidl/http.h). */
+typedef struct mcp_transport {
+    const char *name;   /* "http" */
+    /* Whether this transport serves the options (for HTTP: o->http set). */
+    bool (*wanted)(const mcp_options *o);
+    /* Serve until mcp_runtime_stop(); the exit status for main(). */
+    int (*serve)(mcp_runtime *rt);
+} mcp_transport;
+
+MCPIDL_END_DECLS
+
+#endif

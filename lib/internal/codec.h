@@ -1,0 +1,20 @@
+/* codec.h (internal): the table-driven codec (codec/codec.c). */
+#ifndef MCPIDL_INTERNAL_CODEC_H
+#define MCPIDL_INTERNAL_CODEC_H
+
+#include "mcpidl/arena.h"
+#include "mcpidl/json.h"
+#include "mcpidl/report.h"
+#include "mcpidl/types.h"
+
+/* Decode JSON `v` as type `t` into `out` (t->size bytes, zeroed by the
+ * caller), allocating in `a`; every error goes to `rep`. Returns true when no
+ * error was added. */
+bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, mcp_report *rep);
+/* A C value of type `t` as a JSON value in `a` (the handler's output on its way
+ * to validation; a NaN float stays a NaN, for the validator to report). NULL
+ * when the value cannot be represented (a NULL string or an unset union):
+ * `why` then says what, with the path in `rep`'s current location. */
+mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const char **why);
+
+#endif

@@ -1,0 +1,102 @@
+/* http_route.h (internal, not installed): the Streamable HTTP transport
+ * without libmicrohttpd.
+ *
+ * http.c is two layers. The core decides everything a request gets: the
+ * Host and Origin checks, method and path, the Accept, Content-Type and
+ * MCP-Protocol-Version checks, the session (new, found, ended), the message
+ * given to the session, and the answer: a status with headers and a body, or
+ * an SSE stream to read from. The libmicrohttpd glue (the end of http.c)
+ * turns a connection into an http_req, an http_resp into a response, and an
+ * http_sse into the body of one; nothing else there decides anything.
+ *
+ * This header lets a program drive the core without sockets or threads:
+ * the in-process fuzz target (tests/fuzz/fuzz_http_route.c). With
+ * settings.workers == 0 a handler runs inside http_route(), so that a JSON
+ * answer is there when it returns, and every SSE event of a POST's stream is
+ * there to read without waiting.
+ */
+#ifndef MCPIDL_LIB_HTTP_ROUTE_H
+#define MCPIDL_LIB_HTTP_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "internal/http.h"
+
+/* Not exported from the shared library (everything is hidden but what a
+ * public header marks MCPIDL_API): only the static one's users (the tests)
+ * call these. */
+#define HTTP_INTERNAL
+
+/* One request, as far as the transport cares. */
+typedef struct http_req {
+    const char *method;
+    const char *url;
+    /* The value of request header `name` (names compared without case), or
+     * NULL when it is absent. */
+    const char *(*header)(void *conn, const char *name);
+    void *conn;
+    const char *body; /* NULL: no body */
+    size_t len;
+    bool too_large;   /* the body was longer than settings.max_message and was dropped */
+    bool over_budget; /* the body did not fit in the bytes in flight (max_inflight): dropped */
+    /* Optional: called with body_ctx once the core is done with body (the
+     * session has parsed it), so that the glue can let it go before a long
+     * answer. */
+    void (*body_done)(void *body_ctx);
+    void *body_ctx;
+    /* Optional (NULL: nothing to do): called with true before the core waits
+     * on the session for this connection (a JSON answer, the next SSE event),
+     * with false after. The glue stops the connection's timeout meanwhile. */
+    void (*waiting)(const mcp_http *h, void *conn, bool on);
+} http_req;
+
+/* An SSE stream being read by one connection. */
+typedef struct http_sse http_sse;
+
+typedef struct http_resp {
+    unsigned status;          /* 0: no answer, close the connection (out of memory) */
+    const char *content_type; /* NULL: none */
+    char *body;               /* malloc'd; NULL: empty */
+    size_t len;
+    char session_id[40];      /* Mcp-Session-Id to send; "": none */
+    bool allow;               /* send Allow: GET, POST, DELETE */
+    unsigned retry_after;     /* send Retry-After: N (seconds; 0: none) */
+    http_sse *sse;            /* status 200, text/event-stream: the body is read from this */
+} http_resp;
+
+/* What http_sse_read returns besides a byte count. */
+#define HTTP_SSE_END ((ssize_t)-1)   /* the response is complete */
+#define HTTP_SSE_AGAIN ((ssize_t)-2) /* nothing yet (only when not waiting) */
+
+/* Everything of mcp_http_start but the listening: NULL when out of memory
+ * (logged). */
+HTTP_INTERNAL mcp_http *http_core_new(mcp_runtime *rt);
+/* End every session, release everything. No request may be in progress. */
+HTTP_INTERNAL void http_core_free(mcp_http *h);
+/* The sessions in the table. */
+HTTP_INTERNAL int http_core_sessions(mcp_http *h);
+
+/* The checks that need no body (Host and Origin, path, method, the protocol
+ * version header, the body's size, Accept and Content-Type): false when *out
+ * holds the answer. The glue runs them as soon as the headers are in, so
+ * that a request refused for its headers costs no body in memory. */
+HTTP_INTERNAL bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out);
+/* Decide the answer to rq (http_route_head's checks first): *out is filled
+ * (and owned by the caller, to be released with http_resp_free). */
+HTTP_INTERNAL void http_route(mcp_http *h, const http_req *rq, http_resp *out);
+/* *out (zeros, or an answer, which is released) becomes an error answer: a
+ * JSON-RPC error without an id. */
+HTTP_INTERNAL void http_resp_error(http_resp *out, unsigned status, int code, const char *message);
+/* Release the body, and the SSE stream when nobody took it. */
+HTTP_INTERNAL void http_resp_free(http_resp *r);
+
+/* The next bytes of an SSE answer, at most max: a count > 0; 0, a keep-alive
+ * that does not fit in max; HTTP_SSE_END; or, when !wait and the stream has
+ * nothing to send yet, HTTP_SSE_AGAIN. With wait, blocks until there is
+ * something (sending a keep-alive comment now and then). */
+HTTP_INTERNAL ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait);
+HTTP_INTERNAL void http_sse_free(http_sse *r);
+
+#endif

@@ -1,0 +1,149 @@
+/* methods.h (internal): the MCP methods (methods/), and the call a handler
+ * gets.
+ *
+ * Each method is one entry of mcp_methods_2025, the table the runtime gives
+ * its sessions; each file of methods/ defines the entries of its methods
+ * (tools.c: tools/list and tools/call; resources.c; prompts.c;
+ * completion.c; logging.c; lifecycle.c: initialize and ping) and the
+ * handler functions of mcpidl.h that belong with them. The state they share
+ * across a runtime's sessions (the pre-rendered lists, the subscriptions)
+ * is one mcp_methods_state.
+ */
+#ifndef MCPIDL_INTERNAL_METHODS_H
+#define MCPIDL_INTERNAL_METHODS_H
+
+#include <stdatomic.h>
+
+#include "internal/codec.h"
+#include "internal/rpc.h"
+#include "mcpidl/buf.h"
+#include "mcpidl/mcpidl.h"
+#include "mcpidl/report.h"
+
+/* A content block of a `returns: content` tool. {text, len} alone is a text
+ * block (kind 0); the other kinds use the named strings (copies in the
+ * call's arena; NULL when absent). */
+typedef enum mcp_block_kind {
+    MCP_BLOCK_TEXT = 0,      /* text */
+    MCP_BLOCK_IMAGE,         /* data, mime */
+    MCP_BLOCK_AUDIO,         /* data, mime */
+    MCP_BLOCK_RESOURCE_TEXT, /* uri, mime?, text */
+    MCP_BLOCK_RESOURCE_BLOB, /* uri, mime?, data */
+    MCP_BLOCK_RESOURCE_LINK, /* uri, name, mime?, description? */
+} mcp_block_kind;
+
+typedef struct mcp_text_block {
+    const char *text;
+    size_t len;
+    mcp_block_kind kind;
+    const char *data, *mime, *uri, *name, *description;
+    mcp_role role;                    /* prompts/get: who speaks it */
+} mcp_text_block;
+
+struct mcp_call {
+    mcp_arena *arena;                 /* the request's arena */
+    const mcp_tool *tool;
+    const mcp_json *meta;             /* params._meta, or NULL */
+    const atomic_bool *cancelled;     /* set by the protocol layer; may be NULL */
+    /* What the handler said. */
+    const char *fail_message;         /* mcp_fail */
+    const mcp_json *raw;              /* mcp_return_json*: the value */
+    const char *raw_error;            /* mcp_return_json_text: text that was not JSON */
+    mcp_text_block *blocks;           /* mcp_content_* */
+    size_t nblocks, cap_blocks;
+    /* The job serving the request (NULL outside a session: logging,
+     * progress and client requests are then no-ops or errors), and the
+     * message of the last client request that failed. */
+    mcp_job *job;
+    const char *client_error;
+    /* resources/read, prompts/get, completion/complete. */
+    const char *uri;                  /* the URI read, or the prompt's name */
+    const char *default_mime;         /* the resource's declared mimeType */
+    mcp_role role;                    /* the role of the next block (prompts) */
+    const char *prompt_description;
+    const char **values;              /* completions */
+    size_t nvalues, cap_values;
+    bool not_found;                   /* mcp_not_found() */
+};
+
+/* A call outside any session (tests, benchmarks: logging, progress and
+ * client requests are then no-ops or errors). */
+void mcp_call_init(mcp_call *call, mcp_arena *arena, const mcp_tool *tool, const mcp_json *meta,
+                   const atomic_bool *cancelled);
+/* A call for the job's handler: its arena, _meta and cancellation flag. */
+void mcp_call_for_job(mcp_call *call, mcp_job *j);
+
+/* ---------------------------------------------------------------- the table and its state */
+
+extern const mcp_method_table mcp_methods_2025;
+
+typedef struct mcp_methods_state mcp_methods_state;
+/* What the methods share across a runtime's sessions: the lists rendered
+ * once (pages of opt->page_size), the subscriptions. NULL when out of memory. */
+mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_options *opt);
+void mcp_methods_state_free(mcp_methods_state *st);
+/* mcp_env.session_gone. */
+void mcp_methods_session_gone(void *st, mcp_session *s);
+/* The function that serves a tools/call whose tool is known (decode and
+ * validate the arguments, call the handler, validate and encode its output,
+ * write the CallToolResult to out; false only when out of memory): the
+ * codec's, mcp_tool_invoke, unless a test puts its own in (the seam the
+ * protocol tests use instead of link-time stubs). */
+typedef bool (*mcp_tool_invoker)(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
+bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
+void mcp_methods_set_invoker(mcp_methods_state *st, mcp_tool_invoker f);
+mcp_tool_invoker mcp_methods_invoker(const mcp_methods_state *st);
+/* notifications/resources/updated to the sessions subscribed to uri. */
+void mcp_methods_resource_updated(mcp_methods_state *st, const char *uri);
+
+/* The entries of the table, by file. */
+extern const mcp_method mcp_method_initialize, mcp_method_ping;
+extern const mcp_method mcp_method_tools_list, mcp_method_tools_call;
+extern const mcp_method mcp_method_resources_list, mcp_method_templates_list, mcp_method_resources_read,
+    mcp_method_subscribe, mcp_method_unsubscribe;
+extern const mcp_method mcp_method_prompts_list, mcp_method_prompts_get;
+extern const mcp_method mcp_method_complete;
+extern const mcp_method mcp_method_set_level;
+
+/* ---------------------------------------------------------------- shared by the methods */
+
+/* The rendered pages of one list method (lists.c). */
+typedef struct mcp_listing mcp_listing;
+enum { MCP_LIST_TOOLS, MCP_LIST_RESOURCES, MCP_LIST_TEMPLATES, MCP_LIST_PROMPTS };
+/* Answer a list request from the state's pages (cursor checked). */
+void mcp_list_answer(mcp_req *r, int which);
+/* The tool named name[0..len), by binary search; NULL when none. */
+const mcp_tool *mcp_find_tool(const mcp_methods_state *st, const char *name, size_t len);
+/* The resource-side state (subscriptions) of resources.c. */
+typedef struct mcp_subs mcp_subs;
+mcp_subs *mcp_subs_new(void);
+void mcp_subs_free(mcp_subs *subs);
+void mcp_subs_session_gone(mcp_subs *subs, mcp_session *s);
+void mcp_subs_updated(mcp_subs *subs, const char *uri);
+mcp_subs *mcp_methods_subs(const mcp_methods_state *st);
+const mcp_methods_state *mcp_req_methods(const mcp_req *r);
+
+/* The prompt named name[0..len) (prompts.c); NULL when none. */
+const mcp_prompt *mcp_find_prompt(const mcp_server *srv, const char *name, size_t len);
+/* A required string member of params; after the -32602 answer, NULL. */
+const mcp_json *mcp_need_string(mcp_req *r, const mcp_json *params, const char *key);
+/* params.arguments: an object, or NULL when absent or null. False after the
+ * -32602 answer. */
+bool mcp_arguments_of(mcp_req *r, const mcp_json **out);
+bool mcp_json_str_is(const mcp_json *v, const char *lit);
+
+/* One content block as its MCP ContentBlock object; a comma first unless
+ * *first (which it clears). */
+void mcp_block_write(mcp_buf *b, bool *first, const mcp_text_block *blk);
+/* A text block {"type":"text","text":TEXT}, the same way. */
+void mcp_text_block_write(mcp_buf *b, bool *first, const char *text, size_t len);
+/* A string a handler gave, as a JSON string: bytes that are not UTF-8 become
+ * U+FFFD. */
+void mcp_handler_string(mcp_buf *b, const char *s, size_t n);
+/* Standard base64 (RFC 4648 section 4): padded, nothing else. */
+bool mcp_base64_valid(const char *s);
+/* The error of a handler that returned MCP_ERROR: -32603 "Internal error:
+ * WHAT: MESSAGE". */
+int mcp_handler_error(mcp_call *call, const char *what, const char **msg);
+
+#endif

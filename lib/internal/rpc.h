@@ -1,0 +1,188 @@
+/* rpc.h (internal): the session core, as the methods and the runtime see it.
+ *
+ * The session (rpc/session.c) owns JSON-RPC: framing, ids, the lifecycle,
+ * slots and their arenas, batches, jobs on the worker pool, cancellation,
+ * requests to the client and their answers. It knows no MCP method: it looks
+ * each request's method up in the method table its environment gives, and
+ * calls the method's start on the reading thread and, when start hands the
+ * request to a worker, the method's run there. Methods answer through the
+ * request and job functions below; nothing in rpc/ calls into methods/ but
+ * through the table.
+ *
+ * Threads. start runs on the reading thread (one at a time per session);
+ * run on a worker (or inline with no workers); the job functions are for the
+ * run's thread only, but mcp_session_notify (any thread).
+ */
+#ifndef MCPIDL_INTERNAL_RPC_H
+#define MCPIDL_INTERNAL_RPC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal/log.h"
+#include "internal/pool.h"
+#include "mcpidl/buf.h"
+#include "mcpidl/mcpidl.h"
+#include "mcpidl/runtime.h"
+#include "mcpidl/transport.h"
+
+/* JSON-RPC and MCP error codes. */
+enum {
+    MCP_RPC_PARSE_ERROR = -32700,
+    MCP_RPC_INVALID_REQUEST = -32600,
+    MCP_RPC_METHOD_NOT_FOUND = -32601,
+    MCP_RPC_INVALID_PARAMS = -32602,
+    MCP_RPC_INTERNAL_ERROR = -32603,
+    MCP_RPC_RESOURCE_NOT_FOUND = -32002,
+};
+
+/* ---------------------------------------------------------------- protocol versions */
+
+/* The revisions served over the 2025 lifecycle (initialize), oldest first;
+ * the last is the latest. The one table: the session negotiates from it and
+ * the HTTP transport checks MCP-Protocol-Version against it. */
+extern const char *const mcp_versions[];
+extern const size_t mcp_nversions;
+#define MCP_LATEST_VERSION (mcp_versions[mcp_nversions - 1])
+/* The one revision whose JSON-RPC allows batches. */
+#define MCP_BATCH_VERSION "2025-03-26"
+/* The entry of mcp_versions equal to name[0..len) (NULL: none). */
+const char *mcp_version_find(const char *name, size_t len);
+
+/* ---------------------------------------------------------------- what a request carries */
+
+/* What the client declared it can do (initialize's capabilities). */
+enum {
+    MCP_CLIENT_SAMPLING = 1 << 0,
+    MCP_CLIENT_ELICITATION = 1 << 1,
+    MCP_CLIENT_ROOTS = 1 << 2,
+};
+
+/* The context of one request, whichever way it came: what a 2025 session
+ * learnt in initialize and logging/setLevel, copied when the request starts.
+ * Methods and handlers read it; never the session. */
+typedef struct mcp_reqctx {
+    const char *version;  /* the revision in force */
+    unsigned client_caps; /* MCP_CLIENT_* */
+    int log_min;          /* the least severe mcp_level sent (notifications/message) */
+} mcp_reqctx;
+
+/* ---------------------------------------------------------------- the method table */
+
+typedef struct mcp_req mcp_req; /* a request on the reading thread */
+typedef struct mcp_job mcp_job; /* a request on a worker */
+
+enum {
+    MCP_METHOD_EARLY = 1 << 0,      /* served before initialize (ping, initialize) */
+    MCP_METHOD_INITIALIZE = 1 << 1, /* initialize itself (only once) */
+};
+
+typedef struct mcp_method {
+    const char *name;
+    unsigned flags;
+    /* Whether the server serves it (the capability it announces); NULL: always. */
+    bool (*served)(const mcp_server *srv);
+    /* Reading thread: check the params and answer (mcp_req_result,
+     * mcp_req_error), or hand the request to a worker (mcp_req_run). */
+    void (*start)(mcp_req *r);
+    /* Worker: serve what start handed over (data). Write the result object
+     * to out and return 0; or return a JSON-RPC error code with its message
+     * in *msg (in the job's arena; NULL: "Internal error") and, when it has
+     * data, its JSON text in err_data. Out of memory: out->oom. */
+    int (*run)(mcp_job *j, void *data, mcp_buf *out, const char **msg, mcp_buf *err_data);
+} mcp_method;
+
+typedef struct mcp_method_table {
+    const mcp_method *const *methods;
+    size_t n;
+} mcp_method_table;
+
+/* ---------------------------------------------------------------- the environment */
+
+/* What a runtime gives each of its sessions (it outlives them). */
+typedef struct mcp_env {
+    const mcp_server *server;
+    mcp_options opt;         /* every field set (the defaults filled in) */
+    mcp_json_limits limits;  /* what messages are parsed with */
+    const mcp_logger *log;
+    mcp_pool *pool;          /* shared by the sessions; NULL: each session with workers
+                              * starts a pool of its own (stdio) */
+    const mcp_method_table *methods;
+    void *mstate;            /* the methods' shared state (lists, subscriptions) */
+    /* The session is ending: drop what the methods keep for it. */
+    void (*session_gone)(void *mstate, mcp_session *s);
+    mcp_runtime *rt;         /* for mcp_call_runtime */
+} mcp_env;
+
+/* The options with every default filled in, and the values in their ranges. */
+void mcp_options_complete(mcp_options *o);
+mcp_json_limits mcp_options_json_limits(const mcp_options *o);
+
+mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink_ctx);
+const mcp_env *mcp_session_env(const mcp_session *s);
+
+/* A message that belongs to no request (notifications/resources/updated),
+ * to the session's peer; any thread. False when it is gone. */
+bool mcp_session_notify(mcp_session *s, const char *text, size_t len);
+
+/* ---------------------------------------------------------------- requests (reading thread) */
+
+mcp_session *mcp_req_session(const mcp_req *r);
+const mcp_env *mcp_req_env(const mcp_req *r);
+/* params: an object, or NULL when absent. */
+const mcp_json *mcp_req_params(const mcp_req *r);
+/* params._meta when an object, else NULL. */
+const mcp_json *mcp_req_meta(const mcp_req *r);
+/* Memory that lives until the request is answered (its job's, once run). */
+mcp_arena *mcp_req_arena(mcp_req *r);
+
+/* The answer: a result object as JSON text. */
+void mcp_req_result(mcp_req *r, const char *json, size_t len);
+/* An error: the printf-formatted message, then (when name is not NULL)
+ * name[0..name_len), text from the client. */
+void mcp_req_error(mcp_req *r, int code, const char *fmt, ...) MCP_PRINTF(3, 4);
+void mcp_req_error_named(mcp_req *r, int code, const char *name, size_t name_len, const char *fmt,
+                         ...) MCP_PRINTF(5, 6);
+/* An error with data (JSON text; NULL: none). */
+void mcp_req_error_data(mcp_req *r, int code, const char *msg, const char *data, size_t data_len);
+/* Hand the request to a worker: the method's run gets `data` (in the
+ * request's arena). Answers the request itself when it cannot (the
+ * concurrency limit, out of memory). */
+void mcp_req_run(mcp_req *r, void *data);
+
+/* initialize: the session is initialized with this revision and what the
+ * client declared. */
+void mcp_session_begin(mcp_session *s, const char *version, unsigned client_caps);
+/* logging/setLevel: requests from now on carry this log_min. */
+void mcp_session_set_log_min(mcp_session *s, int level);
+
+/* ---------------------------------------------------------------- jobs (the run's thread) */
+
+const mcp_env *mcp_job_env(const mcp_job *j);
+const mcp_reqctx *mcp_job_ctx(const mcp_job *j);
+mcp_arena *mcp_job_arena(mcp_job *j);
+/* params._meta (an object) or NULL. */
+const mcp_json *mcp_job_meta(const mcp_job *j);
+/* Set once the request is cancelled or the peer is gone. */
+const atomic_bool *mcp_job_cancelled(const mcp_job *j);
+/* Whether the job may still send: not cancelled, the peer not gone. */
+bool mcp_job_live(const mcp_job *j);
+/* One whole message for the peer, before the answer, on the request's
+ * stream. False when it cannot be sent (cancelled, gone). */
+bool mcp_job_send(mcp_job *j, const char *text, size_t len);
+/* Streamable HTTP: end the connection carrying the request's stream now. */
+void mcp_job_close_stream(mcp_job *j);
+
+/* Whether the job can wait for the client (it runs on a worker). */
+bool mcp_job_can_ask(const mcp_job *j);
+/* A request to the client (method, params as JSON text or NULL) and its
+ * answer, waited for (up to the client timeout). Returns 0 with the result's
+ * JSON text in *result (malloc'd, its length in *len); or -1 with why in
+ * *why (malloc'd): the client's error, a timeout (the client is then sent
+ * notifications/cancelled), cancellation, the session's end, the limits. */
+int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t params_len,
+                char **result, size_t *len, char **why);
+
+#endif

@@ -1,0 +1,83 @@
+/* lifecycle.c: initialize (the 2025 revisions' handshake) and ping. */
+#include <string.h>
+
+#include "internal/methods.h"
+#include "mcpidl/jsonw.h"
+
+/* The capabilities the server announces: what its table declares. */
+static void put_capabilities(mcp_buf *r, const mcp_server *srv)
+{
+    /* logging: the runtime serves logging/setLevel (and handlers may log). */
+    mcp_buf_puts(r, "{\"logging\":{}");
+    if (srv->ntools > 0)
+        mcp_buf_puts(r, ",\"tools\":{\"listChanged\":false}");
+    if (srv->nresources > 0 || srv->ntemplates > 0)
+        mcp_buf_puts(r, ",\"resources\":{\"subscribe\":true,\"listChanged\":false}");
+    if (srv->nprompts > 0)
+        mcp_buf_puts(r, ",\"prompts\":{\"listChanged\":false}");
+    if (srv->nprompts > 0 || srv->ntemplates > 0)
+        mcp_buf_puts(r, ",\"completions\":{}");
+    mcp_buf_putc(r, '}');
+}
+
+static void put_server_info(mcp_buf *r, const mcp_server *srv)
+{
+    mcp_buf_puts(r, "{\"name\":");
+    mcp_json_cstring(r, srv->name ? srv->name : "");
+    if (srv->title) {
+        mcp_buf_puts(r, ",\"title\":");
+        mcp_json_cstring(r, srv->title);
+    }
+    mcp_buf_puts(r, ",\"version\":");
+    mcp_json_cstring(r, srv->version ? srv->version : "");
+    mcp_buf_putc(r, '}');
+}
+
+static void initialize_start(mcp_req *r)
+{
+    const mcp_env *env = mcp_req_env(r);
+    const mcp_json *params = mcp_req_params(r);
+    /* The client's version when served, else the latest. */
+    const mcp_json *pv = mcp_json_get(params, "protocolVersion");
+    const char *version = pv && pv->kind == MCP_JSTRING ? mcp_version_find(pv->s, pv->len) : NULL;
+    if (!version)
+        version = MCP_LATEST_VERSION;
+    const mcp_json *caps = mcp_json_get(params, "capabilities");
+    unsigned client = (mcp_json_get(caps, "sampling") ? MCP_CLIENT_SAMPLING : 0) |
+                      (mcp_json_get(caps, "elicitation") ? MCP_CLIENT_ELICITATION : 0) |
+                      (mcp_json_get(caps, "roots") ? MCP_CLIENT_ROOTS : 0);
+    const mcp_json *info = mcp_json_get(params, "clientInfo");
+    const mcp_json *cname = mcp_json_get(info, "name"), *cver = mcp_json_get(info, "version");
+    mcp_log(env->log, MCP_LOG_INFO, "initialize from %s %s: protocol %s",
+            cname && cname->kind == MCP_JSTRING ? cname->s : "(unnamed client)",
+            cver && cver->kind == MCP_JSTRING ? cver->s : "", version);
+
+    const mcp_server *srv = env->server;
+    mcp_buf b;
+    mcp_buf_init(&b);
+    mcp_buf_puts(&b, "{\"protocolVersion\":");
+    mcp_json_cstring(&b, version);
+    mcp_buf_puts(&b, ",\"capabilities\":");
+    put_capabilities(&b, srv);
+    mcp_buf_puts(&b, ",\"serverInfo\":");
+    put_server_info(&b, srv);
+    if (srv->instructions) {
+        mcp_buf_puts(&b, ",\"instructions\":");
+        mcp_json_cstring(&b, srv->instructions);
+    }
+    mcp_buf_putc(&b, '}');
+    if (b.oom) {
+        mcp_buf_free(&b);
+        mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
+        return;
+    }
+    mcp_session_begin(mcp_req_session(r), version, client);
+    mcp_req_result(r, b.data, b.len);
+    mcp_buf_free(&b);
+}
+
+static void ping_start(mcp_req *r) { mcp_req_result(r, "{}", 2); }
+
+const mcp_method mcp_method_initialize = {
+    .name = "initialize", .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE, .start = initialize_start};
+const mcp_method mcp_method_ping = {.name = "ping", .flags = MCP_METHOD_EARLY, .start = ping_start};

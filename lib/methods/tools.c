@@ -1,0 +1,303 @@
+/* tools.c: tools/list and tools/call, from decoded arguments to the
+ * CallToolResult, following the MCP Python SDK's structured-output rules
+ * (IDL.md, "The call result"): arguments validated as <tool>Arguments; the
+ * handler's value (C or raw JSON) validated against the declared type;
+ * `content` rendered from the returned value, `structuredContent` from the
+ * validated one. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/methods.h"
+#include "internal/utf8.h"
+#include "mcpidl/jsonw.h"
+
+static void truncate_to(mcp_buf *b, size_t len)
+{
+    if (b->len > len) {
+        b->len = len;
+        b->data[len] = 0;
+    }
+}
+
+/* A text block of v as indented JSON (what text_block would write with the
+ * text of mcp_json_write(v, 2)), written straight into b: the JSON, then
+ * escaped where it stands. False, with nothing written, when v holds a
+ * non-finite float (or when out of memory, b->oom set). */
+static bool json_block(mcp_buf *b, bool *first, const mcp_json *v)
+{
+    size_t mark = b->len;
+    if (!*first)
+        mcp_buf_putc(b, ',');
+    mcp_buf_puts(b, "{\"type\":\"text\",\"text\":");
+    size_t start = b->len;
+    if (!mcp_json_write(b, v, 2)) {
+        if (!b->oom)
+            truncate_to(b, mark);
+        return false;
+    }
+    if (mcp_utf8_valid(b->data + start, b->len - start)) {
+        mcp_json_string_in_place(b, start);
+    } else {
+        /* Bytes that are not UTF-8 (a hand-built value): the handler's rule. */
+        size_t n = b->len - start;
+        char *copy = malloc(n ? n : 1);
+        if (!copy) {
+            b->oom = true;
+            return false;
+        }
+        memcpy(copy, b->data + start, n);
+        truncate_to(b, start);
+        mcp_handler_string(b, copy, n);
+        free(copy);
+    }
+    mcp_buf_putc(b, '}');
+    *first = false;
+    return !b->oom;
+}
+
+/* The type that describes `v` under `t`: through Optional, and through a union
+ * to its first arm of the value's JSON kind. */
+static const mcp_type *effective(const mcp_type *t, const mcp_json *v)
+{
+    for (;;) {
+        if (!t)
+            return NULL;
+        if (t->kind == MCP_T_OPTIONAL || t->kind == MCP_T_PTR) {
+            t = t->elem;
+        } else if (t->kind == MCP_T_UNION) {
+            const mcp_type *pick = NULL;
+            for (uint32_t i = 0; i < t->nitems && !pick; i++) {
+                mcp_tkind k = t->items[i]->kind;
+                bool arrayish = k == MCP_T_LIST || k == MCP_T_SET || k == MCP_T_TUPLE;
+                if (v->kind == MCP_JARRAY ? arrayish : !arrayish)
+                    pick = t->items[i];
+            }
+            t = pick;
+        } else {
+            return t;
+        }
+    }
+}
+
+/* Content blocks from a value (the SDK's _convert_to_content): a string is its
+ * text, null gives nothing, a list or tuple one block per item (flattened), a
+ * set and anything else one block of indented JSON. */
+static bool render(mcp_buf *b, bool *first, const mcp_type *t, const mcp_json *v, mcp_arena *scratch)
+{
+    if (v->kind == MCP_JNULL)
+        return true;
+    if (v->kind == MCP_JSTRING) {
+        mcp_text_block_write(b, first, v->s, v->len);
+        return true;
+    }
+    const mcp_type *e = effective(t, v);
+    if (v->kind == MCP_JARRAY && !(e && e->kind == MCP_T_SET)) {
+        for (size_t i = 0; i < v->n; i++) {
+            const mcp_type *it = !e ? NULL : e->kind == MCP_T_TUPLE ? (i < e->nitems ? e->items[i] : NULL)
+                                         : e->kind == MCP_T_LIST    ? e->elem
+                                                                    : NULL;
+            if (!render(b, first, it, v->items[i], scratch))
+                return false;
+        }
+        return true;
+    }
+    (void)scratch;
+    return json_block(b, first, v);
+}
+
+/* ------------------------------------------------------------------ results */
+
+static void error_result(mcp_buf *out, const char *tool, const char *text, size_t len)
+{
+    mcp_buf msg;
+    mcp_buf_init(&msg);
+    mcp_buf_printf(&msg, "Error executing tool %s: ", tool);
+    mcp_buf_put(&msg, text, len);
+    mcp_buf_puts(out, "{\"content\":[{\"type\":\"text\",\"text\":");
+    mcp_handler_string(out, msg.data ? msg.data : "", msg.len);
+    mcp_buf_puts(out, "}],\"isError\":true}");
+    if (msg.oom)
+        out->oom = true;
+    mcp_buf_free(&msg);
+}
+
+static void report_result(mcp_buf *out, const char *tool, const mcp_report *rep, const char *title)
+{
+    mcp_buf text;
+    mcp_buf_init(&text);
+    mcp_report_format(&text, rep, title);
+    error_result(out, tool, text.data ? text.data : "", text.len);
+    if (text.oom)
+        out->oom = true;
+    mcp_buf_free(&text);
+}
+
+/* mcp_report_init, but for the location stack (path), which the validator
+ * writes before it reads: clearing its 6 KiB per call is most of a small
+ * call's report setup. */
+static void report_start(mcp_report *r, mcp_arena *a)
+{
+    size_t p = offsetof(mcp_report, path), q = p + sizeof r->path;
+    memset(r, 0, p);
+    memset((char *)r + q, 0, sizeof *r - q);
+    r->arena = a;
+}
+
+bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+{
+    const mcp_tool *tool = call->tool;
+    mcp_arena *a = call->arena;
+    mcp_report rep;
+    report_start(&rep, a);
+
+    /* Arguments, validated as <tool>Arguments. */
+    static const mcp_json EMPTY = {.kind = MCP_JOBJECT};
+    void *args = mcp_arena_alloc(a, tool->args->size ? tool->args->size : 1);
+    if (!args)
+        return false;
+    if (!mcp_decode(tool->args, arguments ? arguments : &EMPTY, args, a, &rep)) {
+        if (rep.oom)
+            return false;
+        report_result(out, tool->name, &rep, tool->args->tag);
+        return !out->oom;
+    }
+
+    /* The handler. */
+    void *value = tool->result ? mcp_arena_alloc(a, tool->result->size ? tool->result->size : 1) : NULL;
+    if (tool->result && !value)
+        return false;
+    mcp_status st = tool->handler(call, args, value);
+    if (st != MCP_OK) {
+        const char *m = call->fail_message ? call->fail_message : "the handler failed without a message";
+        error_result(out, tool->name, m, strlen(m));
+        return !out->oom;
+    }
+
+    /* `returns: content`: the handler's own blocks. */
+    if (!tool->result) {
+        bool first = true;
+        mcp_buf_puts(out, "{\"content\":[");
+        for (size_t i = 0; i < call->nblocks; i++)
+            mcp_block_write(out, &first, &call->blocks[i]);
+        mcp_buf_puts(out, "],\"isError\":false}");
+        return !out->oom;
+    }
+
+    /* The returned value as JSON: raw, or from the C value. */
+    const mcp_json *raw = call->raw;
+    if (call->raw_error) {
+        error_result(out, tool->name, call->raw_error, strlen(call->raw_error));
+        return !out->oom;
+    }
+    if (!raw) {
+        const char *why = NULL;
+        raw = mcp_to_json(tool->result, value, a, &why);
+        if (!raw) {
+            error_result(out, tool->name, why, strlen(why));
+            return !out->oom;
+        }
+    }
+
+    /* content, from the returned value, straight into out: what follows it
+     * may still turn the result into an error, which then replaces it. */
+    size_t mark = out->len;
+    mcp_buf_puts(out, "{\"content\":[");
+    bool first = true;
+    if (!render(out, &first, tool->result, raw, a) && !out->oom) {
+        truncate_to(out, mark);
+        static const char NAN_MSG[] = "the returned value holds a NaN or infinite float, which JSON cannot carry";
+        error_result(out, tool->name, NAN_MSG, sizeof NAN_MSG - 1);
+        return !out->oom;
+    }
+
+    if (!tool->structured || tool->output == MCP_OUTPUT_NONE) {
+        mcp_buf_puts(out, "],\"isError\":false}");
+        return !out->oom;
+    }
+
+    /* structuredContent, from the validated value */
+    void *valid = mcp_arena_alloc(a, tool->result->size ? tool->result->size : 1);
+    if (!valid)
+        return false;
+    bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
+    if (wrapped)
+        mcp_report_push_key(&rep, "result", 6);
+    bool ok = mcp_decode(tool->result, raw, valid, a, &rep);
+    if (wrapped)
+        mcp_report_pop(&rep);
+    if (!ok) {
+        if (rep.oom || out->oom)
+            return false;
+        truncate_to(out, mark);
+        report_result(out, tool->name, &rep, tool->output_title);
+        return !out->oom;
+    }
+    const char *why = NULL;
+    mcp_json *sv = mcp_to_json(tool->result, valid, a, &why);
+    if (!sv)
+        return false;
+    mcp_buf_puts(out, "],\"structuredContent\":");
+    if (wrapped)
+        mcp_buf_puts(out, "{\"result\":");
+    mcp_json_write(out, sv, -1);
+    if (wrapped)
+        mcp_buf_putc(out, '}');
+    mcp_buf_puts(out, ",\"isError\":false}");
+    return !out->oom;
+}
+
+/* ---------------------------------------------------------------- the methods */
+
+static void tools_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_TOOLS); }
+
+typedef struct call_data {
+    const mcp_tool *tool;
+    const mcp_json *args;
+} call_data;
+
+static void tools_call_start(mcp_req *r)
+{
+    const mcp_json *name = mcp_json_get(mcp_req_params(r), "name");
+    if (!name) {
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: missing tool name");
+        return;
+    }
+    if (name->kind != MCP_JSTRING) {
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: name must be a string");
+        return;
+    }
+    const mcp_tool *tool = mcp_find_tool(mcp_req_methods(r), name->s, name->len);
+    if (!tool) {
+        mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, name->s, name->len, "Unknown tool: ");
+        return;
+    }
+    const mcp_json *args;
+    if (!mcp_arguments_of(r, &args))
+        return;
+    call_data *d = mcp_arena_alloc(mcp_req_arena(r), sizeof *d);
+    if (!d) {
+        mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
+        return;
+    }
+    *d = (call_data){tool, args};
+    mcp_req_run(r, d);
+}
+
+static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg, mcp_buf *err_data)
+{
+    (void)msg, (void)err_data;
+    const call_data *d = data;
+    mcp_call call;
+    mcp_call_for_job(&call, j);
+    call.tool = d->tool;
+    if (!mcp_methods_invoker(mcp_job_env(j)->mstate)(&call, d->args, out))
+        out->oom = true;
+    return 0;
+}
+
+const mcp_method mcp_method_tools_list = {.name = "tools/list", .start = tools_list_start};
+const mcp_method mcp_method_tools_call = {
+    .name = "tools/call", .start = tools_call_start, .run = tools_call_run};

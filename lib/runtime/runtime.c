@@ -1,0 +1,129 @@
+/* runtime.c: the runtime object: a server table, its options, and all it
+ * holds while serving (the logger, the worker pool, the methods' shared
+ * state, the stop pipe). No process-wide state: each runtime is whole. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal/methods.h"
+#include "internal/rpc.h"
+#include "internal/runtime.h"
+
+struct mcp_runtime {
+    mcp_env env;
+    mcp_logger log;
+    mcp_methods_state *mstate;
+    mcp_pool *pool;
+    int stop_pipe[2];
+    atomic_bool stopping;
+};
+
+static bool set_flags(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    int fd_fl = fcntl(fd, F_GETFD);
+    return fl >= 0 && fd_fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 &&
+           fcntl(fd, F_SETFD, fd_fl | FD_CLOEXEC) == 0;
+}
+
+mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
+{
+    mcp_runtime *rt = calloc(1, sizeof *rt);
+    if (!rt)
+        return NULL;
+    rt->stop_pipe[0] = rt->stop_pipe[1] = -1;
+    atomic_init(&rt->stopping, false);
+    if (opt)
+        rt->env.opt = *opt;
+    else
+        mcp_options_default(&rt->env.opt);
+    mcp_options_complete(&rt->env.opt);
+    mcp_logger_init(&rt->log, rt->env.opt.log_level);
+    rt->env.server = server;
+    rt->env.limits = mcp_options_json_limits(&rt->env.opt);
+    rt->env.log = &rt->log;
+    rt->env.methods = &mcp_methods_2025;
+    rt->env.session_gone = mcp_methods_session_gone;
+    rt->env.rt = rt;
+    const char *why = NULL;
+    if (!server || server->abi != MCPIDL_ABI) {
+        why = "the server table was generated for another version of libmcpidl (regenerate it)";
+    } else if (pipe(rt->stop_pipe) != 0 || !set_flags(rt->stop_pipe[0]) || !set_flags(rt->stop_pipe[1])) {
+        why = strerror(errno);
+    } else if (!(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
+        why = "out of memory";
+    } else if (rt->env.opt.workers > 0 &&
+               !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
+        why = "cannot start the worker threads";
+    }
+    if (why) {
+        mcp_log(&rt->log, MCP_LOG_ERROR, "cannot start: %s", why);
+        mcp_runtime_free(rt);
+        return NULL;
+    }
+    rt->env.mstate = rt->mstate;
+    rt->env.pool = rt->pool;
+    return rt;
+}
+
+void mcp_runtime_free(mcp_runtime *rt)
+{
+    if (!rt)
+        return;
+    mcp_runtime_stop(rt);
+    mcp_pool_shutdown(rt->pool);
+    mcp_methods_state_free(rt->mstate);
+    for (int i = 0; i < 2; i++)
+        if (rt->stop_pipe[i] >= 0)
+            close(rt->stop_pipe[i]);
+    free(rt);
+}
+
+const mcp_options *mcp_runtime_options(const mcp_runtime *rt) { return &rt->env.opt; }
+
+const mcp_server *mcp_runtime_server(const mcp_runtime *rt) { return rt->env.server; }
+
+void mcp_runtime_stop(mcp_runtime *rt)
+{
+    int saved = errno; /* a signal handler may call this */
+    atomic_store(&rt->stopping, true);
+    if (rt->stop_pipe[1] >= 0 && write(rt->stop_pipe[1], "", 1) < 0) {
+        /* the pipe is full: a wake-up is already pending */
+    }
+    errno = saved;
+}
+
+int mcp_runtime_stop_fd(const mcp_runtime *rt) { return rt->stop_pipe[0]; }
+
+bool mcp_runtime_stopping(const mcp_runtime *rt) { return atomic_load(&rt->stopping); }
+
+void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri)
+{
+    mcp_methods_resource_updated(rt->mstate, uri);
+}
+
+mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx)
+{
+    return mcp_session_create(&rt->env, sink, sink_ctx);
+}
+
+mcp_json_limits mcp_runtime_json_limits(const mcp_runtime *rt) { return rt->env.limits; }
+
+void mcp_runtime_log(const mcp_runtime *rt, mcp_log_level level, const char *fmt, ...)
+{
+    if (!mcp_log_on(&rt->log, level))
+        return;
+    char text[960];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    mcp_log(&rt->log, level, "%s", text);
+}
+
+mcp_methods_state *mcp_runtime_methods(mcp_runtime *rt) { return rt->mstate; }

@@ -1,0 +1,1788 @@
+/* http.c: Streamable HTTP (MCP 2025-11-25 transports) on libmicrohttpd.
+ *
+ * Threads. libmicrohttpd runs one thread per connection, so a request that
+ * waits (a JSON answer to come, an SSE stream to be fed) blocks only its own
+ * connection. Calls into one mcp_session are serialised by the session's
+ * msg_mu (the session has one "reading thread" at a time); tool handlers run
+ * on one worker pool shared by every session.
+ *
+ * Streams. Every POST carrying a request gets a stream, the reply context
+ * the session passes back to the sink with each message for it. An SSE
+ * stream keeps its events (bounded: --replay-bytes, default 1 MiB) so that a
+ * client can resume after Last-Event-ID "N-K" (stream N, events after K);
+ * stream 0 is the session's standalone stream (GET), which receives the
+ * messages that belong to no request. A JSON stream waits for its final
+ * message and is answered with it. Stream state is guarded by the session's
+ * mu; each stream has a condition variable its reader waits on.
+ *
+ * Lifetimes. A session (hsession) is referenced by the table and by each
+ * connection using it; ending it (DELETE, idle expiry, stop) takes it out of
+ * the table, closes its streams and frees its mcp_session (which answers or
+ * drops the requests in flight); the memory goes with the last reference.
+ *
+ * Layers (http_route.h). The core, everything up to "libmicrohttpd glue"
+ * below, takes a request as an http_req and answers with an http_resp; it
+ * never calls libmicrohttpd, so that a test can drive it in process. The
+ * glue reads requests off connections and writes the answers back.
+ */
+#define _GNU_SOURCE
+#include "internal/http.h"
+#include "mcpidl/generated.h"
+#include "internal/http_route.h"
+
+#include <arpa/inet.h>
+#include <assert.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcpidl/arena.h"
+#include "mcpidl/json.h"
+#include "mcpidl/jsonw.h"
+
+#define KEEPALIVE_SECONDS 15
+#define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */
+#define SESSION_ID_BYTES 16
+
+
+/* ---------------------------------------------------------------- types */
+
+typedef struct event {
+    struct event *next;
+    uint64_t seq;
+    size_t len;
+    int refs;    /* the stream's list, and a reader in the middle of sending it */
+    char text[]; /* "id: N-K\ndata: JSON\n\n" */
+} event;
+
+typedef struct hsession hsession;
+
+typedef struct stream {
+    struct stream *next; /* the session's list */
+    hsession *hs;
+    uint64_t num;        /* 0: the standalone stream */
+    bool json;           /* answered as application/json */
+    bool final;          /* the session is done with it (its final call came) */
+    bool closed;         /* no more events: final, or the session ended */
+    event *head, *tail;
+    size_t bytes;
+    uint64_t next_seq;   /* the next event's number (from 1) */
+    uint64_t sent_seq;   /* events before this one reached a reader */
+    uint64_t gen;        /* a reader whose generation differs was superseded */
+    uint64_t cut;        /* mcp_close_stream: the POST's own reader ends before event `cut`
+                          * (0: never); a resumed reader goes on */
+    int readers;         /* connections using it (an SSE reader, a JSON waiter) */
+    char *body;          /* JSON mode: the answer */
+    size_t body_len;
+    char *req_id;        /* JSON mode: the request's id as JSON text (NULL: none, a batch) */
+    uint64_t missed;     /* events a slow reader lost to the replay bound */
+    pthread_cond_t cv;
+} stream;
+
+struct hsession {
+    hsession *next; /* the table */
+    mcp_http *h;
+    char id[2 * SESSION_ID_BYTES + 1];
+    int refs;         /* under h->mu: the table's and one per connection */
+    time_t last_used; /* under h->mu */
+    bool in_table;    /* under h->mu */
+    bool drained;     /* under h->mu: mcp_http_stop has waited for its calls */
+
+    pthread_mutex_t msg_mu; /* serialises calls into s */
+    mcp_session *s;         /* NULL once ended */
+
+    pthread_mutex_t mu; /* the streams */
+    bool dead;
+    stream *streams;
+    stream *standalone;
+    uint64_t next_stream;
+};
+
+struct mcp_http {
+    mcp_runtime *rt;
+    const mcp_options *opt;
+    struct MHD_Daemon *d;
+    unsigned port;
+    const char *path;
+    const char *const *allow;
+    size_t nallow;
+    int max_sessions, idle_seconds;
+    size_t replay_bytes;
+    int timeout_seconds;
+    size_t max_inflight;  /* request bodies held at once, all connections */
+    atomic_bool stopping;
+    atomic_bool draining; /* stopping soon: no new sessions, in-flight calls finish */
+
+    pthread_mutex_t mu;
+    hsession *sessions;
+    int nsessions;
+    size_t inflight;      /* under mu: bytes of request bodies held (max_inflight) */
+
+    /* Serialises the parse of POSTs without a session (initialize), as each
+     * session's msg_mu does for its own: one message tree at a time. */
+    pthread_mutex_t new_mu;
+};
+
+struct http_sse {
+    hsession *hs;
+    stream *st;
+    uint64_t gen;
+    bool own;            /* the POST's reader (not a resumption): `cut` applies */
+    uint64_t next_seq;
+    event *cur;          /* the event being sent, referenced (NULL between events) */
+    size_t off;          /* bytes of cur sent */
+    char pre[96];
+    size_t pre_len, pre_off;
+    void (*waiting)(const mcp_http *h, void *conn, bool on); /* the request's hook */
+    void *conn;
+};
+
+/* ---------------------------------------------------------------- small helpers */
+
+static void *xcalloc(size_t n, size_t sz) { return calloc(n, sz); }
+
+static void wait_secs(pthread_cond_t *cv, pthread_mutex_t *mu, int secs)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += secs;
+    pthread_cond_timedwait(cv, mu, &ts);
+}
+
+static bool header_has(const char *v, const char *token)
+{
+    if (!v)
+        return false;
+    size_t n = strlen(token);
+    for (const char *p = v; *p; p++)
+        if (strncasecmp(p, token, n) == 0)
+            return true;
+    return false;
+}
+
+/* A JSON-RPC error body, without an id (none is known). */
+void http_resp_error(http_resp *out, unsigned status, int code, const char *message)
+{
+    http_resp_free(out);
+    *out = (http_resp){0};
+    char text[512];
+    int n = snprintf(text, sizeof text,
+                     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"}}",
+                     code, message);
+    if (n < 0 || (size_t)n >= sizeof text)
+        n = 0;
+    out->body = malloc((size_t)n + 1);
+    if (!out->body)
+        return; /* status 0: the connection is closed */
+    memcpy(out->body, text, (size_t)n + 1);
+    out->len = (size_t)n;
+    out->status = status;
+    out->content_type = "application/json";
+    out->allow = status == 405;
+}
+
+static void resp_empty(http_resp *out, unsigned status, const char *sid)
+{
+    *out = (http_resp){.status = status};
+    if (sid)
+        snprintf(out->session_id, sizeof out->session_id, "%s", sid);
+}
+
+void http_resp_free(http_resp *r)
+{
+    free(r->body);
+    r->body = NULL;
+    if (r->sse)
+        http_sse_free(r->sse);
+    r->sse = NULL;
+}
+
+/* ---------------------------------------------------------------- host and origin */
+
+static bool host_allowed(const mcp_http *h, const char *name, size_t n)
+{
+    static const char *const LOCAL[] = {"localhost", "127.0.0.1", "[::1]"};
+    for (size_t i = 0; i < 3; i++)
+        if (strlen(LOCAL[i]) == n && strncasecmp(name, LOCAL[i], n) == 0)
+            return true;
+    for (size_t i = 0; i < h->nallow; i++)
+        if (strlen(h->allow[i]) == n && strncasecmp(name, h->allow[i], n) == 0)
+            return true;
+    return false;
+}
+
+/* "name", "name:port", "[v6]", "[v6]:port": the length of the name part
+ * (brackets included), or 0 when malformed. */
+static size_t host_name_len(const char *v)
+{
+    size_t n;
+    if (v[0] == '[') {
+        const char *e = strchr(v, ']');
+        if (!e)
+            return 0;
+        n = (size_t)(e - v) + 1;
+    } else {
+        n = strcspn(v, ":");
+    }
+    if (v[n] == ':') {
+        if (!v[n + 1])
+            return 0;
+        for (const char *p = v + n + 1; *p; p++)
+            if (*p < '0' || *p > '9')
+                return 0;
+    } else if (v[n]) {
+        return 0;
+    }
+    return n;
+}
+
+static bool host_ok(const mcp_http *h, const char *v)
+{
+    if (!v || !*v)
+        return false;
+    size_t n = host_name_len(v);
+    return n > 0 && host_allowed(h, v, n);
+}
+
+static bool origin_ok(const mcp_http *h, const char *v)
+{
+    const char *rest;
+    if (strncasecmp(v, "http://", 7) == 0)
+        rest = v + 7;
+    else if (strncasecmp(v, "https://", 8) == 0)
+        rest = v + 8;
+    else
+        return false;
+    char hostport[300];
+    size_t len = strcspn(rest, "/");
+    if (len == 0 || len >= sizeof hostport || (rest[len] && strcmp(rest + len, "/") != 0))
+        return false;
+    memcpy(hostport, rest, len);
+    hostport[len] = 0;
+    return host_ok(h, hostport);
+}
+
+/* ---------------------------------------------------------------- streams */
+
+/* Under hs->mu: a stream of hs, not yet on its list (stream_link). */
+static stream *stream_new(hsession *hs, bool json)
+{
+    stream *st = xcalloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->hs = hs;
+    st->num = hs->next_stream++;
+    st->json = json;
+    st->next_seq = 1;
+    st->sent_seq = 1;
+    pthread_cond_init(&st->cv, NULL);
+    return st;
+}
+
+/* Under hs->mu: on the session's list, where GET finds it to resume, the
+ * session's end closes it, and streams_gc frees it. */
+static void stream_link(hsession *hs, stream *st)
+{
+    st->next = hs->streams;
+    hs->streams = st;
+}
+
+static void event_unref(event *e)
+{
+    if (--e->refs == 0)
+        free(e);
+}
+
+/* Nobody uses st any more (no reader, no waiter, the session is done with it). */
+static void stream_free(stream *st)
+{
+    assert(st->readers == 0);
+    for (event *e = st->head, *next; e; e = next) {
+        next = e->next;
+        event_unref(e);
+    }
+    free(st->body);
+    free(st->req_id);
+    pthread_cond_destroy(&st->cv);
+    free(st);
+}
+
+/* Under hs->mu: free the finished streams nobody uses beyond what a session
+ * keeps for resumption: the newest MAX_KEPT_STREAMS SSE streams, the newest
+ * of them whatever its size, the others while their events add up to at
+ * most MAX_KEPT_STREAMS x replay_bytes (the list is newest first). A JSON
+ * stream has nothing to resume: it goes at once. */
+static void streams_gc(hsession *hs)
+{
+    int kept = 0;
+    size_t bytes = 0, budget = (size_t)MAX_KEPT_STREAMS * hs->h->replay_bytes;
+    for (stream **pp = &hs->streams; *pp;) {
+        stream *st = *pp;
+        if (st != hs->standalone && st->final && st->readers == 0) {
+            bool keep = !st->json && kept < MAX_KEPT_STREAMS &&
+                        (kept == 0 || st->bytes <= budget - bytes);
+            if (!keep) {
+                *pp = st->next;
+                stream_free(st);
+                continue;
+            }
+            bytes += kept++ ? st->bytes : 0;
+        }
+        pp = &st->next;
+    }
+}
+
+/* Under hs->mu: drop the oldest events beyond replay_bytes, keeping the
+ * newest (a stream's answer is never dropped before it is sent). A reader
+ * that has not sent them yet skips them: a client that reads slower than
+ * the server writes loses the oldest events, never the server its memory. A
+ * reader in the middle of an event keeps it alive (its reference). */
+static void stream_trim(stream *st)
+{
+    while (st->bytes > st->hs->h->replay_bytes && st->head != st->tail) {
+        event *e = st->head;
+        st->head = e->next;
+        st->bytes -= e->len;
+        event_unref(e);
+    }
+}
+
+/* Under hs->mu. */
+static void stream_append(stream *st, const mcp_out_part *parts, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += parts[i].n;
+    char idbuf[64];
+    int idn = snprintf(idbuf, sizeof idbuf, "id: %llu-%llu\ndata: ", (unsigned long long)st->num,
+                       (unsigned long long)st->next_seq);
+    size_t total = (size_t)idn + len + 2;
+    event *e = malloc(sizeof *e + total);
+    if (!e) {
+        mcp_runtime_log(st->hs->h->rt, MCP_LOG_ERROR, "http: out of memory: an event is lost");
+        return;
+    }
+    e->next = NULL;
+    e->seq = st->next_seq++;
+    e->len = total;
+    e->refs = 1;
+    memcpy(e->text, idbuf, (size_t)idn);
+    size_t at = (size_t)idn;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(e->text + at, parts[i].p, parts[i].n);
+        at += parts[i].n;
+    }
+    memcpy(e->text + at, "\n\n", 2);
+    if (st->tail)
+        st->tail->next = e;
+    else
+        st->head = e;
+    st->tail = e;
+    st->bytes += total;
+    stream_trim(st);
+}
+
+static char *join_parts(const mcp_out_part *parts, size_t n, size_t *len)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += parts[i].n;
+    char *b = malloc(total + 1);
+    if (!b)
+        return NULL;
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(b + at, parts[i].p, parts[i].n);
+        at += parts[i].n;
+    }
+    b[total] = 0;
+    *len = total;
+    return b;
+}
+
+/* The session's sink: each message to the stream of its request. */
+static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
+{
+    hsession *hs = ctx;
+    stream *st = reply_ctx;
+    pthread_mutex_lock(&hs->mu);
+    if (!st) {
+        if (n > 0 && hs->standalone && !hs->standalone->closed)
+            stream_append(hs->standalone, parts, n);
+        if (hs->standalone)
+            pthread_cond_broadcast(&hs->standalone->cv);
+    } else if (st->json) {
+        if (final) {
+            if (n > 0 && !st->body) {
+                st->body = join_parts(parts, n, &st->body_len);
+                if (!st->body)
+                    mcp_runtime_log(hs->h->rt, MCP_LOG_ERROR, "http: out of memory: an answer is lost");
+            }
+            st->final = st->closed = true;
+            pthread_cond_broadcast(&st->cv);
+            streams_gc(hs);
+        } else if (n > 0 && hs->standalone && !hs->standalone->closed) {
+            /* A JSON answer carries one message: the others go to the GET stream. */
+            stream_append(hs->standalone, parts, n);
+            pthread_cond_broadcast(&hs->standalone->cv);
+        }
+    } else if (n == 0 && !final) {
+        /* mcp_close_stream: the POST's reader ends its response before the
+         * events that follow, which wait for the client to resume with
+         * Last-Event-ID. Marked by position, not by ending the reader now:
+         * the handler may get here before the POST's reader is attached. */
+        if (!st->cut)
+            st->cut = st->next_seq;
+        pthread_cond_broadcast(&st->cv);
+    } else {
+        if (n > 0 && !st->closed)
+            stream_append(st, parts, n);
+        if (final)
+            st->final = st->closed = true;
+        pthread_cond_broadcast(&st->cv);
+        if (final)
+            streams_gc(hs);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    return true;
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static bool random_id(char *out)
+{
+    unsigned char raw[SESSION_ID_BYTES];
+    size_t got = 0;
+    while (got < sizeof raw) {
+        ssize_t r = getrandom(raw + got, sizeof raw - got, 0);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        got += (size_t)r;
+    }
+    static const char HEX[] = "0123456789abcdef";
+    for (size_t i = 0; i < sizeof raw; i++) {
+        out[2 * i] = HEX[raw[i] >> 4];
+        out[2 * i + 1] = HEX[raw[i] & 15];
+    }
+    out[2 * sizeof raw] = 0;
+    return true;
+}
+
+static void hsession_unref(hsession *hs);
+
+/* End a session: take it out of the table (when there), close its streams,
+ * free its mcp_session. Any thread holding a reference; not under h->mu. */
+static void hsession_end(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&h->mu);
+    bool was = hs->in_table;
+    if (was) {
+        for (hsession **pp = &h->sessions; *pp; pp = &(*pp)->next)
+            if (*pp == hs) {
+                *pp = hs->next;
+                break;
+            }
+        hs->in_table = false;
+        h->nsessions--;
+    }
+    pthread_mutex_unlock(&h->mu);
+
+    pthread_mutex_lock(&hs->msg_mu);
+    pthread_mutex_lock(&hs->mu);
+    hs->dead = true;
+    for (stream *st = hs->streams; st; st = st->next) {
+        st->closed = true;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    mcp_session *s = hs->s;
+    hs->s = NULL;
+    if (s) {
+        mcp_session_close(s);
+        mcp_session_free(s); /* the final calls of what was in flight come here */
+    }
+    pthread_mutex_unlock(&hs->msg_mu);
+    if (was)
+        hsession_unref(hs);
+}
+
+static void hsession_unref(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&h->mu);
+    bool last = --hs->refs == 0;
+    hs->last_used = time(NULL); /* idle from the end of its last connection on */
+    pthread_mutex_unlock(&h->mu);
+    if (!last)
+        return;
+    if (hs->s) { /* never in the table */
+        mcp_session_free(hs->s);
+        hs->s = NULL;
+    }
+    for (stream *st = hs->streams, *next; st; st = next) {
+        next = st->next;
+        stream_free(st);
+    }
+    pthread_mutex_destroy(&hs->mu);
+    pthread_mutex_destroy(&hs->msg_mu);
+    free(hs);
+}
+
+/* The session with this id, referenced; NULL when unknown. */
+static hsession *hsession_find(mcp_http *h, const char *id)
+{
+    pthread_mutex_lock(&h->mu);
+    hsession *hs = h->sessions;
+    while (hs && strcmp(hs->id, id) != 0)
+        hs = hs->next;
+    if (hs) {
+        hs->refs++;
+        hs->last_used = time(NULL);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return hs;
+}
+
+void mcp_http_sweep(mcp_http *h)
+{
+    time_t now = time(NULL);
+    for (;;) {
+        hsession *victim = NULL;
+        pthread_mutex_lock(&h->mu);
+        for (hsession *hs = h->sessions; hs; hs = hs->next)
+            if (hs->refs == 1 && now - hs->last_used >= h->idle_seconds) {
+                victim = hs;
+                victim->refs++;
+                break;
+            }
+        pthread_mutex_unlock(&h->mu);
+        if (!victim)
+            return;
+        mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: session %.8s... expired", victim->id);
+        hsession_end(victim);
+        hsession_unref(victim);
+    }
+}
+
+/* A new session, in the table, referenced for the caller; NULL when the
+ * table is full (*full set) or out of memory. */
+static hsession *hsession_new(mcp_http *h, bool *full)
+{
+    *full = false;
+    mcp_http_sweep(h);
+    hsession *hs = xcalloc(1, sizeof *hs);
+    if (!hs)
+        return NULL;
+    hs->h = h;
+    hs->next_stream = 1;
+    pthread_mutex_init(&hs->mu, NULL);
+    pthread_mutex_init(&hs->msg_mu, NULL);
+    hs->refs = 1;
+    if (!random_id(hs->id))
+        goto fail;
+    hs->standalone = xcalloc(1, sizeof *hs->standalone);
+    if (!hs->standalone)
+        goto fail;
+    stream *sa = hs->standalone;
+    sa->hs = hs;
+    sa->num = 0;
+    sa->next_seq = sa->sent_seq = 1;
+    pthread_cond_init(&sa->cv, NULL);
+    hs->streams = sa;
+    hs->s = mcp_session_new(h->rt, http_sink, hs);
+    if (!hs->s)
+        goto fail;
+    pthread_mutex_lock(&h->mu);
+    if (h->nsessions >= h->max_sessions) {
+        pthread_mutex_unlock(&h->mu);
+        *full = true;
+        goto fail;
+    }
+    hs->refs = 2;
+    hs->in_table = true;
+    hs->last_used = time(NULL);
+    hs->next = h->sessions;
+    h->sessions = hs;
+    h->nsessions++;
+    pthread_mutex_unlock(&h->mu);
+    return hs;
+fail:
+    hsession_unref(hs);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- SSE readers */
+
+/* Under hs->mu: the reader is done with the event it was sending. */
+static void reader_drop_event(http_sse *r)
+{
+    if (r->cur)
+        event_unref(r->cur);
+    r->cur = NULL;
+    r->off = 0;
+}
+
+/* Under hs->mu: up to max bytes of r's next event (or the rest of the one it
+ * is in), or 0 when the stream holds nothing more for r. */
+static size_t reader_copy(http_sse *r, stream *st, char *buf, size_t max)
+{
+    event *e = r->cur;
+    if (!e) {
+        e = st->head;
+        while (e && e->seq < r->next_seq)
+            e = e->next;
+        if (!e)
+            return 0;
+        if (e->seq > r->next_seq) { /* dropped by the replay bound: lost to this reader */
+            st->missed += e->seq - r->next_seq;
+            mcp_runtime_log(r->hs->h->rt, MCP_LOG_INFO, "http: stream %llu: a slow reader missed %llu event(s)",
+                    (unsigned long long)st->num, (unsigned long long)(e->seq - r->next_seq));
+            r->next_seq = e->seq;
+        }
+        r->cur = e;
+        r->off = 0;
+        e->refs++;
+    }
+    size_t n = e->len - r->off;
+    if (n > max)
+        n = max;
+    memcpy(buf, e->text + r->off, n);
+    r->off += n;
+    if (r->off == e->len) {
+        r->next_seq = e->seq + 1;
+        reader_drop_event(r);
+        if (r->next_seq > st->sent_seq)
+            st->sent_seq = r->next_seq;
+    }
+    return n;
+}
+
+ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
+{
+    if (r->pre_off < r->pre_len) {
+        size_t n = r->pre_len - r->pre_off;
+        if (n > max)
+            n = max;
+        memcpy(buf, r->pre + r->pre_off, n);
+        r->pre_off += n;
+        return (ssize_t)n;
+    }
+    hsession *hs = r->hs;
+    stream *st = r->st;
+    mcp_http *h = hs->h;
+    if (r->waiting)
+        r->waiting(h, r->conn, true);
+    ssize_t ret = HTTP_SSE_END;
+    pthread_mutex_lock(&hs->mu);
+    for (;;) {
+        if (st->gen != r->gen)
+            break; /* superseded by a newer reader */
+        /* mcp_close_stream ends the POST's own response between events. */
+        if (!r->cur && r->own && st->cut && r->next_seq >= st->cut)
+            break;
+        if (max == 0) {
+            ret = 0;
+            break;
+        }
+        size_t n = reader_copy(r, st, buf, max);
+        if (n > 0) {
+            ret = (ssize_t)n;
+            break;
+        }
+        /* Stopping, a reader still delivers what its stream holds. */
+        if (st->closed || atomic_load(&h->stopping))
+            break;
+        if (!wait) {
+            ret = HTTP_SSE_AGAIN;
+            break;
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += KEEPALIVE_SECONDS;
+        if (pthread_cond_timedwait(&st->cv, &hs->mu, &ts) == ETIMEDOUT) {
+            /* A comment now and then: finds out whether the client is still there. */
+            static const char PING[] = ": keep-alive\n\n";
+            ret = 0;
+            if (max >= sizeof PING - 1) {
+                memcpy(buf, PING, sizeof PING - 1);
+                ret = (ssize_t)(sizeof PING - 1);
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&hs->mu);
+    if (r->waiting)
+        r->waiting(h, r->conn, false);
+    return ret;
+}
+
+void http_sse_free(http_sse *r)
+{
+    hsession *hs = r->hs;
+    pthread_mutex_lock(&hs->mu);
+    reader_drop_event(r);
+    assert(r->st->readers > 0);
+    r->st->readers--;
+    streams_gc(hs);
+    pthread_mutex_unlock(&hs->mu);
+    hsession_unref(hs);
+    free(r);
+}
+
+/* Answer with stream st as SSE from event `from` on; the reader takes over
+ * the caller's reference to hs and st's reader count. */
+static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream *st,
+                       uint64_t from, const char *sid, bool own)
+{
+    http_sse *r = xcalloc(1, sizeof *r);
+    if (!r) {
+        pthread_mutex_lock(&hs->mu);
+        st->readers--;
+        pthread_mutex_unlock(&hs->mu);
+        hsession_unref(hs);
+        http_resp_error(out, 500, -32603, "Internal error: out of memory");
+        return;
+    }
+    r->hs = hs;
+    r->st = st;
+    r->own = own;
+    r->waiting = rq->waiting;
+    r->conn = rq->conn;
+    pthread_mutex_lock(&hs->mu);
+    r->gen = ++st->gen; /* a reader still on it stops */
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&hs->mu);
+    r->next_seq = from;
+    int n = snprintf(r->pre, sizeof r->pre, "id: %llu-%llu\nretry: 500\ndata: \n\n",
+                     (unsigned long long)st->num, (unsigned long long)(from - 1));
+    r->pre_len = n > 0 ? (size_t)n : 0;
+    resp_empty(out, 200, sid);
+    out->content_type = "text/event-stream";
+    out->sse = r;
+}
+
+/* ---------------------------------------------------------------- the methods */
+
+/* What a POST body is, as far as HTTP cares: a request (answered 200, as
+ * JSON or SSE), a batch (which the session accepts or refuses), or something
+ * else the session will answer with an error carrying no id (answered 400,
+ * as the transport section of the specification says: a body that is not a
+ * request, notification or response is a bad request). Notifications and
+ * responses count as requests here: the session takes them and they are
+ * answered 202. */
+typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
+
+typedef struct body_info {
+    body_kind kind;
+    bool initialize; /* an initialize request a new session takes */
+    char *id;        /* a request's id as JSON text (malloc'd; NULL: none) */
+} body_info;
+
+/* The caller serialises calls (a session's msg_mu, or h->new_mu), so that
+ * one parse tree at a time exists per session: the memory a message costs
+ * is counted once against the session's bound, not once per connection. */
+static body_info classify(const mcp_http *h, const char *body, size_t len)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    mcp_json_limits lim = mcp_runtime_json_limits(h->rt);
+    mcp_json *m = mcp_json_parse(&a, body, len, &lim, NULL, NULL);
+    /* The session's own rules (and limits): what it would refuse starts no
+     * session, so a session is never left uninitialized. */
+    body_info bi = {.kind = BODY_REQUEST};
+    mcp_msg_kind mk = mcp_message_kind(m, &bi.initialize);
+    bi.kind = mk == MCP_MSG_BATCH ? BODY_BATCH : mk == MCP_MSG_INVALID ? BODY_BAD : BODY_REQUEST;
+    const mcp_json *id = mk == MCP_MSG_REQUEST ? mcp_json_get(m, "id") : NULL;
+    if (id) {
+        mcp_buf t;
+        mcp_buf_init(&t);
+        mcp_json_write(&t, id, -1);
+        size_t n;
+        bi.id = t.oom ? (mcp_buf_free(&t), NULL) : mcp_buf_take(&t, &n);
+    }
+    mcp_arena_free(&a);
+    return bi;
+}
+
+/* A JSON-RPC error answer for a request whose id is `id` (JSON text; NULL:
+ * none known). */
+static void resp_error_id(http_resp *out, unsigned status, const char *id, int code,
+                          const char *message, const char *sid)
+{
+    if (!id) {
+        http_resp_error(out, status, code, message);
+    } else {
+        http_resp_free(out);
+        *out = (http_resp){0};
+        mcp_buf t;
+        mcp_buf_init(&t);
+        mcp_buf_printf(&t, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":", id,
+                       code);
+        mcp_json_string(&t, message, strlen(message));
+        mcp_buf_puts(&t, "}}");
+        if (t.oom) {
+            mcp_buf_free(&t);
+            return; /* status 0: the connection is closed */
+        }
+        out->body = mcp_buf_take(&t, &out->len);
+        out->status = status;
+        out->content_type = "application/json";
+    }
+    if (sid)
+        snprintf(out->session_id, sizeof out->session_id, "%s", sid);
+}
+
+/* The body is no longer needed (the session parsed what it keeps). */
+static void body_done(const http_req *rq)
+{
+    if (rq->body_done)
+        rq->body_done(rq->body_ctx);
+}
+
+/* The session for a POST: found by its id, or new for an initialize. NULL
+ * after the error answer. */
+static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, const body_info *bi,
+                              char *new_id)
+{
+    if (sid) {
+        hsession *hs = hsession_find(h, sid);
+        if (!hs)
+            http_resp_error(out, 404, -32001, "Session not found");
+        return hs;
+    }
+    if (!bi->initialize) {
+        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return NULL;
+    }
+    bool full;
+    hsession *hs = hsession_new(h, &full);
+    if (!hs && full) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "Service Unavailable: too many sessions (limit %d)", h->max_sessions);
+        http_resp_error(out, 503, -32000, msg);
+        return NULL;
+    }
+    if (!hs) {
+        http_resp_error(out, 503, -32603, "Internal error: cannot start a session");
+        return NULL;
+    }
+    memcpy(new_id, hs->id, sizeof hs->id);
+    mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: new session %.8s...", hs->id);
+    return hs;
+}
+
+/* JSON mode: the answer of st, once it is there. A request whose answer will
+ * never come (cancelled, or its session ended, or the server stopping) gets
+ * an error with its id, never an empty 202: that is for notifications and
+ * responses alone. */
+static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st,
+                        body_kind kind, const char *new_sid)
+{
+    if (rq->waiting)
+        rq->waiting(h, rq->conn, true);
+    pthread_mutex_lock(&hs->mu);
+    while (!st->closed && !atomic_load(&h->stopping))
+        wait_secs(&st->cv, &hs->mu, KEEPALIVE_SECONDS);
+    char *body = st->body, *id = st->req_id;
+    size_t body_len = st->body_len;
+    st->body = NULL;
+    st->req_id = NULL;
+    bool dead = hs->dead;
+    st->readers--;
+    streams_gc(hs);
+    pthread_mutex_unlock(&hs->mu);
+    if (rq->waiting)
+        rq->waiting(h, rq->conn, false);
+    hsession_unref(hs);
+    if (!body) {
+        if (dead)
+            resp_error_id(out, 404, id, -32001, "Session not found", new_sid);
+        else if (atomic_load(&h->stopping))
+            resp_error_id(out, 503, id, -32000, "Service Unavailable: the server is stopping", new_sid);
+        else
+            resp_error_id(out, 200, id, MCP_HTTP_CANCELLED_CODE, "Request cancelled", new_sid);
+        free(id);
+        return;
+    }
+    free(id);
+    /* A batch the session took is answered with an array; one it refused
+     * (2025-06-18 and later), like any bad body, with an error. */
+    bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
+    resp_empty(out, bad ? 400 : 200, new_sid);
+    out->content_type = "application/json";
+    out->body = body;
+    out->len = body_len;
+}
+
+static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
+{
+    const char *accept = rq->header(rq->conn, "Accept");
+    bool sse = header_has(accept, "text/event-stream");
+    const char *text = rq->body ? rq->body : "";
+
+    /* Parse, start the stream and hand the message to the session under one
+     * lock: the session's own (msg_mu), or for a new session new_mu. */
+    body_info bi;
+    hsession *hs = NULL;
+    char new_id[sizeof hs->id];
+    const char *new_sid = NULL;
+    if (sid) {
+        hs = post_session(h, out, sid, NULL, new_id);
+        if (!hs) {
+            body_done(rq);
+            return;
+        }
+        pthread_mutex_lock(&hs->msg_mu);
+        bi = classify(h, text, rq->len);
+    } else {
+        pthread_mutex_lock(&h->new_mu);
+        bi = classify(h, text, rq->len);
+        hs = post_session(h, out, NULL, &bi, new_id);
+        pthread_mutex_unlock(&h->new_mu);
+        if (!hs) {
+            free(bi.id);
+            body_done(rq);
+            return;
+        }
+        new_sid = new_id;
+        pthread_mutex_lock(&hs->msg_mu);
+    }
+
+    /* A body that is not a request is answered with the session's error,
+     * as JSON, with status 400. */
+    if (bi.kind != BODY_REQUEST)
+        sse = false;
+    pthread_mutex_lock(&hs->mu);
+    stream *st = hs->dead || !hs->s ? NULL : stream_new(hs, !sse);
+    bool dead = hs->dead || !hs->s;
+    pthread_mutex_unlock(&hs->mu);
+    bool answered = false;
+    if (st) {
+        st->readers = 1; /* this connection's */
+        if (!sse) {
+            st->req_id = bi.id;
+            bi.id = NULL;
+        }
+        answered = mcp_session_message(hs->s, text, rq->len, st);
+        pthread_mutex_lock(&hs->mu);
+        if (answered)
+            stream_link(hs, st);
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&hs->msg_mu);
+    free(bi.id);
+    body_done(rq);
+
+    if (!answered) {
+        /* The session never saw st (or there is none): nobody else has it. */
+        if (st) {
+            st->readers = 0;
+            stream_free(st);
+        }
+        hsession_unref(hs);
+        if (dead)
+            http_resp_error(out, 404, -32001, "Session not found");
+        else if (!st)
+            http_resp_error(out, 500, -32603, "Internal error: out of memory");
+        else if (bi.kind == BODY_BAD) /* a blank body: nothing the session answers */
+            http_resp_error(out, 400, -32700, "Parse error: unexpected end of input at byte 0");
+        else
+            resp_empty(out, 202, new_sid);
+        return;
+    }
+    if (sse)
+        answer_sse(rq, out, hs, st, 1, new_sid, true);
+    else
+        answer_json(h, rq, out, hs, st, bi.kind, new_sid);
+}
+
+/* "N-K" */
+static bool parse_event_id(const char *v, uint64_t *num, uint64_t *seq)
+{
+    char *end;
+    errno = 0;
+    unsigned long long a = strtoull(v, &end, 10);
+    if (end == v || *end != '-' || errno)
+        return false;
+    const char *p = end + 1;
+    unsigned long long b = strtoull(p, &end, 10);
+    if (end == p || *end || errno)
+        return false;
+    *num = a;
+    *seq = b;
+    return true;
+}
+
+
+/* The session a GET or DELETE names (with a reference), or NULL after the
+ * answer: 400 without Mcp-Session-Id, 404 for an unknown one. */
+static hsession *session_of(mcp_http *h, http_resp *out, const char *sid)
+{
+    if (!sid) {
+        http_resp_error(out, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return NULL;
+    }
+    hsession *hs = hsession_find(h, sid);
+    if (!hs)
+        http_resp_error(out, 404, -32001, "Session not found");
+    return hs;
+}
+
+static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
+{
+    const char *accept = rq->header(rq->conn, "Accept");
+    if (!header_has(accept, "text/event-stream") && !header_has(accept, "*/*")) {
+        http_resp_error(out, 406, -32000, "Not Acceptable: accept text/event-stream");
+        return;
+    }
+    hsession *hs = session_of(h, out, sid);
+    if (!hs)
+        return;
+    const char *last = rq->header(rq->conn, "Last-Event-ID");
+    uint64_t num = 0, seq = 0;
+    bool resume = last != NULL;
+    if (resume && !parse_event_id(last, &num, &seq)) {
+        hsession_unref(hs);
+        http_resp_error(out, 400, -32000, "Bad Request: invalid Last-Event-ID");
+        return;
+    }
+    pthread_mutex_lock(&hs->mu);
+    stream *st = NULL;
+    if (!hs->dead) {
+        if (!resume)
+            st = hs->standalone;
+        else /* an SSE stream: a JSON answer has no events to resume */
+            for (st = hs->streams; st && (st->num != num || st->json); st = st->next)
+                ;
+    }
+    /* Resume after an event the stream has issued: a later one would wait
+     * for events that never come, and pin what the stream holds. */
+    bool past = st && resume && seq >= st->next_seq;
+    uint64_t from = 0;
+    if (st && !past) {
+        st->readers++;
+        from = resume ? seq + 1 : st->sent_seq;
+    }
+    bool dead = hs->dead;
+    pthread_mutex_unlock(&hs->mu);
+    if (!st || past) {
+        hsession_unref(hs);
+        if (dead)
+            http_resp_error(out, 404, -32001, "Session not found");
+        else if (past)
+            http_resp_error(out, 400, -32000, "Bad Request: Last-Event-ID names no event of this stream");
+        else
+            http_resp_error(out, 400, -32000, "Bad Request: Last-Event-ID names no stream of this session");
+        return;
+    }
+    answer_sse(rq, out, hs, st, from, NULL, false);
+}
+
+static void do_delete(mcp_http *h, http_resp *out, const char *sid)
+{
+    hsession *hs = session_of(h, out, sid);
+    if (!hs)
+        return;
+    mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: session %.8s... deleted", hs->id);
+    hsession_end(hs);
+    hsession_unref(hs);
+    resp_empty(out, 200, NULL);
+}
+
+bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
+{
+    *out = (http_resp){0};
+    /* DNS rebinding protection comes first. */
+    if (!host_ok(h, rq->header(rq->conn, "Host"))) {
+        http_resp_error(out, 403, -32000, "Forbidden: invalid Host header");
+        return false;
+    }
+    const char *origin = rq->header(rq->conn, "Origin");
+    if (origin && !origin_ok(h, origin)) {
+        http_resp_error(out, 403, -32000, "Forbidden: invalid Origin header");
+        return false;
+    }
+    if (strcmp(rq->url, h->path) != 0) {
+        http_resp_error(out, 404, -32000, "Not Found");
+        return false;
+    }
+    bool post = strcmp(rq->method, "POST") == 0, get = strcmp(rq->method, "GET") == 0,
+         del = strcmp(rq->method, "DELETE") == 0;
+    if (!post && !get && !del) {
+        http_resp_error(out, 405, -32000, "Method Not Allowed");
+        return false;
+    }
+    const char *pv = rq->header(rq->conn, "MCP-Protocol-Version");
+    if (pv) {
+        if (!mcp_protocol_version_known(pv)) {
+            http_resp_error(out, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
+            return false;
+        }
+    }
+    const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
+    if (atomic_load(&h->stopping) || (atomic_load(&h->draining) && !sid)) {
+        http_resp_error(out, 503, -32000, "Service Unavailable");
+        return false;
+    }
+    if (post) {
+        if (rq->too_large) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
+                     h->opt->max_message);
+            http_resp_error(out, 413, -32600, msg);
+            return false;
+        }
+        const char *accept = rq->header(rq->conn, "Accept");
+        bool sse = header_has(accept, "text/event-stream");
+        bool json = !accept || header_has(accept, "application/json") || header_has(accept, "*/*");
+        if (!sse && !json) {
+            http_resp_error(out, 406, -32000,
+                            "Not Acceptable: accept application/json or text/event-stream");
+            return false;
+        }
+        const char *ctype = rq->header(rq->conn, "Content-Type");
+        if (!ctype || strncasecmp(ctype, "application/json", 16) != 0) {
+            http_resp_error(out, 415, -32000, "Unsupported Media Type: send application/json");
+            return false;
+        }
+        if (rq->over_budget) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "Service Unavailable: too many request bytes in flight (limit %zu bytes)",
+                     h->max_inflight);
+            http_resp_error(out, 503, -32000, msg);
+            out->retry_after = 1;
+            return false;
+        }
+    }
+    return true;
+}
+
+void http_route(mcp_http *h, const http_req *rq, http_resp *out)
+{
+    if (!http_route_head(h, rq, out)) {
+        body_done(rq);
+        return;
+    }
+    const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
+    if (strcmp(rq->method, "POST") == 0)
+        do_post(h, rq, out, sid);
+    else if (strcmp(rq->method, "GET") == 0)
+        do_get(h, rq, out, sid);
+    else
+        do_delete(h, out, sid);
+}
+
+/* ---------------------------------------------------------------- the core's life */
+
+static void http_free(mcp_http *h)
+{
+    pthread_mutex_destroy(&h->new_mu);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+mcp_http *http_core_new(mcp_runtime *rt)
+{
+    mcp_http *h = xcalloc(1, sizeof *h);
+    if (!h) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_mutex_init(&h->new_mu, NULL);
+    h->rt = rt;
+    h->opt = mcp_runtime_options(rt);
+    h->max_sessions = h->opt->max_sessions;
+    h->idle_seconds = h->opt->session_idle;
+    h->replay_bytes = h->opt->replay_bytes;
+    h->timeout_seconds = h->opt->http_timeout;
+    h->max_inflight = h->opt->max_inflight;
+    h->path = h->opt->http_path;
+    h->allow = h->opt->allow_hosts;
+    h->nallow = h->opt->nallow;
+    atomic_init(&h->stopping, false);
+    atomic_init(&h->draining, false);
+    return h;
+}
+
+void http_core_free(mcp_http *h)
+{
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        hsession *hs = h->sessions;
+        if (hs)
+            hs->refs++;
+        pthread_mutex_unlock(&h->mu);
+        if (!hs)
+            break;
+        hsession_end(hs);
+        hsession_unref(hs);
+    }
+    http_free(h);
+}
+
+int http_core_sessions(mcp_http *h)
+{
+    pthread_mutex_lock(&h->mu);
+    int n = h->nsessions;
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}
+
+/* Stopping, first: every request in flight is answered (into its stream),
+ * while clients may still read and answer the server's own requests; then
+ * every reader and waiter is woken, to see `stopping` and end. */
+static void http_core_quiesce(mcp_http *h)
+{
+    atomic_store(&h->draining, true);
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        hsession *hs = h->sessions;
+        while (hs && hs->drained)
+            hs = hs->next;
+        if (hs) {
+            hs->drained = true;
+            hs->refs++;
+        }
+        pthread_mutex_unlock(&h->mu);
+        if (!hs)
+            break;
+        pthread_mutex_lock(&hs->msg_mu);
+        if (hs->s)
+            mcp_session_drain(hs->s);
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+    }
+    atomic_store(&h->stopping, true);
+    pthread_mutex_lock(&h->mu);
+    for (hsession *hs = h->sessions; hs; hs = hs->next) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st; st = st->next)
+            pthread_cond_broadcast(&st->cv);
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Whether some SSE reader is still on its connection (sending what its
+ * stream holds, then ending its response). */
+static bool readers_busy(mcp_http *h)
+{
+    bool busy = false;
+    pthread_mutex_lock(&h->mu);
+    for (hsession *hs = h->sessions; hs && !busy; hs = hs->next) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st && !busy; st = st->next)
+            busy = !st->json && st->readers > 0;
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return busy;
+}
+
+/* ================================================================ libmicrohttpd glue */
+
+typedef struct conn {
+    mcp_http *h;
+    char *body;
+    size_t len, cap;
+    size_t reserved; /* bytes of h->inflight this connection holds for its body */
+    bool too_large, over_budget;
+    bool refused;    /* refused for its headers: the body is read and dropped, then */
+    http_resp refusal; /* this answer goes out */
+} conn;
+
+static const char *mhd_header(void *c, const char *name)
+{
+    return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
+
+/* The connection timeout measures the client: how long it takes to send its
+ * request and to read the answer. libmicrohttpd measures from the last byte
+ * that moved, and checks when our callback returns: a callback that waited
+ * for a handler (a JSON answer, the next SSE event) longer than the timeout
+ * would have its connection closed at once, the answer lost. So the timeout
+ * is off while the connection's thread waits on the session, and back on
+ * after (setting it on a connection that had none restarts its clock). */
+static void mhd_waiting(const mcp_http *h, void *c, bool on)
+{
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+                              on ? 0u : (unsigned)h->timeout_seconds);
+}
+
+static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    ssize_t n = http_sse_read(cls, buf, max, true);
+    return n == HTTP_SSE_END ? MHD_CONTENT_READER_END_OF_STREAM : n;
+}
+
+static void mhd_sse_free(void *cls) { http_sse_free(cls); }
+
+/* Queue the core's answer on c (taking its body or its SSE stream); with
+ * `close`, the connection ends after it (the request's body, if any, was not
+ * read, or its framing cannot be trusted). */
+static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool close)
+{
+    struct MHD_Response *r = NULL;
+    if (a->sse) {
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, mhd_sse_read, a->sse,
+                                              mhd_sse_free);
+        if (r)
+            a->sse = NULL;
+        else
+            http_resp_error(a, 500, -32603, "Internal error: out of memory");
+    }
+    if (!r && a->status == 0)
+        return MHD_NO;
+    if (!r && a->body) {
+        r = MHD_create_response_from_buffer(a->len, a->body, MHD_RESPMEM_MUST_FREE);
+        if (r)
+            a->body = NULL;
+    } else if (!r) {
+        r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    }
+    if (!r)
+        return MHD_NO;
+    if (a->content_type)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->content_type);
+    if (a->content_type && strcmp(a->content_type, "text/event-stream") == 0)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    if (a->session_id[0])
+        MHD_add_response_header(r, "Mcp-Session-Id", a->session_id);
+    if (a->allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+    if (a->retry_after) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%u", a->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+    }
+    if (close)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    enum MHD_Result ret = MHD_queue_response(c, a->status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* ---------------------------------------------------------------- framing
+ * libmicrohttpd 0.9.75 accepts requests whose framing RFC 9112 forbids,
+ * and frames them its own way: a second Content-Length is ignored (the rest
+ * of the body becomes a request of its own), "Content-Length :" is not
+ * Content-Length (the body becomes a request: smuggling), a header value
+ * with a NUL is cut at it ("localhost\0.attacker.example"), and an unknown
+ * transfer coding is waited on until the timeout. So the raw header lines
+ * are checked here, before anything else, and a request that fails gets 400
+ * (501 for a transfer coding other than chunked) and a closed connection. */
+
+typedef struct framing {
+    int host, content_length, transfer_encoding;
+    const char *te;
+    bool bad_name, nul, bad_length, bad_line;
+    const char *prev_end; /* where the previous header's value ends */
+} framing;
+
+/* libmicrohttpd 0.9.75 keeps header lines in its read buffer, each line's
+ * end (CR LF, or a bare LF) overwritten with NULs, and cuts a value at its
+ * first NUL with strlen: the bytes between the end of one value and the next
+ * key must then be the one or two NULs of a line end. Anything else is the
+ * rest of a value after a NUL, or a folded line (obs-fold, which RFC 9112
+ * lets a server refuse). Other versions copy or check differently: there the
+ * check is left to libmicrohttpd. */
+#if MHD_VERSION == 0x00097500
+#define CHECK_LINE_ENDS 1
+#else
+#define CHECK_LINE_ENDS 0
+#endif
+
+static bool line_end_ok(const char *end, const char *next)
+{
+    if (next <= end || next - end > 2)
+        return false;
+    for (const char *p = end; p < next; p++)
+        if (*p)
+            return false;
+    return true;
+}
+
+static bool name_is(const char *key, size_t n, const char *name)
+{
+    return strlen(name) == n && strncasecmp(key, name, n) == 0;
+}
+
+static enum MHD_Result frame_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    framing *f = cls;
+    if (CHECK_LINE_ENDS && f->prev_end && !line_end_ok(f->prev_end, key))
+        f->bad_line = true;
+    f->prev_end = value ? value + value_size : NULL;
+    for (size_t i = 0; i < key_size; i++)
+        f->bad_name = f->bad_name || key[i] == ' ' || key[i] == '\t' || key[i] == 0;
+    if (value && memchr(value, 0, value_size))
+        f->nul = true;
+    if (name_is(key, key_size, "Host")) {
+        f->host++;
+    } else if (name_is(key, key_size, "Content-Length")) {
+        f->content_length++;
+        bool digits = value && value_size > 0;
+        for (size_t i = 0; digits && i < value_size; i++)
+            digits = value[i] >= '0' && value[i] <= '9';
+        f->bad_length = f->bad_length || !digits;
+    } else if (name_is(key, key_size, "Transfer-Encoding")) {
+        f->transfer_encoding++;
+        f->te = value;
+    }
+    return MHD_YES;
+}
+
+/* The framing of c's request: true when it may be read; else *a holds the
+ * answer (to be sent with the connection closed). */
+static bool framing_ok(struct MHD_Connection *c, http_resp *a)
+{
+    framing f = {0};
+    MHD_get_connection_values_n(c, MHD_HEADER_KIND, frame_header, &f);
+    /* The last header line: its end, then the empty line's. */
+    if (CHECK_LINE_ENDS && f.prev_end && (f.prev_end[0] || f.prev_end[1]))
+        f.bad_line = true;
+    const char *why = NULL;
+    unsigned status = 400;
+    if (f.bad_name)
+        why = "Bad Request: whitespace or NUL in a header field name";
+    else if (f.nul || f.bad_line)
+        why = "Bad Request: NUL in a header field value, or a folded header line";
+    else if (f.host > 1)
+        why = "Bad Request: more than one Host header";
+    else if (f.content_length > 1)
+        why = "Bad Request: more than one Content-Length header";
+    else if (f.bad_length)
+        why = "Bad Request: invalid Content-Length";
+    else if (f.content_length && f.transfer_encoding)
+        why = "Bad Request: Content-Length with Transfer-Encoding";
+    else if (f.transfer_encoding > 1 || (f.te && strcasecmp(f.te, "chunked") != 0)) {
+        why = "Not Implemented: the only transfer coding served is chunked";
+        status = 501;
+    }
+    if (!why)
+        return true;
+    *a = (http_resp){0};
+    http_resp_error(a, status, -32000, why);
+    return false;
+}
+
+/* ---------------------------------------------------------------- bodies in flight */
+
+/* Hold `more` bytes of h->inflight for cn's body: false (nothing held) when
+ * that would pass max_inflight. */
+static bool inflight_take(conn *cn, size_t more)
+{
+    mcp_http *h = cn->h;
+    pthread_mutex_lock(&h->mu);
+    bool ok = more <= h->max_inflight - h->inflight;
+    if (ok) {
+        h->inflight += more;
+        cn->reserved += more;
+    }
+    pthread_mutex_unlock(&h->mu);
+    return ok;
+}
+
+/* Let go of cn's body and of the bytes it held. */
+static void body_release(void *ctx)
+{
+    conn *cn = ctx;
+    free(cn->body);
+    cn->body = NULL;
+    cn->len = cn->cap = 0;
+    if (cn->reserved) {
+        pthread_mutex_lock(&cn->h->mu);
+        cn->h->inflight -= cn->reserved;
+        pthread_mutex_unlock(&cn->h->mu);
+        cn->reserved = 0;
+    }
+}
+
+/* A piece of cn's body: appended, unless the body is too large or the bytes
+ * in flight are at their bound (then the body is dropped, and the request is
+ * answered with 413 or 503 when it ends). */
+static void body_append(conn *cn, const char *data, size_t n)
+{
+    if (cn->refused || cn->too_large || cn->over_budget)
+        return;
+    if (n > cn->h->opt->max_message - cn->len) {
+        cn->too_large = true;
+        body_release(cn);
+        return;
+    }
+    if (cn->len + n > cn->reserved && !inflight_take(cn, cn->len + n - cn->reserved)) {
+        cn->over_budget = true;
+        body_release(cn);
+        return;
+    }
+    if (cn->len + n + 1 > cn->cap) {
+        size_t cap = cn->cap ? cn->cap : 4096;
+        while (cap < cn->len + n + 1)
+            cap *= 2;
+        char *b = realloc(cn->body, cap);
+        if (!b) {
+            cn->over_budget = true;
+            body_release(cn);
+            return;
+        }
+        cn->body = b;
+        cn->cap = cap;
+    }
+    memcpy(cn->body + cn->len, data, n);
+    cn->len += n;
+    cn->body[cn->len] = 0;
+}
+
+/* The request's headers are in: its framing, and every check that needs no
+ * body, now, so that a request refused for its headers costs no body in
+ * memory. A request whose framing cannot be trusted is answered at once and
+ * its connection closed; one refused for its headers has its body read and
+ * dropped (the client gets its answer, the connection goes on), the answer
+ * kept for the end. A body's declared length is held against max_inflight
+ * at once. */
+static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *url,
+                                  const char *method)
+{
+    http_resp a;
+    if (!framing_ok(c, &a)) {
+        enum MHD_Result ret = mhd_answer(c, &a, true);
+        http_resp_free(&a);
+        return ret;
+    }
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    if (cl) {
+        unsigned long long n = strtoull(cl, NULL, 10);
+        if (n > h->opt->max_message)
+            cn->too_large = true;
+        else if (!inflight_take(cn, (size_t)n))
+            cn->over_budget = true;
+    }
+    http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
+                   .too_large = cn->too_large, .over_budget = cn->over_budget};
+    if (!http_route_head(h, &rq, &a)) {
+        body_release(cn);
+        cn->refused = true;
+        cn->refusal = a;
+        return MHD_YES;
+    }
+    http_resp_free(&a);
+    return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    mcp_http *h = cls;
+    conn *cn = *con_cls;
+    if (!cn) {
+        cn = xcalloc(1, sizeof *cn);
+        if (!cn)
+            return MHD_NO;
+        cn->h = h;
+        *con_cls = cn;
+        return on_headers(h, c, cn, url, method);
+    }
+    if (*upload_size > 0) {
+        body_append(cn, upload_data, *upload_size);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+
+    if (cn->refused) {
+        enum MHD_Result ret = mhd_answer(c, &cn->refusal, false);
+        http_resp_free(&cn->refusal);
+        cn->refused = false;
+        return ret;
+    }
+    http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
+                   .body = cn->body, .len = cn->len, .too_large = cn->too_large,
+                   .over_budget = cn->over_budget, .waiting = mhd_waiting,
+                   .body_done = body_release, .body_ctx = cn};
+    http_resp a;
+    http_route(h, &rq, &a);
+    body_release(cn);
+    enum MHD_Result ret = mhd_answer(c, &a, false);
+    http_resp_free(&a);
+    return ret;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    (void)toe;
+    conn *cn = *con_cls;
+    if (cn) {
+        body_release(cn);
+        http_resp_free(&cn->refusal);
+        free(cn);
+        *con_cls = NULL;
+    }
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    const mcp_http *h = cls;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    size_t n = strlen(line);
+    while (n > 0 && line[n - 1] == '\n')
+        line[--n] = 0;
+    mcp_runtime_log(h->rt, MCP_LOG_DEBUG, "http: %s", line);
+}
+
+
+/* ---------------------------------------------------------------- start and stop */
+
+static bool parse_host_port(const char *hp, char *host, size_t host_cap, unsigned *port)
+{
+    const char *colon;
+    if (hp[0] == '[') {
+        const char *e = strchr(hp, ']');
+        if (!e || e[1] != ':')
+            return false;
+        if ((size_t)(e - hp - 1) >= host_cap)
+            return false;
+        memcpy(host, hp + 1, (size_t)(e - hp - 1));
+        host[e - hp - 1] = 0;
+        colon = e + 1;
+    } else {
+        colon = strrchr(hp, ':');
+        if (!colon || (size_t)(colon - hp) >= host_cap)
+            return false;
+        memcpy(host, hp, (size_t)(colon - hp));
+        host[colon - hp] = 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long p = strtoul(colon + 1, &end, 10);
+    if (end == colon + 1 || *end || errno || p > 65535)
+        return false;
+    *port = (unsigned)p;
+    return true;
+}
+
+mcp_http *mcp_http_start(mcp_runtime *rt)
+{
+    const char *hp = mcp_runtime_options(rt)->http;
+    char host[256];
+    unsigned port;
+    if (!hp || !parse_host_port(hp, host, sizeof host, &port)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "--http: '%s' is not HOST:PORT", hp ? hp : "");
+        return NULL;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICSERV | AI_PASSIVE};
+    struct addrinfo *ai = NULL;
+    char portstr[8];
+    snprintf(portstr, sizeof portstr, "%u", port);
+    int gai = getaddrinfo(host[0] ? host : NULL, portstr, &hints, &ai);
+    if (gai != 0 || !ai) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "--http: cannot resolve '%s': %s", host, gai_strerror(gai));
+        return NULL;
+    }
+
+    mcp_http *h = http_core_new(rt);
+    if (!h) {
+        freeaddrinfo(ai);
+        return NULL;
+    }
+
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                     MHD_USE_POLL | MHD_USE_ERROR_LOG;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h,
+                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
+                            MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+                            MHD_OPTION_END);
+    freeaddrinfo(ai);
+    if (!h->d) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot listen on %s", hp);
+        http_core_free(h);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info ? info->port : port;
+    return h;
+}
+
+unsigned mcp_http_port(const mcp_http *h) { return h->port; }
+
+void mcp_http_stop(mcp_http *h)
+{
+    if (!h)
+        return;
+    http_core_quiesce(h);
+    /* Give readers a moment to hand over what their streams hold (an answer
+     * that came in while draining): stopping the daemon closes connections. */
+    for (int waited_ms = 0; waited_ms < 5000 && readers_busy(h); waited_ms += 10) {
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    MHD_stop_daemon(h->d); /* joins the connections' threads */
+    http_core_free(h);
+}
+
+int mcp_runtime_serve_http(mcp_runtime *rt)
+{
+    signal(SIGPIPE, SIG_IGN);
+    mcp_http *h = mcp_http_start(rt);
+    if (!h)
+        return 1;
+    char host[256];
+    unsigned port;
+    parse_host_port(h->opt->http, host, sizeof host, &port);
+    bool v6 = strchr(host, ':') != NULL;
+    const mcp_server *server = mcp_runtime_server(rt);
+    fprintf(stderr, "mcpidl: %s %s listening on http://%s%s%s:%u%s\n",
+            server->name ? server->name : "?", server->version ? server->version : "?",
+            v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
+    fflush(stderr);
+    int fd = mcp_runtime_stop_fd(rt);
+    /* Sessions expire within a sweep interval of their idle time. */
+    int sweep_secs = h->idle_seconds < 60 ? h->idle_seconds : 60;
+    while (!mcp_runtime_stopping(rt)) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, sweep_secs * 1000);
+        if (r > 0 || (r < 0 && errno != EINTR))
+            break;
+        mcp_http_sweep(h);
+    }
+    mcp_runtime_log(rt, MCP_LOG_INFO, "http: stopping");
+    mcp_http_stop(h);
+    return 0;
+}
+
+static bool http_wanted(const mcp_options *o) { return o->http != NULL; }
+
+const mcp_transport mcp_http_transport = {.name = "http", .wanted = http_wanted,
+                                          .serve = mcp_runtime_serve_http};
