@@ -313,43 +313,53 @@ static void literal_ident(mcp_buf *b, const mcp_json *v)
 
 /* The name piece of a type, without the prefix: str_list, WeatherData_opt, the
  * site of a Literal (Shirt_color). With `spelled`, a list written
- * tuple[T, ...] is T_tuple (a descriptor's piece; the C type is a list). */
-static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled)
+ * tuple[T, ...] is T_tuple (a descriptor's piece; the C type is a list). A
+ * tuple or union that is a `part` of another composite (an item, an arm, an
+ * element) is bracketed, tuple_..._end and union_..._end, so that the names of
+ * different structures differ: list[tuple[float]] is tuple_float_end_list,
+ * tuple[list[float]] is tuple_float_list. */
+static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled, bool part)
 {
     static const char *const SCALAR[] = {[IR_INT] = "int", [IR_FLOAT] = "float", [IR_STR] = "str",
                                          [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "none",
                                          [IR_ANY] = "any"};
     switch (t->kind) {
     case IR_LIST:
-        base_name(n, b, t->elem, spelled);
+        base_name(n, b, t->elem, spelled, true);
         mcp_buf_puts(b, spelled && t->tuple_variadic ? "_tuple" : "_list");
         return;
     case IR_SET:
-        base_name(n, b, t->elem, spelled);
+        base_name(n, b, t->elem, spelled, true);
         mcp_buf_puts(b, "_set");
         return;
     case IR_DICT:
-        base_name(n, b, t->elem, spelled);
+        base_name(n, b, t->elem, spelled, true);
         mcp_buf_puts(b, t->int_keys ? "_intdict" : "_dict");
         return;
     case IR_TUPLE:
         mcp_buf_puts(b, "tuple");
         for (size_t i = 0; i < t->nitems; i++) {
             mcp_buf_putc(b, '_');
-            base_name(n, b, t->items[i], spelled);
+            base_name(n, b, t->items[i], spelled, true);
         }
+        if (part)
+            mcp_buf_puts(b, "_end");
         return;
     case IR_UNION:
         if (c_is_optional(t)) {
-            base_name(n, b, t->items[0], spelled);
+            base_name(n, b, t->items[0], spelled, true);
             mcp_buf_puts(b, "_opt");
             return;
         }
+        if (part)
+            mcp_buf_puts(b, "union_");
         for (size_t i = 0; i < t->nitems; i++) {
             if (i)
                 mcp_buf_puts(b, "_or_");
-            base_name(n, b, t->items[i], spelled);
+            base_name(n, b, t->items[i], spelled, true);
         }
+        if (part)
+            mcp_buf_puts(b, "_end");
         return;
     case IR_LITERAL:
         /* prefix_SITE: the piece is SITE (the checker names every Literal) */
@@ -371,7 +381,7 @@ static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled)
 static const char *base_of(c_names *n, const ir_type *t, bool spelled)
 {
     mcp_buf local, *b = scratch(n, &local);
-    base_name(n, b, t, spelled);
+    base_name(n, b, t, spelled, false);
     return take(n, b);
 }
 
