@@ -109,7 +109,6 @@ typedef struct c_desc {
 } c_desc;
 
 typedef struct c_table c_table;    /* a hash table of names (c_names.c) */
-typedef struct c_registry c_registry;
 
 typedef struct c_names {
     mcp_arena *a;
@@ -136,6 +135,21 @@ typedef struct c_names {
  * NULL without memory. */
 IDL_NODISCARD c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags *d, size_t *collisions);
 
+/* A table of names for about `expected` entries, in n's arena (NULL without
+ * memory); get gives the value of a key or NULL; put adds a key that is not
+ * there yet (false without memory). */
+c_table *c_table_new(c_names *n, size_t expected);
+void *c_table_get(const c_table *t, const char *key);
+bool c_table_put(c_names *n, c_table *t, const char *key, void *value);
+
+/* How many declarations srv has (types, tools, forms, resources, ...). */
+size_t c_declarations(const ir_server *srv);
+/* Check every file-scope name of the generated files for collisions
+ * (c_collisions.c): each pair of origins sharing a name is an error added to
+ * d (which may be NULL), *collisions (when not NULL) their count. False
+ * without memory. */
+bool c_check_names(c_names *n, idl_diags *d, size_t *collisions);
+
 /* The C spelling of a use of t ("int64_t", "const char *", "weather_str_list"). */
 const char *c_type_of(c_names *n, const ir_type *t, c_hold h);
 /* The registered type with this key, or NULL. */
@@ -151,6 +165,9 @@ const char *c_type_text(c_names *n, const ir_type *t, c_hold h, bool constraints
 void c_literal_key(mcp_buf *b, const mcp_json *v);
 
 bool c_is_object_def(const ir_type *t);
+/* Whether a descriptor checks more than its type's structure: a bound, a
+ * length, a count, a pattern (a format is not checked). */
+bool c_has_constraints(const ir_constraints *c);
 bool c_is_optional(const ir_type *t);
 
 /* ---- initializers (c_values.c) */
