@@ -259,8 +259,32 @@ static void initializers(hwriter *w)
         mcp_buf_putc(h, '\n');
 }
 
-/* The named types' functions: to and from JSON text, an enum's values as
- * text; the Literals' values as text. */
+/* An enum's (or a Literal's) values as text. */
+static void enum_name_function(hwriter *w, const c_struct *s)
+{
+    const mcp_json *const *values = s->def ? s->def->values : s->t->values;
+    size_t count = s->def ? s->def->nvalues : s->t->nvalues;
+    mcp_buf *h = w->h;
+    mcp_buf_printf(h, "static inline const char *" C_NAME_ENUM_NAME "(%s value)\n{\n    static const char *const NAMES[] = {",
+                   s->name, s->name);
+    for (size_t i = 0; i < count; i++) {
+        const mcp_json *v = values[i];
+        mcp_buf_puts(h, i ? ", " : "");
+        if (v->kind == MCP_JSTRING)
+            c_string(h, v->s, v->len);
+        else if (v->kind == MCP_JINT)
+            mcp_buf_printf(h, "\"%lld\"", (long long)v->i);
+        else if (v->kind == MCP_JBOOL)
+            mcp_buf_puts(h, v->b ? "\"true\"" : "\"false\"");
+        else
+            mcp_buf_puts(h, "\"null\"");
+    }
+    mcp_buf_puts(h, "};\n    return (size_t)value < sizeof NAMES / sizeof *NAMES ? NAMES[value] : NULL;\n}\n\n");
+}
+
+/* The named types' functions, to and from JSON text, over their descriptors;
+ * an enum's (and a Literal's) values as text. Inline: a file pays only for
+ * what it calls. */
 static void codecs(hwriter *w)
 {
     c_names *n = w->n;
@@ -271,12 +295,16 @@ static void codecs(hwriter *w)
                         " * (pydantic's report); to_json appends a value to `out`, checked as a tool's\n"
                         " * output is. */\n");
     for (size_t i = 0; i < n->srv->ndefs; i++) {
-        const char *t = n->structs[i]->name;
-        mcp_buf_printf(h, "bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out, mcp_arena *arena,\n"
-                          "    const char **error);\n",
-                       t, t);
-        mcp_buf_printf(h, "bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out, mcp_arena *arena, const char **error);\n",
-                       t, t);
+        const char *t = n->structs[i]->name, *desc = n->def_desc[i];
+        mcp_buf_printf(h, "extern const mcp_type %s;\n", desc);
+        mcp_buf_printf(h, "MCP_NODISCARD static inline bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out,\n"
+                          "    mcp_arena *arena, const char **error)\n{\n"
+                          "    return mcp_value_from_json(&%s, json, len, out, arena, error);\n}\n",
+                       t, t, desc);
+        mcp_buf_printf(h, "MCP_NODISCARD static inline bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out,\n"
+                          "    mcp_arena *arena, const char **error)\n{\n"
+                          "    return mcp_value_to_json(&%s, value, out, arena, error);\n}\n\n",
+                       t, t, desc);
     }
     bool any = false;
     for (size_t i = 0; i < n->nstructs; i++) {
@@ -284,14 +312,11 @@ static void codecs(hwriter *w)
         if (!s->is_enum)
             continue;
         if (!any)
-            mcp_buf_printf(h, "%s/* Each value of an enum as text: 'red' as \"red\", 1 as \"1\", True as \"true\",\n"
-                              " * None as \"null\"; NULL for a number that is no value. */\n",
-                           n->srv->ndefs ? "\n" : "");
+            mcp_buf_puts(h, "/* Each value of an enum as text: 'red' as \"red\", 1 as \"1\", True as \"true\",\n"
+                            " * None as \"null\"; NULL for a number that is no value. */\n");
         any = true;
-        mcp_buf_printf(h, "const char *" C_NAME_ENUM_NAME "(%s value);\n", s->name, s->name);
+        enum_name_function(w, s);
     }
-    if (n->srv->ndefs || any)
-        mcp_buf_putc(h, '\n');
 }
 
 static void completer_prototypes(hwriter *w, const char *owner_c, const ir_completion *k, size_t nk,

@@ -747,7 +747,11 @@ static bool add_descs(c_names *n)
         if (!t)
             return false;
         *t = (ir_type){.kind = IR_NAMED, .def = srv->defs[i], .loc = srv->defs[i]->loc};
-        n->def_desc[i] = desc_of(n, t, C_HOLD_VALUE, NULL);
+        c_desc *d = desc_at(n, t, C_HOLD_VALUE, NULL);
+        if (!d)
+            return false;
+        d->exported = true;
+        n->def_desc[i] = d->name;
     }
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];

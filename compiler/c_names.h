@@ -102,6 +102,9 @@ typedef struct c_desc {
     bool ptr;
     const char *elem;              /* LIST, SET, DICT, OPTIONAL, PTR */
     const char **items;            /* TUPLE, UNION */
+    /* A named type's (by value): declared in the header, for its JSON
+     * functions; the others are static. */
+    bool exported;
     /* One that holds the constraints of a field: the field, for messages. */
     bool site;
     const char *what;
@@ -120,7 +123,7 @@ typedef struct c_names {
     size_t ndescs, cap_descs;
     c_desc **bodies;               /* the same, in the order they are defined */
     size_t nbodies, cap_bodies;
-    const char **def_desc;         /* per named type: its descriptor (by value) */
+    const char **def_desc;         /* per named type: its descriptor (by value, exported) */
     const char **args_desc;        /* per tool */
     const char **result_desc;      /* per tool; NULL for content */
     const char **form_desc;        /* per elicitation */

@@ -210,7 +210,7 @@ static void object_body(twriter *w, const c_desc *d)
         }
         mcp_buf_puts(b, "};\n");
     }
-    mcp_buf_printf(b, "static const mcp_type %s = {\n    .kind = MCP_T_OBJECT,\n", d->name);
+    mcp_buf_printf(b, "%sconst mcp_type %s = {\n    .kind = MCP_T_OBJECT,\n", d->exported ? "" : "static ", d->name);
     mcp_buf_printf(b, "    .size = sizeof(%s),\n    .align = _Alignof(%s),\n    .tag = ", d->ctype, d->ctype);
     c_string(b, d->title, strlen(d->title));
     mcp_buf_puts(b, ",\n");
@@ -276,7 +276,7 @@ static void desc_body(twriter *w, const c_desc *d)
         [IR_SET] = "MCP_T_SET",   [IR_TUPLE] = "MCP_T_TUPLE", [IR_DICT] = "MCP_T_DICT",   [IR_UNION] = "MCP_T_UNION",
         [IR_LITERAL] = "MCP_T_LITERAL", [IR_NAMED] = "MCP_T_ENUM", [IR_CONTENT] = "MCP_T_NONE",
     };
-    mcp_buf_printf(b, "static const mcp_type %s = {\n    .kind = %s,\n", d->name,
+    mcp_buf_printf(b, "%sconst mcp_type %s = {\n    .kind = %s,\n", d->exported ? "" : "static ", d->name,
                    c_is_optional(t) ? "MCP_T_OPTIONAL" : KIND[t->kind]);
     mcp_buf_printf(b, "    .size = sizeof(%s),\n    .align = _Alignof(%s),\n    .tag = %s,\n", ct, ct, tag_string(n, t));
     if (cinit)
@@ -300,31 +300,6 @@ static void desc_body(twriter *w, const c_desc *d)
     if (t->kind == IR_NAMED)
         mcp_buf_printf(b, "    .values = %s_values,\n    .nvalues = %zu,\n", d->name, t->def->nvalues);
     mcp_buf_puts(b, "};\n\n");
-}
-
-/* ------------------------------------------------------------------ enums */
-
-/* PREFIX_E_name(): each value of an enum or a Literal as text. */
-static void enum_name_function(twriter *w, const c_struct *s)
-{
-    const mcp_json *const *values = s->def ? s->def->values : s->t->values;
-    size_t count = s->def ? s->def->nvalues : s->t->nvalues;
-    mcp_buf *c = w->c;
-    mcp_buf_printf(c, "const char *" C_NAME_ENUM_NAME "(%s value)\n{\n    static const char *const NAMES[] = {", s->name,
-                   s->name);
-    for (size_t i = 0; i < count; i++) {
-        const mcp_json *v = values[i];
-        mcp_buf_puts(c, i ? ", " : "");
-        if (v->kind == MCP_JSTRING)
-            c_string(c, v->s, v->len);
-        else if (v->kind == MCP_JINT)
-            mcp_buf_printf(c, "\"%lld\"", (long long)v->i);
-        else if (v->kind == MCP_JBOOL)
-            mcp_buf_puts(c, v->b ? "\"true\"" : "\"false\"");
-        else
-            mcp_buf_puts(c, "\"null\"");
-    }
-    mcp_buf_puts(c, "};\n    return (size_t)value < sizeof NAMES / sizeof *NAMES ? NAMES[value] : NULL;\n}\n\n");
 }
 
 /* ------------------------------------------------------------------ tools */
@@ -605,36 +580,15 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
                    "#include <stddef.h>\n\n#include \"%s.mcp.h\"\n\n",
                    stem, MCPIDL_VERSION_STRING, c_comment(n, source_name), stem);
     mcp_buf_puts(c, "/* Type descriptors, read by libmcpidl's codec. */\n");
-    for (size_t i = 0; i < n->ndescs; i++) {
+    for (size_t i = 0; i < n->ndescs; i++) { /* the named types' are declared in the header */
         const c_desc *d = n->descs[i];
-        mcp_buf_printf(c, "static const mcp_type %s; /* %s */\n", d->name,
-                       c_comment(n, d->t ? c_type_text(n, d->t, d->h, true) : d->key));
+        if (!d->exported)
+            mcp_buf_printf(c, "static const mcp_type %s; /* %s */\n", d->name,
+                           c_comment(n, d->t ? c_type_text(n, d->t, d->h, true) : d->key));
     }
     mcp_buf_putc(c, '\n');
     for (size_t i = 0; i < n->nbodies; i++)
         desc_body(&w, n->bodies[i]);
-
-    bool any_enum = false;
-    for (size_t i = 0; i < n->nstructs; i++)
-        any_enum = any_enum || n->structs[i]->is_enum;
-    if (any_enum)
-        mcp_buf_puts(c, "/* The values of enums, as text. */\n");
-    for (size_t i = 0; i < n->nstructs; i++)
-        if (n->structs[i]->is_enum)
-            enum_name_function(&w, n->structs[i]);
-
-    if (srv->ndefs)
-        mcp_buf_puts(c, "/* Each type from and to JSON text. */\n");
-    for (size_t i = 0; i < srv->ndefs; i++) {
-        const char *t = n->structs[i]->name;
-        mcp_buf_printf(c, "bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out, mcp_arena *arena,\n"
-                          "    const char **error)\n{\n"
-                          "    return mcp_value_from_json(&%s, json, len, out, arena, error);\n}\n\n",
-                       t, t, n->def_desc[i]);
-        mcp_buf_printf(c, "bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out, mcp_arena *arena, const char **error)\n"
-                          "{\n    return mcp_value_to_json(&%s, value, out, arena, error);\n}\n\n",
-                       t, t, n->def_desc[i]);
-    }
 
     mcp_buf_puts(c, "/* Thunks: the runtime calls handlers through these. */\n");
     for (size_t i = 0; i < srv->ntools; i++) {
