@@ -1,7 +1,7 @@
 /* methods.h (internal): the MCP methods (methods/), and the call a handler
  * gets.
  *
- * Each method is one entry of mcp_methods_2025, the table the runtime gives
+ * Each method is one entry of mcp_methods, the table the runtime gives
  * its sessions; each file of methods/ defines the entries of its methods
  * (tools.c: tools/list and tools/call; resources.c; prompts.c;
  * completion.c; logging.c; lifecycle.c: initialize and ping) and the
@@ -75,7 +75,7 @@ void mcp_call_for_job(mcp_call *call, mcp_job *j);
 
 /* ---------------------------------------------------------------- the table and its state */
 
-extern const mcp_method_table mcp_methods_2025;
+extern const mcp_method_table mcp_methods;
 
 typedef struct mcp_methods_state mcp_methods_state;
 /* What the methods share across a runtime's sessions: the lists rendered
@@ -97,7 +97,7 @@ mcp_tool_invoker mcp_methods_invoker(const mcp_methods_state *st);
 void mcp_methods_resource_updated(mcp_methods_state *st, const char *uri);
 
 /* The entries of the table, by file. */
-extern const mcp_method mcp_method_initialize, mcp_method_ping;
+extern const mcp_method mcp_method_initialize, mcp_method_discover, mcp_method_ping;
 extern const mcp_method mcp_method_tools_list, mcp_method_tools_call;
 extern const mcp_method mcp_method_resources_list, mcp_method_templates_list, mcp_method_resources_read,
     mcp_method_subscribe, mcp_method_unsubscribe;
@@ -106,6 +106,15 @@ extern const mcp_method mcp_method_complete;
 extern const mcp_method mcp_method_set_level;
 
 /* ---------------------------------------------------------------- shared by the methods */
+
+/* The tasks extension's name (capabilities.extensions, clientCapabilities). */
+#define MCP_TASKS_EXTENSION "io.modelcontextprotocol/tasks"
+/* The server's capabilities object (initialize; modern: server/discover). */
+void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern);
+/* The server's Implementation object: {"name","title"?,"version"}. */
+void mcp_server_info_write(mcp_buf *r, const mcp_server *srv);
+/* Whether a tool of the server can run as a task. */
+bool mcp_server_has_tasks(const mcp_server *srv);
 
 /* The rendered pages of one list method (lists.c). */
 typedef struct mcp_listing mcp_listing;

@@ -46,6 +46,29 @@ enum {
 extern const char *const mcp_versions[];
 extern const size_t mcp_nversions;
 #define MCP_LATEST_VERSION (mcp_versions[mcp_nversions - 1])
+/* The modern revisions (per-request _meta, no initialize), newest first. */
+extern const char *const mcp_modern_versions[];
+extern const size_t mcp_nmodern_versions;
+/* The entry of mcp_modern_versions equal to name[0..len) (NULL: none). */
+const char *mcp_modern_version_find(const char *name, size_t len);
+/* Every revision served, newest first, as a JSON array ("supported" of
+ * UnsupportedProtocolVersionError, "supportedVersions" of server/discover). */
+extern const char mcp_supported_versions_json[];
+
+/* The _meta keys of the modern revisions. */
+#define MCP_META_PROTOCOL_VERSION "io.modelcontextprotocol/protocolVersion"
+#define MCP_META_CLIENT_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
+#define MCP_META_CLIENT_INFO "io.modelcontextprotocol/clientInfo"
+#define MCP_META_LOG_LEVEL "io.modelcontextprotocol/logLevel"
+#define MCP_META_SERVER_INFO "io.modelcontextprotocol/serverInfo"
+#define MCP_META_SUBSCRIPTION_ID "io.modelcontextprotocol/subscriptionId"
+
+/* The errors of the modern revisions. */
+enum {
+    MCP_RPC_HEADER_MISMATCH = -32020,
+    MCP_RPC_MISSING_CAPABILITY = -32021,
+    MCP_RPC_UNSUPPORTED_VERSION = -32022,
+};
 /* The one revision whose JSON-RPC allows batches. */
 #define MCP_BATCH_VERSION "2025-03-26"
 /* The entry of mcp_versions equal to name[0..len) (NULL: none). */
@@ -66,8 +89,13 @@ enum {
 typedef struct mcp_reqctx {
     const char *version;  /* the revision in force */
     unsigned client_caps; /* MCP_CLIENT_* */
-    int log_min;          /* the least severe mcp_level sent (notifications/message) */
+    int log_min;          /* the least severe mcp_level sent (notifications/message);
+                             MCP_LOG_NONE: none (a modern request without a logLevel) */
+    bool modern;          /* a modern request: stateless, results carry resultType */
 } mcp_reqctx;
+
+/* log_min when no log message may be sent. */
+#define MCP_LOG_NONE 8
 
 /* ---------------------------------------------------------------- the method table */
 
@@ -75,9 +103,17 @@ typedef struct mcp_req mcp_req; /* a request on the reading thread */
 typedef struct mcp_job mcp_job; /* a request on a worker */
 
 enum {
-    MCP_METHOD_EARLY = 1 << 0,      /* served before initialize (ping, initialize) */
-    MCP_METHOD_INITIALIZE = 1 << 1, /* initialize itself (only once) */
+    MCP_METHOD_EARLY = 1 << 0,       /* served before initialize (ping, initialize) */
+    MCP_METHOD_INITIALIZE = 1 << 1,  /* initialize itself (only once) */
+    MCP_METHOD_LEGACY_ONLY = 1 << 2, /* removed by the modern revisions (ping, ...) */
+    MCP_METHOD_MODERN_ONLY = 1 << 3, /* new in the modern revisions (server/discover, ...) */
+    MCP_METHOD_CACHEABLE = 1 << 4,   /* modern results carry ttlMs and cacheScope */
+    MCP_METHOD_PRIVATE = 1 << 5,     /* with CACHEABLE: cacheScope "private", ttlMs 0 */
 };
+
+/* A run's return for an InputRequiredResult (MRTR): out holds its members
+ * ("inputRequests", "requestState"), as an object without resultType. */
+#define MCP_RUN_INPUT_REQUIRED 1
 
 typedef struct mcp_method {
     const char *name;
@@ -114,7 +150,17 @@ typedef struct mcp_env {
     /* The session is ending: drop what the methods keep for it. */
     void (*session_gone)(void *mstate, mcp_session *s);
     mcp_runtime *rt;         /* for mcp_call_runtime */
+    /* Modern results: the serverInfo of their _meta (JSON text), and the
+     * caching hints of cacheable ones (ttlMs, cacheScope "public" or
+     * "private"; resources/read has its own). */
+    const char *server_info;
+    long long cache_ttl_ms;
+    const char *cache_scope;
 } mcp_env;
+
+/* ttlMs of cacheable modern results when the IDL sets none: five minutes,
+ * what the reference servers use for lists that change rarely. */
+#define MCP_DEFAULT_TTL_MS 300000
 
 /* The options with every default filled in, and the values in their ranges. */
 void mcp_options_complete(mcp_options *o);
@@ -135,6 +181,10 @@ const mcp_env *mcp_req_env(const mcp_req *r);
 const mcp_json *mcp_req_params(const mcp_req *r);
 /* params._meta when an object, else NULL. */
 const mcp_json *mcp_req_meta(const mcp_req *r);
+/* What the request carries (version, client capabilities, log level). */
+const mcp_reqctx *mcp_req_ctx(const mcp_req *r);
+/* The request's method, as the table names it. */
+const mcp_method *mcp_req_method(const mcp_req *r);
 /* Memory that lives until the request is answered (its job's, once run). */
 mcp_arena *mcp_req_arena(mcp_req *r);
 

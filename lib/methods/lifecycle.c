@@ -1,26 +1,35 @@
-/* lifecycle.c: initialize (the 2025 revisions' handshake) and ping. */
+/* lifecycle.c: what a server says about itself: initialize (the 2025
+ * revisions' handshake), server/discover (2026-07-28), and ping. */
 #include <string.h>
 
 #include "internal/methods.h"
 #include "mcpidl/jsonw.h"
 
-/* The capabilities the server announces: what its table declares. */
-static void put_capabilities(mcp_buf *r, const mcp_server *srv)
+static const char *changes(const mcp_server *srv, unsigned flag)
 {
-    /* logging: the runtime serves logging/setLevel (and handlers may log). */
+    return srv->flags & flag ? "true" : "false";
+}
+
+void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern)
+{
+    /* logging: the runtime serves logging/setLevel, or the _meta logLevel
+     * (and handlers may log). */
     mcp_buf_puts(r, "{\"logging\":{}");
     if (srv->ntools > 0)
-        mcp_buf_puts(r, ",\"tools\":{\"listChanged\":false}");
+        mcp_buf_printf(r, ",\"tools\":{\"listChanged\":%s}", changes(srv, MCP_SERVER_TOOLS_CHANGE));
     if (srv->nresources > 0 || srv->ntemplates > 0)
-        mcp_buf_puts(r, ",\"resources\":{\"subscribe\":true,\"listChanged\":false}");
+        mcp_buf_printf(r, ",\"resources\":{\"subscribe\":true,\"listChanged\":%s}",
+                       changes(srv, MCP_SERVER_RESOURCES_CHANGE));
     if (srv->nprompts > 0)
-        mcp_buf_puts(r, ",\"prompts\":{\"listChanged\":false}");
+        mcp_buf_printf(r, ",\"prompts\":{\"listChanged\":%s}", changes(srv, MCP_SERVER_PROMPTS_CHANGE));
     if (srv->nprompts > 0 || srv->ntemplates > 0)
         mcp_buf_puts(r, ",\"completions\":{}");
+    if (modern && mcp_server_has_tasks(srv))
+        mcp_buf_puts(r, ",\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}");
     mcp_buf_putc(r, '}');
 }
 
-static void put_server_info(mcp_buf *r, const mcp_server *srv)
+void mcp_server_info_write(mcp_buf *r, const mcp_server *srv)
 {
     mcp_buf_puts(r, "{\"name\":");
     mcp_json_cstring(r, srv->name ? srv->name : "");
@@ -58,9 +67,9 @@ static void initialize_start(mcp_req *r)
     mcp_buf_puts(&b, "{\"protocolVersion\":");
     mcp_json_cstring(&b, version);
     mcp_buf_puts(&b, ",\"capabilities\":");
-    put_capabilities(&b, srv);
+    mcp_capabilities_write(&b, srv, false);
     mcp_buf_puts(&b, ",\"serverInfo\":");
-    put_server_info(&b, srv);
+    mcp_server_info_write(&b, srv);
     if (srv->instructions) {
         mcp_buf_puts(&b, ",\"instructions\":");
         mcp_json_cstring(&b, srv->instructions);
@@ -76,8 +85,33 @@ static void initialize_start(mcp_req *r)
     mcp_buf_free(&b);
 }
 
+/* server/discover: the revisions served, the capabilities, the
+ * instructions (the server's identity rides in every modern result's _meta). */
+static void discover_start(mcp_req *r)
+{
+    const mcp_server *srv = mcp_req_env(r)->server;
+    mcp_buf b;
+    mcp_buf_init(&b);
+    mcp_buf_puts(&b, "{\"supportedVersions\":");
+    mcp_buf_puts(&b, mcp_supported_versions_json);
+    mcp_buf_puts(&b, ",\"capabilities\":");
+    mcp_capabilities_write(&b, srv, true);
+    if (srv->instructions) {
+        mcp_buf_puts(&b, ",\"instructions\":");
+        mcp_json_cstring(&b, srv->instructions);
+    }
+    mcp_buf_putc(&b, '}');
+    if (b.oom)
+        mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
+    else
+        mcp_req_result(r, b.data, b.len);
+    mcp_buf_free(&b);
+}
+
 static void ping_start(mcp_req *r) { mcp_req_result(r, "{}", 2); }
 
 const mcp_method mcp_method_initialize = {
-    .name = "initialize", .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE, .start = initialize_start};
-const mcp_method mcp_method_ping = {.name = "ping", .flags = MCP_METHOD_EARLY, .start = ping_start};
+    .name = "initialize", .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE | MCP_METHOD_LEGACY_ONLY, .start = initialize_start};
+const mcp_method mcp_method_discover = {
+    .name = "server/discover", .flags = MCP_METHOD_MODERN_ONLY | MCP_METHOD_CACHEABLE, .start = discover_start};
+const mcp_method mcp_method_ping = {.name = "ping", .flags = MCP_METHOD_EARLY | MCP_METHOD_LEGACY_ONLY, .start = ping_start};

@@ -246,11 +246,11 @@ bool mcp_arguments_of(mcp_req *r, const mcp_json **out)
 /* ---------------------------------------------------------------- the table */
 
 static const mcp_method *const TABLE[] = {
-    &mcp_method_initialize,     &mcp_method_ping,           &mcp_method_tools_list,
+    &mcp_method_initialize,     &mcp_method_discover,       &mcp_method_ping,           &mcp_method_tools_list,
     &mcp_method_tools_call,     &mcp_method_set_level,      &mcp_method_resources_list,
     &mcp_method_templates_list, &mcp_method_resources_read, &mcp_method_subscribe,
     &mcp_method_unsubscribe,    &mcp_method_prompts_list,   &mcp_method_prompts_get,
     &mcp_method_complete,
 };
 
-const mcp_method_table mcp_methods_2025 = {TABLE, sizeof TABLE / sizeof *TABLE};
+const mcp_method_table mcp_methods = {TABLE, sizeof TABLE / sizeof *TABLE};

@@ -148,4 +148,4 @@ void mcp_close_stream(mcp_call *call)
         mcp_job_close_stream(j);
 }
 
-const mcp_method mcp_method_set_level = {.name = "logging/setLevel", .start = set_level_start};
+const mcp_method mcp_method_set_level = {.name = "logging/setLevel", .flags = MCP_METHOD_LEGACY_ONLY, .start = set_level_start};

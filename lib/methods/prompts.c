@@ -117,6 +117,6 @@ static void prompts_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_PROMPTS
 static bool serves_prompts(const mcp_server *srv) { return srv->nprompts > 0; }
 
 const mcp_method mcp_method_prompts_list = {
-    .name = "prompts/list", .served = serves_prompts, .start = prompts_list_start};
+    .name = "prompts/list", .flags = MCP_METHOD_CACHEABLE, .served = serves_prompts, .start = prompts_list_start};
 const mcp_method mcp_method_prompts_get = {
     .name = "prompts/get", .served = serves_prompts, .start = get_start, .run = get_run};

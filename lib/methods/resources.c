@@ -395,12 +395,12 @@ static void templates_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_TEMPL
 static bool serves_resources(const mcp_server *srv) { return srv->nresources > 0 || srv->ntemplates > 0; }
 
 const mcp_method mcp_method_resources_list = {
-    .name = "resources/list", .served = serves_resources, .start = resources_list_start};
+    .name = "resources/list", .flags = MCP_METHOD_CACHEABLE, .served = serves_resources, .start = resources_list_start};
 const mcp_method mcp_method_templates_list = {
-    .name = "resources/templates/list", .served = serves_resources, .start = templates_list_start};
+    .name = "resources/templates/list", .flags = MCP_METHOD_CACHEABLE, .served = serves_resources, .start = templates_list_start};
 const mcp_method mcp_method_resources_read = {
-    .name = "resources/read", .served = serves_resources, .start = read_start, .run = read_run};
+    .name = "resources/read", .flags = MCP_METHOD_CACHEABLE | MCP_METHOD_PRIVATE, .served = serves_resources, .start = read_start, .run = read_run};
 const mcp_method mcp_method_subscribe = {
-    .name = "resources/subscribe", .served = serves_resources, .start = subscribe_start};
+    .name = "resources/subscribe", .flags = MCP_METHOD_LEGACY_ONLY, .served = serves_resources, .start = subscribe_start};
 const mcp_method mcp_method_unsubscribe = {
-    .name = "resources/unsubscribe", .served = serves_resources, .start = unsubscribe_start};
+    .name = "resources/unsubscribe", .flags = MCP_METHOD_LEGACY_ONLY, .served = serves_resources, .start = unsubscribe_start};

@@ -251,6 +251,14 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 
 /* ---------------------------------------------------------------- the methods */
 
+bool mcp_server_has_tasks(const mcp_server *srv)
+{
+    for (size_t i = 0; i < srv->ntools; i++)
+        if (srv->tools[i].task != MCP_TASK_NONE)
+            return true;
+    return false;
+}
+
 static void tools_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_TOOLS); }
 
 typedef struct call_data {
@@ -298,6 +306,6 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
     return 0;
 }
 
-const mcp_method mcp_method_tools_list = {.name = "tools/list", .start = tools_list_start};
+const mcp_method mcp_method_tools_list = {.name = "tools/list", .flags = MCP_METHOD_CACHEABLE, .start = tools_list_start};
 const mcp_method mcp_method_tools_call = {
     .name = "tools/call", .start = tools_call_start, .run = tools_call_run};

@@ -90,6 +90,7 @@ struct mcp_req {
     const mcp_method *m;
     rpc_id id;
     const mcp_json *params, *meta;
+    mcp_reqctx ctx;
     bool taken; /* a job took over sl */
 };
 
@@ -117,6 +118,7 @@ struct mcp_session {
     mcp_pool *own_pool;     /* the session's own workers (stdio), shut down with it */
 
     /* The reading thread's. */
+    bool stateless;       /* every request is modern (an HTTP request of a modern revision) */
     bool initialized;
     mcp_reqctx ctx;       /* what requests of this session carry */
     void *rctx;           /* the reply context of the message being handled */
@@ -162,10 +164,23 @@ static bool str_is(const mcp_json *v, const char *lit)
 
 const char *const mcp_versions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
 const size_t mcp_nversions = sizeof mcp_versions / sizeof *mcp_versions;
+const char *const mcp_modern_versions[] = {"2026-07-28"};
+const size_t mcp_nmodern_versions = sizeof mcp_modern_versions / sizeof *mcp_modern_versions;
+const char mcp_supported_versions_json[] =
+    "[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\",\"2025-03-26\",\"2024-11-05\"]";
+
+const char *mcp_modern_version_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < mcp_nmodern_versions; i++)
+        if (strlen(mcp_modern_versions[i]) == len && memcmp(mcp_modern_versions[i], name, len) == 0)
+            return mcp_modern_versions[i];
+    return NULL;
+}
 
 bool mcp_protocol_version_known(const char *version)
 {
-    return version && mcp_version_find(version, strlen(version)) != NULL;
+    return version && (mcp_version_find(version, strlen(version)) != NULL ||
+                       mcp_modern_version_find(version, strlen(version)) != NULL);
 }
 
 const char *mcp_version_find(const char *name, size_t len)
@@ -396,16 +411,53 @@ static void render_error(mcp_buf *out, const rpc_id *id, int code, const char *m
 }
 
 
-/* Reading thread: a result whose text is result[0..n). */
-static void reply_result(mcp_session *s, batch *b, const rpc_id *id, const char *result, size_t n)
+/* A modern result's own members, after the head: "{"resultType":...,
+ * "_meta":{serverInfo},["ttlMs":..,"cacheScope":..]" then "," or "}" as the
+ * method's result text (an object) has members or none. Returns how many
+ * bytes of that text the caller still sends after it (without its '{'). */
+static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_method *m, bool input_required,
+                                const char *result, size_t n)
+{
+    mcp_buf_puts(out, input_required ? "{\"resultType\":\"input_required\"" : "{\"resultType\":\"complete\"");
+    mcp_buf_puts(out, ",\"_meta\":{\"" MCP_META_SERVER_INFO "\":");
+    mcp_buf_puts(out, env->server_info);
+    mcp_buf_putc(out, '}');
+    if (!input_required && (m->flags & MCP_METHOD_CACHEABLE)) {
+        if (m->flags & MCP_METHOD_PRIVATE)
+            mcp_buf_puts(out, ",\"ttlMs\":0,\"cacheScope\":\"private\"");
+        else
+            mcp_buf_printf(out, ",\"ttlMs\":%lld,\"cacheScope\":\"%s\"", env->cache_ttl_ms,
+                           env->cache_scope);
+    }
+    /* result is an object: "{}" has nothing more to say. */
+    size_t i = 1;
+    while (i < n && (result[i] == ' ' || result[i] == '\n'))
+        i++;
+    if (n < 2 || result[i] == '}') {
+        mcp_buf_putc(out, '}');
+        return 0;
+    }
+    mcp_buf_putc(out, ',');
+    return n - 1;
+}
+
+/* Reading thread: a result whose text is result[0..n); a modern request's
+ * carries resultType and the server's identity. */
+static void reply_result_ctx(mcp_session *s, batch *b, const rpc_id *id, const mcp_reqctx *ctx,
+                             const mcp_method *m, const char *result, size_t n)
 {
     mcp_buf_clear(&s->reply);
     render_head(&s->reply, id);
+    size_t rest = n;
+    if (ctx && ctx->modern) {
+        rest = put_modern_result(&s->reply, s->env, m, false, result, n);
+        result += n - rest;
+    }
     if (s->reply.oom) {
         send_oom(s, b, s->rctx, id);
         return;
     }
-    mcp_out_part parts[3] = {{s->reply.data, s->reply.len}, {result, n}, {"}", 1}};
+    mcp_out_part parts[3] = {{s->reply.data, s->reply.len}, {result, rest}, {"}", 1}};
     emit(s, b, s->rctx, parts, 3);
 }
 
@@ -466,8 +518,12 @@ mcp_arena *mcp_req_arena(mcp_req *r) { return &r->sl->arena; }
 
 void mcp_req_result(mcp_req *r, const char *json, size_t len)
 {
-    reply_result(r->s, r->b, &r->id, json, len);
+    reply_result_ctx(r->s, r->b, &r->id, &r->ctx, r->m, json, len);
 }
+
+const mcp_reqctx *mcp_req_ctx(const mcp_req *r) { return &r->ctx; }
+
+const mcp_method *mcp_req_method(const mcp_req *r) { return r->m; }
 
 void mcp_req_error(mcp_req *r, int code, const char *fmt, ...)
 {
@@ -532,7 +588,7 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
     int code = j->m->run(j, j->data, &sl->result, &msg, &data);
     size_t nparts = 0;
     if (!sl->result.oom && !data.oom) {
-        if (code != 0) {
+        if (code != 0 && code != MCP_RUN_INPUT_REQUIRED) {
             if (!msg)
                 msg = "Internal error";
             render_error_data(&sl->head, &j->id, code, msg, strlen(msg), data.len ? data.data : NULL,
@@ -543,10 +599,13 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
             }
         } else {
             render_head(&sl->head, &j->id);
+            const char *text = sl->result.data ? sl->result.data : "{}";
+            size_t len = sl->result.data ? sl->result.len : 2, rest = len;
+            if (j->ctx.modern)
+                rest = put_modern_result(&sl->head, j->s->env, j->m, code == MCP_RUN_INPUT_REQUIRED, text, len);
             if (!sl->head.oom) {
                 parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
-                parts[1] = (mcp_out_part){sl->result.data ? sl->result.data : "{}",
-                                          sl->result.data ? sl->result.len : 2};
+                parts[1] = (mcp_out_part){text + (len - rest), rest};
                 parts[2] = (mcp_out_part){"}", 1};
                 nparts = 3;
             }
@@ -631,8 +690,7 @@ void mcp_req_run(mcp_req *r, void *data)
     j->meta = r->meta;
     j->id = r->id;
     j->rctx = s->rctx;
-    j->ctx = s->ctx;
-    j->ctx.log_min = atomic_load(&s->log_min);
+    j->ctx = r->ctx;
     j->task.run = run_job;
     atomic_init(&j->cancelled, false);
 
@@ -976,16 +1034,107 @@ static void notification(mcp_session *s, const mcp_json *method, const mcp_json 
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The method of the table named `name`, when the server serves it. */
-static const mcp_method *find_method(const mcp_session *s, const mcp_json *name)
+/* The method of the table named `name`, when the server serves it in the
+ * request's era. */
+static const mcp_method *find_method(const mcp_session *s, const mcp_json *name, bool modern)
 {
     const mcp_method_table *t = s->env->methods;
+    unsigned other = modern ? MCP_METHOD_LEGACY_ONLY : MCP_METHOD_MODERN_ONLY;
     for (size_t i = 0; i < t->n; i++) {
         const mcp_method *m = t->methods[i];
         if (str_is(name, m->name))
-            return !m->served || m->served(s->env->server) ? m : NULL;
+            return !(m->flags & other) && (!m->served || m->served(s->env->server)) ? m : NULL;
     }
     return NULL;
+}
+
+/* Whether the table's method named `name` exists only in the modern revisions. */
+static bool modern_only(const mcp_session *s, const mcp_json *name)
+{
+    const mcp_method_table *t = s->env->methods;
+    for (size_t i = 0; i < t->n; i++)
+        if (str_is(name, t->methods[i]->name))
+            return t->methods[i]->flags & MCP_METHOD_MODERN_ONLY;
+    return false;
+}
+
+/* MCP's log levels, least severe first (mcp_level's order). */
+static const char *const LOG_LEVELS[] = {"debug", "info",     "notice", "warning",
+                                         "error", "critical", "alert",  "emergency"};
+
+/* A modern request: what its _meta says (version, client capabilities, log
+ * level), checked, then the method of the modern table. Nothing of the
+ * session is read: the request carries all it needs. */
+static bool dispatch_modern(mcp_session *s, mcp_req *r, const mcp_json *method, const mcp_json *pv)
+{
+    batch *b = r->b;
+    if (!r->meta || !pv) {
+        reply_error(s, b, &r->id, MCP_RPC_INVALID_PARAMS,
+                    r->meta ? "Invalid params: missing _meta." MCP_META_PROTOCOL_VERSION
+                            : "Invalid params: missing _meta (a request of protocol version "
+                              "2026-07-28 carries its version and client capabilities there)");
+        return false;
+    }
+    if (pv->kind != MCP_JSTRING || pv->has_nul) {
+        reply_error(s, b, &r->id, MCP_RPC_INVALID_PARAMS,
+                    "Invalid params: _meta." MCP_META_PROTOCOL_VERSION " must be a string");
+        return false;
+    }
+    const char *version = mcp_modern_version_find(pv->s, pv->len);
+    if (!version) {
+        mcp_buf data;
+        mcp_buf_init(&data);
+        mcp_buf_puts(&data, "{\"supported\":");
+        mcp_buf_puts(&data, mcp_supported_versions_json);
+        mcp_buf_puts(&data, ",\"requested\":");
+        put_str(&data, pv->s, pv->len);
+        mcp_buf_putc(&data, '}');
+        mcp_req_error_data(r, MCP_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data.data,
+                           data.len);
+        mcp_buf_free(&data);
+        return false;
+    }
+    const mcp_json *caps = mcp_json_get(r->meta, MCP_META_CLIENT_CAPABILITIES);
+    if (!caps || caps->kind != MCP_JOBJECT) {
+        reply_error(s, b, &r->id, MCP_RPC_INVALID_PARAMS,
+                    caps ? "Invalid params: _meta." MCP_META_CLIENT_CAPABILITIES " must be an object"
+                         : "Invalid params: missing _meta." MCP_META_CLIENT_CAPABILITIES);
+        return false;
+    }
+    const mcp_json *info = mcp_json_get(r->meta, MCP_META_CLIENT_INFO);
+    if (info && info->kind != MCP_JOBJECT) {
+        reply_error(s, b, &r->id, MCP_RPC_INVALID_PARAMS,
+                    "Invalid params: _meta." MCP_META_CLIENT_INFO " must be an object");
+        return false;
+    }
+    r->ctx = (mcp_reqctx){.version = version, .modern = true, .log_min = MCP_LOG_NONE};
+    r->ctx.client_caps = (mcp_json_get(caps, "sampling") ? MCP_CLIENT_SAMPLING : 0) |
+                         (mcp_json_get(caps, "elicitation") ? MCP_CLIENT_ELICITATION : 0) |
+                         (mcp_json_get(caps, "roots") ? MCP_CLIENT_ROOTS : 0);
+    const mcp_json *level = mcp_json_get(r->meta, MCP_META_LOG_LEVEL);
+    if (level) {
+        int found = -1;
+        for (int i = 0; i < (int)(sizeof LOG_LEVELS / sizeof *LOG_LEVELS); i++)
+            if (str_is(level, LOG_LEVELS[i]))
+                found = i;
+        if (found < 0) {
+            reply_error(s, b, &r->id, MCP_RPC_INVALID_PARAMS,
+                        "Invalid params: _meta." MCP_META_LOG_LEVEL
+                        " must be one of debug, info, notice, warning, error, critical, alert, "
+                        "emergency");
+            return false;
+        }
+        r->ctx.log_min = found;
+    }
+    r->m = find_method(s, method, true);
+    if (!r->m) {
+        reply_error_named(s, b, &r->id, MCP_RPC_METHOD_NOT_FOUND, method->s, method->len,
+                          "Method not found: ");
+        return false;
+    }
+    assert(r->m->start);
+    r->m->start(r);
+    return r->taken;
 }
 
 /* Whether dispatch() answers m: all but notifications and client responses
@@ -1099,7 +1248,22 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
     }
 
     mcp_req r = {.s = s, .sl = sl, .b = b, .id = e.id, .params = e.params};
-    r.m = find_method(s, e.method);
+    if (e.params && e.params->kind == MCP_JOBJECT) {
+        r.meta = mcp_json_get(e.params, "_meta");
+        if (r.meta && r.meta->kind != MCP_JOBJECT)
+            r.meta = NULL;
+    }
+    /* A request that names its protocol version in _meta is modern: served
+     * statelessly, whatever the session has seen; so is every request of a
+     * stateless session, and every request for a method only the modern
+     * revisions have (server/discover): without _meta, those are malformed. */
+    const mcp_json *pv = mcp_json_get(r.meta, MCP_META_PROTOCOL_VERSION);
+    if (pv || s->stateless || modern_only(s, e.method))
+        return dispatch_modern(s, &r, e.method, pv);
+
+    r.m = find_method(s, e.method, false);
+    r.ctx = s->ctx;
+    r.ctx.log_min = atomic_load(&s->log_min);
     bool early = r.m && (r.m->flags & MCP_METHOD_EARLY);
     if (!s->initialized && !early) {
         reply_error(s, b, &r.id, MCP_RPC_INVALID_REQUEST,
@@ -1121,9 +1285,6 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         return false;
     }
     assert(r.m->start);
-    r.meta = mcp_json_get(r.params, "_meta");
-    if (r.meta && r.meta->kind != MCP_JOBJECT)
-        r.meta = NULL;
     r.m->start(&r);
     return r.taken;
 }
@@ -1299,6 +1460,8 @@ mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink
 }
 
 const mcp_env *mcp_session_env(const mcp_session *s) { return s->env; }
+
+void mcp_session_set_stateless(mcp_session *s) { s->stateless = true; }
 
 void mcp_session_free(mcp_session *s)
 {

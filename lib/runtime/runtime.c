@@ -16,6 +16,7 @@
 
 struct mcp_runtime {
     mcp_env env;
+    mcp_buf server_info; /* env.server_info's text */
     mcp_logger log;
     mcp_methods_state *mstate;
     mcp_pool *pool;
@@ -47,15 +48,20 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     rt->env.server = server;
     rt->env.limits = mcp_options_json_limits(&rt->env.opt);
     rt->env.log = &rt->log;
-    rt->env.methods = &mcp_methods_2025;
+    rt->env.methods = &mcp_methods;
     rt->env.session_gone = mcp_methods_session_gone;
     rt->env.rt = rt;
+    /* Modern results: who answers, and how long lists may be kept. */
+    mcp_buf_init(&rt->server_info);
+    rt->env.cache_ttl_ms = MCP_DEFAULT_TTL_MS;
+    rt->env.cache_scope = "public";
     const char *why = NULL;
     if (!server || server->abi != MCPIDL_ABI) {
         why = "the server table was generated for another version of libmcpidl (regenerate it)";
     } else if (pipe(rt->stop_pipe) != 0 || !set_flags(rt->stop_pipe[0]) || !set_flags(rt->stop_pipe[1])) {
         why = strerror(errno);
-    } else if (!(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
+    } else if (mcp_server_info_write(&rt->server_info, server), rt->server_info.oom ||
+               !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
     } else if (rt->env.opt.workers > 0 &&
                !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
@@ -65,6 +71,11 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
         mcp_log(&rt->log, MCP_LOG_ERROR, "cannot start: %s", why);
         mcp_runtime_free(rt);
         return NULL;
+    }
+    rt->env.server_info = rt->server_info.data;
+    if (server->cache.set) {
+        rt->env.cache_ttl_ms = server->cache.ttl_ms;
+        rt->env.cache_scope = server->cache.private_scope ? "private" : "public";
     }
     rt->env.mstate = rt->mstate;
     rt->env.pool = rt->pool;
@@ -78,6 +89,7 @@ void mcp_runtime_free(mcp_runtime *rt)
     mcp_runtime_stop(rt);
     mcp_pool_shutdown(rt->pool);
     mcp_methods_state_free(rt->mstate);
+    mcp_buf_free(&rt->server_info);
     for (int i = 0; i < 2; i++)
         if (rt->stop_pipe[i] >= 0)
             close(rt->stop_pipe[i]);

@@ -32,6 +32,13 @@ typedef enum mcp_output_kind {
     MCP_OUTPUT_WRAPPED,   /* {"result": value} */
 } mcp_output_kind;
 
+/* Whether a tool runs as a task (the tasks extension; IDL `task:`). */
+typedef enum mcp_task_support {
+    MCP_TASK_NONE,        /* always answered at once */
+    MCP_TASK_OPTIONAL,    /* a task when the client supports tasks */
+    MCP_TASK_REQUIRED,    /* only as a task */
+} mcp_task_support;
+
 typedef mcp_status (*mcp_handler_fn)(mcp_call *call, const void *args, void *out);
 
 typedef struct mcp_tool {
@@ -43,6 +50,7 @@ typedef struct mcp_tool {
     bool structured;               /* false: no structuredContent, no output validation */
     const char *output_title;      /* the title of output reports (WeatherData, <tool>Output) */
     mcp_handler_fn handler;
+    mcp_task_support task;
 } mcp_tool;
 
 /* A reader: `vars` holds the values of a template's variables, in the
@@ -61,6 +69,14 @@ typedef struct mcp_completer {
     mcp_complete_fn handler;       /* a handler (NULL with static values) */
 } mcp_completer;
 
+/* Caching hints of a modern result (2026-07-28: ttlMs, cacheScope), from the
+ * IDL's `cache:` key. Not set: the runtime's defaults. */
+typedef struct mcp_cache {
+    bool set;
+    bool private_scope;            /* cacheScope "private" (else "public") */
+    long long ttl_ms;              /* >= 0 */
+} mcp_cache;
+
 typedef struct mcp_resource {
     const char *name;
     const char *uri;
@@ -69,6 +85,7 @@ typedef struct mcp_resource {
     const char *text;              /* static content: text, */
     const char *blob;              /* or base64; */
     mcp_read_fn read;              /* else a reader */
+    mcp_cache cache;               /* resources/read's hints */
 } mcp_resource;
 
 typedef struct mcp_resource_template {
@@ -97,6 +114,13 @@ typedef struct mcp_prompt {
     size_t ncomplete;
 } mcp_prompt;
 
+/* What the server announces beyond its tables (mcp_server.flags). */
+enum {
+    MCP_SERVER_TOOLS_CHANGE = 1 << 0,     /* tools.listChanged: it sends list changes */
+    MCP_SERVER_PROMPTS_CHANGE = 1 << 1,   /* prompts.listChanged */
+    MCP_SERVER_RESOURCES_CHANGE = 1 << 2, /* resources.listChanged */
+};
+
 typedef struct mcp_server {
     int abi;                       /* MCPIDL_ABI of the generated code */
     const char *name;
@@ -111,6 +135,8 @@ typedef struct mcp_server {
     size_t ntemplates;
     const mcp_prompt *prompts;
     size_t nprompts;
+    unsigned flags;                /* MCP_SERVER_* */
+    mcp_cache cache;               /* the hints of discover and the lists */
 } mcp_server;
 
 MCPIDL_END_DECLS

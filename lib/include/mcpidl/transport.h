@@ -51,6 +51,12 @@ typedef struct mcp_session mcp_session;
  * out of memory (or when its own workers cannot start). */
 MCPIDL_API MCP_NODISCARD mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink,
                                                       void *sink_ctx);
+/* Make s a stateless session: each request is served under a modern
+ * revision (2026-07-28: its version and client capabilities in its _meta,
+ * a request without them is malformed), none under the initialize
+ * handshake. For a transport whose peer said so before the body (an HTTP
+ * request with MCP-Protocol-Version: 2026-07-28). Before the first message. */
+MCPIDL_API void mcp_session_set_stateless(mcp_session *s);
 /* One message: its text without framing (a final '\r' is ignored; blank text
  * is not a message). A message longer than the runtime's max_message is
  * answered as too large. Everything sent for it goes to the sink with
