@@ -29,7 +29,7 @@ typedef struct defs_order defs_order;
  * registered in file order as the SDK does it (the arguments model built, then
  * the output's schema generated, then the arguments' schema). NULL without
  * memory. */
-defs_order *defs_order_new(mcp_arena *a, const ir_server *srv);
+IDL_NODISCARD defs_order *defs_order_new(mcp_arena *a, const ir_server *srv);
 /* Whether the field's title or description is a sibling that pydantic may keep
  * or drop: its type is a named type, and the sibling equals the type's own. */
 bool defs_order_is_candidate(const ir_field *f);

@@ -3,164 +3,167 @@
  * then what a client shows, then details), absent ones left out. */
 #include "emit_beyond.h"
 
-/* An object whose members keep the order they are set in. */
-static jval *ordered(mcp_arena *a)
-{
-    jval *o = j_obj(a);
-    if (o)
-        o->keep_order = true;
-    return o;
-}
-
-static void set_str(mcp_arena *a, jval *o, const char *key, const char *s)
+/* Set key to string s, unless s is NULL: in the order of the calls in a
+ * listed entry, sorted in a form's schema. */
+static void set_str(sj *b, mcp_json *o, const char *key, const char *s)
 {
     if (s)
-        j_set(a, o, key, j_str(a, s));
+        sj_add(b, o, key, sj_str(b->a, s));
+}
+
+static void put_str(sj *b, mcp_json *o, const char *key, const char *s)
+{
+    if (s)
+        sj_put(b, o, key, sj_str(b->a, s));
 }
 
 /* The members every listed thing has, in reading order; `uri_key` names its
  * address ("uri" or "uriTemplate"). */
-static jval *listed(mcp_arena *a, const char *name, const char *title, const char *uri_key, const char *uri,
-                    const char *description, const char *mime)
+static mcp_json *listed(sj *b, const char *name, const char *title, const char *uri_key, const char *uri,
+                       const char *description, const char *mime)
 {
-    jval *o = ordered(a);
+    mcp_json *o = mcp_json_new_object(b->a);
     if (!o)
         return NULL;
-    set_str(a, o, "name", name);
-    set_str(a, o, "title", title);
+    set_str(b, o, "name", name);
+    set_str(b, o, "title", title);
     if (uri_key)
-        set_str(a, o, uri_key, uri);
-    set_str(a, o, "description", description);
-    set_str(a, o, "mimeType", mime);
+        set_str(b, o, uri_key, uri);
+    set_str(b, o, "description", description);
+    set_str(b, o, "mimeType", mime);
     return o;
 }
 
-jval *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
+mcp_json *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
 {
-    return listed(a, r->name, r->title, "uri", r->uri, r->description, r->mime_type);
+    sj b = {a, false};
+    mcp_json *o = listed(&b, r->name, r->title, "uri", r->uri, r->description, r->mime_type);
+    return b.oom ? NULL : o;
 }
 
-jval *beyond_template_entry(mcp_arena *a, const ir_template *t)
+mcp_json *beyond_template_entry(mcp_arena *a, const ir_template *t)
 {
-    return listed(a, t->name, t->title, "uriTemplate", t->uri_template, t->description, t->mime_type);
+    sj b = {a, false};
+    mcp_json *o = listed(&b, t->name, t->title, "uriTemplate", t->uri_template, t->description, t->mime_type);
+    return b.oom ? NULL : o;
 }
 
-jval *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
+mcp_json *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
 {
-    jval *o = listed(a, p->name, p->title, NULL, NULL, p->description, NULL);
-    if (!o)
-        return NULL;
-    if (p->nargs) {
-        jval *args = j_arr(a);
+    sj b = {a, false};
+    mcp_json *o = listed(&b, p->name, p->title, NULL, NULL, p->description, NULL);
+    if (o && p->nargs) {
+        mcp_json *args = mcp_json_new_array(a);
         for (size_t i = 0; i < p->nargs; i++) {
             const ir_prompt_arg *g = &p->args[i];
-            jval *e = listed(a, g->name, g->title, NULL, NULL, g->description, NULL);
+            mcp_json *e = listed(&b, g->name, g->title, NULL, NULL, g->description, NULL);
             if (g->required)
-                j_set(a, e, "required", j_bool(a, true));
-            j_push(a, args, e);
+                sj_add(&b, e, "required", mcp_json_new_bool(a, true));
+            sj_push(&b, args, e);
         }
-        j_set(a, o, "arguments", args);
+        sj_add(&b, o, "arguments", args);
     }
-    return o;
+    return b.oom ? NULL : o;
 }
 
-static jval *number(mcp_arena *a, ir_number n) { return n.is_int ? j_int(a, n.i) : j_float(a, n.f); }
+static mcp_json *number(mcp_arena *a, ir_number n) { return n.is_int ? mcp_json_new_int(a, n.i) : mcp_json_new_float(a, n.f); }
 
-static jval *strings(mcp_arena *a, const char *const *v, size_t n)
+static mcp_json *strings(sj *b, const char *const *v, size_t n)
 {
-    jval *arr = j_arr(a);
+    mcp_json *arr = mcp_json_new_array(b->a);
     for (size_t i = 0; i < n; i++)
-        j_push(a, arr, j_str(a, v[i]));
+        sj_push(b, arr, sj_str(b->a, v[i]));
     return arr;
 }
 
 /* [{"const": value, "title": title}, ...] */
-static jval *titled(mcp_arena *a, const ir_form_field *ff)
+static mcp_json *titled(sj *b, const ir_form_field *ff)
 {
-    jval *arr = j_arr(a);
+    mcp_json *arr = mcp_json_new_array(b->a);
     for (size_t i = 0; i < ff->nvalues; i++) {
-        jval *e = j_obj(a);
-        j_set(a, e, "const", j_str(a, ff->values[i]));
-        j_set(a, e, "title", j_str(a, ff->titles[i]));
-        j_push(a, arr, e);
+        mcp_json *e = mcp_json_new_object(b->a);
+        sj_put(b, e, "const", sj_str(b->a, ff->values[i]));
+        sj_put(b, e, "title", sj_str(b->a, ff->titles[i]));
+        sj_push(b, arr, e);
     }
     return arr;
 }
 
-static jval *form_property(mcp_arena *a, const ir_field *f, const ir_form_field *ff)
+static mcp_json *form_property(sj *b, const ir_field *f, const ir_form_field *ff)
 {
+    mcp_arena *a = b->a;
     static const char *const TYPE[] = {
         [IR_FORM_STRING] = "string", [IR_FORM_INTEGER] = "integer", [IR_FORM_NUMBER] = "number",
         [IR_FORM_BOOLEAN] = "boolean", [IR_FORM_ENUM] = "string", [IR_FORM_ENUM_LIST] = "array",
     };
-    jval *o = j_obj(a);
+    mcp_json *o = mcp_json_new_object(a);
     if (!o)
         return NULL;
-    j_set(a, o, "type", j_str(a, TYPE[ff->kind]));
+    sj_put(b, o, "type", sj_str(a, TYPE[ff->kind]));
     if (f->explicit_title)
-        set_str(a, o, "title", f->title);
-    set_str(a, o, "description", f->description);
+        put_str(b, o, "title", f->title);
+    put_str(b, o, "description", f->description);
     const ir_constraints *k = &f->type->c;
     switch (ff->kind) {
     case IR_FORM_STRING:
         if (k->has_min_length)
-            j_set(a, o, "minLength", j_int(a, k->min_length));
+            sj_put(b, o, "minLength", mcp_json_new_int(a, k->min_length));
         if (k->has_max_length)
-            j_set(a, o, "maxLength", j_int(a, k->max_length));
-        set_str(a, o, "format", k->format);
+            sj_put(b, o, "maxLength", mcp_json_new_int(a, k->max_length));
+        put_str(b, o, "format", k->format);
         break;
     case IR_FORM_INTEGER:
     case IR_FORM_NUMBER:
         if (k->has_minimum)
-            j_set(a, o, "minimum", number(a, k->minimum));
+            sj_put(b, o, "minimum", number(a, k->minimum));
         if (k->has_maximum)
-            j_set(a, o, "maximum", number(a, k->maximum));
+            sj_put(b, o, "maximum", number(a, k->maximum));
         break;
     case IR_FORM_BOOLEAN:
         break;
     case IR_FORM_ENUM:
         if (ff->titles) {
-            j_set(a, o, "oneOf", titled(a, ff));
+            sj_put(b, o, "oneOf", titled(b, ff));
         } else {
-            j_set(a, o, "enum", strings(a, ff->values, ff->nvalues));
+            sj_put(b, o, "enum", strings(b, ff->values, ff->nvalues));
             if (ff->enum_names)
-                j_set(a, o, "enumNames", strings(a, ff->enum_names, ff->nvalues));
+                sj_put(b, o, "enumNames", strings(b, ff->enum_names, ff->nvalues));
         }
         break;
     case IR_FORM_ENUM_LIST: {
-        jval *items = j_obj(a);
+        mcp_json *items = mcp_json_new_object(a);
         if (ff->titles) {
-            j_set(a, items, "anyOf", titled(a, ff));
+            sj_put(b, items, "anyOf", titled(b, ff));
         } else {
-            j_set(a, items, "type", j_str(a, "string"));
-            j_set(a, items, "enum", strings(a, ff->values, ff->nvalues));
+            sj_put(b, items, "type", sj_str(a, "string"));
+            sj_put(b, items, "enum", strings(b, ff->values, ff->nvalues));
         }
-        j_set(a, o, "items", items);
+        sj_put(b, o, "items", items);
         break;
     }
     }
     if (f->default_value)
-        j_set(a, o, "default", j_from_node(a, f->default_value));
+        sj_put(b, o, "default", schema_value(a, f->default_value));
     return o;
 }
 
-jval *beyond_form_schema(mcp_arena *a, const ir_elicitation *e)
+mcp_json *beyond_form_schema(mcp_arena *a, const ir_elicitation *e)
 {
-    jval *o = j_obj(a), *props = j_obj(a), *req = j_arr(a);
+    sj b = {a, false};
+    mcp_json *o = mcp_json_new_object(a), *props = mcp_json_new_object(a), *req = mcp_json_new_array(a);
     if (!o || !props || !req)
         return NULL;
-    props->keep_order = true; /* clients lay the form out in this order */
     size_t nreq = 0;
-    for (size_t i = 0; i < e->nfields; i++) {
-        j_set(a, props, e->fields[i].name, form_property(a, &e->fields[i], &e->form[i]));
+    for (size_t i = 0; i < e->nfields; i++) { /* clients lay the form out in this order */
+        sj_add(&b, props, e->fields[i].name, form_property(&b, &e->fields[i], &e->form[i]));
         if (e->fields[i].required) {
-            j_push(a, req, j_str(a, e->fields[i].name));
+            sj_push(&b, req, sj_str(a, e->fields[i].name));
             nreq++;
         }
     }
-    j_set(a, o, "type", j_str(a, "object"));
-    j_set(a, o, "properties", props);
+    sj_put(&b, o, "type", sj_str(a, "object"));
+    sj_put(&b, o, "properties", props);
     if (nreq)
-        j_set(a, o, "required", req);
-    return o;
+        sj_put(&b, o, "required", req);
+    return b.oom ? NULL : o;
 }

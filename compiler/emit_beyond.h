@@ -5,16 +5,16 @@
 #define MCPIDL_COMPILER_EMIT_BEYOND_H
 
 #include "ir.h"
-#include "jtree.h"
+#include "emit_schema.h"
 
 /* {"name","title","uri","description","mimeType"} (absent members left out). */
-jval *beyond_resource_entry(mcp_arena *a, const ir_resource *r);
+mcp_json *beyond_resource_entry(mcp_arena *a, const ir_resource *r);
 /* {"name","title","uriTemplate","description","mimeType"}. */
-jval *beyond_template_entry(mcp_arena *a, const ir_template *t);
+mcp_json *beyond_template_entry(mcp_arena *a, const ir_template *t);
 /* {"name","title","description","arguments":[{"name","title","description","required"}]}. */
-jval *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p);
+mcp_json *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p);
 /* {"type":"object","properties":{...},"required":[...]}: MCP's restricted
  * form schema (elicitation/create's requestedSchema). */
-jval *beyond_form_schema(mcp_arena *a, const ir_elicitation *e);
+mcp_json *beyond_form_schema(mcp_arena *a, const ir_elicitation *e);
 
 #endif

@@ -1,14 +1,22 @@
 /* emit_schema.c: IR -> JSON Schema, as the MCP Python SDK (pydantic) writes it. */
 #include "emit_schema.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "defs_order.h"
 
+/* The values of "type" and "format" that every schema repeats: one node each,
+ * shared (the schemas are not changed once built). */
+enum { WORD_INTEGER, WORD_NUMBER, WORD_STRING, WORD_BINARY, WORD_BOOLEAN, WORD_NULL, WORD_ARRAY, WORD_OBJECT, NWORDS };
+static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary", "boolean", "null", "array", "object"};
+
 struct schema_emitter {
     mcp_arena *a;
+    sj b;                 /* what fails while a schema is built */
+    mcp_json *words[NWORDS];
     const ir_server *srv;
-    jval **def_schemas;   /* per def, built on first use (per schema, for a def whose siblings vary) */
+    mcp_json **def_schemas;   /* per def, built on first use (per schema, for a def whose siblings vary) */
     defs_order *order;    /* when pydantic generates each definition */
     size_t tool;          /* the schema being built: of this tool, */
     bool output;          /* its output (else its input) */
@@ -24,6 +32,7 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     if (!e)
         return NULL;
     e->a = a;
+    e->b = (sj){a, false};
     e->srv = srv;
     size_t n = srv->ndefs ? srv->ndefs : 1;
     e->def_schemas = mcp_arena_alloc(a, n * sizeof *e->def_schemas);
@@ -31,6 +40,9 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
     if (!e->def_schemas || !e->reached || !e->reached_list)
         return NULL;
+    for (size_t i = 0; i < NWORDS; i++)
+        if (!(e->words[i] = sj_str(a, WORDS[i])))
+            return NULL;
     e->order = defs_order_new(a, srv);
     return e->order ? e : NULL;
 }
@@ -50,14 +62,14 @@ static void reset_reached(schema_emitter *e)
     e->nreached = 0;
 }
 
-static jval *type_schema(schema_emitter *e, const ir_type *t);
+static mcp_json *type_schema(schema_emitter *e, const ir_type *t);
 
-static void add_number(schema_emitter *e, jval *o, const char *key, ir_number n)
+static void add_number(schema_emitter *e, mcp_json *o, const char *key, ir_number n)
 {
-    j_set(e->a, o, key, n.is_int ? j_int(e->a, n.i) : j_float(e->a, n.f));
+    sj_put(&e->b, o, key, n.is_int ? mcp_json_new_int(e->a, n.i) : mcp_json_new_float(e->a, n.f));
 }
 
-static void add_constraints(schema_emitter *e, jval *o, const ir_constraints *c)
+static void add_constraints(schema_emitter *e, mcp_json *o, const ir_constraints *c)
 {
     mcp_arena *a = e->a;
     if (c->has_minimum) add_number(e, o, "minimum", c->minimum);
@@ -65,22 +77,22 @@ static void add_constraints(schema_emitter *e, jval *o, const ir_constraints *c)
     if (c->has_exclusive_minimum) add_number(e, o, "exclusiveMinimum", c->exclusive_minimum);
     if (c->has_exclusive_maximum) add_number(e, o, "exclusiveMaximum", c->exclusive_maximum);
     if (c->has_multiple_of) add_number(e, o, "multipleOf", c->multiple_of);
-    if (c->has_min_length) j_set(a, o, "minLength", j_int(a, c->min_length));
-    if (c->has_max_length) j_set(a, o, "maxLength", j_int(a, c->max_length));
-    if (c->has_min_items) j_set(a, o, "minItems", j_int(a, c->min_items));
-    if (c->has_max_items) j_set(a, o, "maxItems", j_int(a, c->max_items));
-    if (c->pattern) j_set(a, o, "pattern", j_str(a, c->pattern));
-    if (c->format) j_set(a, o, "format", j_str(a, c->format));
+    if (c->has_min_length) sj_put(&e->b, o, "minLength", mcp_json_new_int(a, c->min_length));
+    if (c->has_max_length) sj_put(&e->b, o, "maxLength", mcp_json_new_int(a, c->max_length));
+    if (c->has_min_items) sj_put(&e->b, o, "minItems", mcp_json_new_int(a, c->min_items));
+    if (c->has_max_items) sj_put(&e->b, o, "maxItems", mcp_json_new_int(a, c->max_items));
+    if (c->pattern) sj_put(&e->b, o, "pattern", sj_str(a, c->pattern));
+    if (c->format) sj_put(&e->b, o, "format", sj_str(a, c->format));
 }
 
-static const char *literal_type(const idl_node *const *v, size_t n)
+static const char *literal_type(const mcp_json *const *v, size_t n)
 {
     const char *t = NULL;
     for (size_t i = 0; i < n; i++) {
-        const char *k = v[i]->kind == IDL_NODE_STR    ? "string"
-                        : v[i]->kind == IDL_NODE_INT  ? "integer"
-                        : v[i]->kind == IDL_NODE_BOOL ? "boolean"
-                                                      : "null";
+        const char *k = v[i]->kind == MCP_JSTRING ? "string"
+                        : v[i]->kind == MCP_JINT  ? "integer"
+                        : v[i]->kind == MCP_JBOOL ? "boolean"
+                                                  : "null";
         if (t && strcmp(t, k) != 0)
             return NULL;
         t = k;
@@ -88,105 +100,131 @@ static const char *literal_type(const idl_node *const *v, size_t n)
     return t;
 }
 
-static jval *ref_to(schema_emitter *e, const ir_def *def)
+/* A copy of v in which objects keep their order when `keep`, and pass it on
+ * to the values of 'properties' and 'default' (through arrays); the others
+ * are sorted. The IDL's values are only a few levels deep (the loader bounds
+ * them), so this may recurse. */
+static mcp_json *value_copy(mcp_arena *a, const mcp_json *v, bool keep)
+{
+    if (v->kind != MCP_JARRAY && v->kind != MCP_JOBJECT)
+        return mcp_json_copy(a, v);
+    mcp_json *c = v->kind == MCP_JARRAY ? mcp_json_new_array(a) : mcp_json_new_object(a);
+    for (size_t i = 0; c && i < v->n; i++) {
+        if (v->kind == MCP_JARRAY) {
+            if (!mcp_json_append(a, c, value_copy(a, v->items[i], keep)))
+                return NULL;
+            continue;
+        }
+        const mcp_json_member *m = &v->members[i];
+        bool child_keep = strcmp(m->key, "properties") == 0 || strcmp(m->key, "default") == 0;
+        mcp_json *x = value_copy(a, m->value, child_keep);
+        if (!(keep ? mcp_json_set(a, c, m->key, x) : mcp_json_set_sorted(a, c, m->key, x)))
+            return NULL;
+    }
+    return c;
+}
+
+mcp_json *schema_value(mcp_arena *a, const mcp_json *v) { return v ? value_copy(a, v, true) : NULL; }
+
+static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
 {
     reach(e, def);
-    jval *o = j_obj(e->a);
-    j_set(e->a, o, "$ref", j_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
+    mcp_json *o = mcp_json_new_object(e->a);
+    sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
     return o;
 }
 
-static jval *type_schema(schema_emitter *e, const ir_type *t)
+static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
 {
     mcp_arena *a = e->a;
-    jval *o = NULL;
+    mcp_json *o = NULL;
     switch (t->kind) {
     case IR_INT:
-        o = j_obj(a);
-        j_set(a, o, "type", j_str(a, "integer"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "type", e->words[WORD_INTEGER]);
         break;
     case IR_FLOAT:
-        o = j_obj(a);
-        j_set(a, o, "type", j_str(a, "number"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "type", e->words[WORD_NUMBER]);
         break;
     case IR_STR:
-        o = j_obj(a);
-        j_set(a, o, "type", j_str(a, "string"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "type", e->words[WORD_STRING]);
         break;
     case IR_BYTES:
-        o = j_obj(a);
-        j_set(a, o, "format", j_str(a, "binary"));
-        j_set(a, o, "type", j_str(a, "string"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "format", e->words[WORD_BINARY]);
+        sj_put(&e->b, o, "type", e->words[WORD_STRING]);
         break;
     case IR_BOOL:
-        o = j_obj(a);
-        j_set(a, o, "type", j_str(a, "boolean"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "type", e->words[WORD_BOOLEAN]);
         break;
     case IR_NONE:
-        o = j_obj(a);
-        j_set(a, o, "type", j_str(a, "null"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "type", e->words[WORD_NULL]);
         break;
     case IR_ANY:
     case IR_CONTENT:
-        return j_obj(a);
+        return mcp_json_new_object(a);
     case IR_LIST:
     case IR_SET:
-        o = j_obj(a);
-        j_set(a, o, "items", type_schema(e, t->elem));
-        j_set(a, o, "type", j_str(a, "array"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "items", type_schema(e, t->elem));
+        sj_put(&e->b, o, "type", e->words[WORD_ARRAY]);
         if (t->kind == IR_SET)
-            j_set(a, o, "uniqueItems", j_bool(a, true));
+            sj_put(&e->b, o, "uniqueItems", mcp_json_new_bool(a, true));
         break;
     case IR_TUPLE: {
-        o = j_obj(a);
-        jval *items = j_arr(a);
+        o = mcp_json_new_object(a);
+        mcp_json *items = mcp_json_new_array(a);
         for (size_t i = 0; i < t->nitems; i++)
-            j_push(a, items, type_schema(e, t->items[i]));
-        j_set(a, o, "maxItems", j_int(a, (int64_t)t->nitems));
-        j_set(a, o, "minItems", j_int(a, (int64_t)t->nitems));
-        j_set(a, o, "prefixItems", items);
-        j_set(a, o, "type", j_str(a, "array"));
+            sj_push(&e->b, items, type_schema(e, t->items[i]));
+        sj_put(&e->b, o, "maxItems", mcp_json_new_int(a, (int64_t)t->nitems));
+        sj_put(&e->b, o, "minItems", mcp_json_new_int(a, (int64_t)t->nitems));
+        sj_put(&e->b, o, "prefixItems", items);
+        sj_put(&e->b, o, "type", e->words[WORD_ARRAY]);
         return o;
     }
     case IR_DICT:
-        o = j_obj(a);
-        j_set(a, o, "additionalProperties", t->elem->kind == IR_ANY ? j_bool(a, true) : type_schema(e, t->elem));
-        j_set(a, o, "type", j_str(a, "object"));
+        o = mcp_json_new_object(a);
+        sj_put(&e->b, o, "additionalProperties", t->elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, t->elem));
+        sj_put(&e->b, o, "type", e->words[WORD_OBJECT]);
         return o;
     case IR_UNION: {
-        o = j_obj(a);
+        o = mcp_json_new_object(a);
         /* Arms whose schemas are equal (as Python compares them) are one, in the
          * place of the first and with the schema of the last, as pydantic's
          * dict-based deduplication leaves them. */
-        jval *arms = j_arr(a);
+        mcp_json *arms = mcp_json_new_array(a);
         for (size_t i = 0; i < t->nitems; i++) {
-            jval *s = type_schema(e, t->items[i]);
+            mcp_json *s = type_schema(e, t->items[i]);
             size_t j = 0;
-            while (j < arms->n && !j_equal_py(arms->items[j], s))
+            while (j < arms->n && !mcp_json_equal_py(arms->items[j], s))
                 j++;
             if (j < arms->n)
                 arms->items[j] = s;
             else
-                j_push(a, arms, s);
+                sj_push(&e->b, arms, s);
         }
         if (arms->n == 1)
             return arms->items[0];
-        j_set(a, o, "anyOf", arms);
+        sj_put(&e->b, o, "anyOf", arms);
         return o;
     }
     case IR_LITERAL: {
-        o = j_obj(a);
+        o = mcp_json_new_object(a);
         if (t->nvalues == 1) {
-            j_set(a, o, "const", j_from_node(a, t->values[0]));
+            sj_put(&e->b, o, "const", schema_value(a, t->values[0]));
         } else {
-            jval *vals = j_arr(a);
+            mcp_json *vals = mcp_json_new_array(a);
             for (size_t i = 0; i < t->nvalues; i++)
-                j_push(a, vals, j_from_node(a, t->values[i]));
-            j_set(a, o, "enum", vals);
+                sj_push(&e->b, vals, schema_value(a, t->values[i]));
+            sj_put(&e->b, o, "enum", vals);
         }
         const char *ty = literal_type(t->values, t->nvalues);
         if (ty)
-            j_set(a, o, "type", j_str(a, ty));
+            sj_put(&e->b, o, "type", sj_str(a, ty));
         return o;
     }
     case IR_NAMED:
@@ -215,73 +253,73 @@ static bool drops_equal_sibling(const schema_emitter *e, const ir_def *owner, si
 /* The schema of one property: the type's schema, then title, description and
  * default beside it (a reference gets no derived title, and a sibling equal to
  * the referenced definition's own key may be dropped). */
-static jval *property_schema(schema_emitter *e, const ir_def *owner, const ir_field *fields, size_t i)
+static mcp_json *property_schema(schema_emitter *e, const ir_def *owner, const ir_field *fields, size_t i)
 {
     mcp_arena *a = e->a;
     const ir_field *f = &fields[i];
-    jval *s = type_schema(e, f->type);
-    s = j_copy_obj(a, s); /* shared sub-schemas (a $ref, a merged arm) stay untouched */
+    mcp_json *s = type_schema(e, f->type);
+    s = mcp_json_copy(a, s); /* shared sub-schemas (a $ref, a merged arm) stay untouched */
     if (!s)
         return NULL;
     const ir_def *ref = f->type->kind == IR_NAMED ? f->type->def : NULL;
     bool drop = ref && defs_order_is_candidate(f) && drops_equal_sibling(e, owner, i);
     if (!is_ref_like(f->type) || f->explicit_title) {
         if (!(drop && strcmp(ref->name, f->title) == 0))
-            j_set(a, s, "title", j_str(a, f->title));
+            sj_put(&e->b, s, "title", sj_str(a, f->title));
     }
     if (f->description && !(drop && ref->description && strcmp(ref->description, f->description) == 0))
-        j_set(a, s, "description", j_str(a, f->description));
+        sj_put(&e->b, s, "description", sj_str(a, f->description));
     if (f->default_value)
-        j_set(a, s, "default", j_from_node(a, f->default_value));
+        sj_put(&e->b, s, "default", schema_value(a, f->default_value));
     return s;
 }
 
-static jval *object_schema(schema_emitter *e, const char *title, const char *description, const ir_def *owner,
+static mcp_json *object_schema(schema_emitter *e, const char *title, const char *description, const ir_def *owner,
                            const ir_field *fields, size_t n, bool forbid)
 {
     mcp_arena *a = e->a;
-    jval *o = j_obj(a);
-    jval *props = j_obj(a);
+    mcp_json *o = mcp_json_new_object(a);
+    mcp_json *props = mcp_json_new_object(a);
     if (!o || !props)
         return NULL;
-    props->keep_order = true;
-    jval *required = j_arr(a);
-    for (size_t i = 0; i < n; i++) {
-        j_set(a, props, fields[i].name, property_schema(e, owner, fields, i));
+    mcp_json *required = mcp_json_new_array(a);
+    for (size_t i = 0; i < n; i++) { /* properties keep their declaration order */
+        sj_add(&e->b, props, fields[i].name, property_schema(e, owner, fields, i));
         if (fields[i].required)
-            j_push(a, required, j_str(a, fields[i].name));
+            sj_push(&e->b, required, sj_str(a, fields[i].name));
     }
     if (forbid)
-        j_set(a, o, "additionalProperties", j_bool(a, false));
+        sj_put(&e->b, o, "additionalProperties", mcp_json_new_bool(a, false));
     if (description)
-        j_set(a, o, "description", j_str(a, description));
-    j_set(a, o, "properties", props);
+        sj_put(&e->b, o, "description", sj_str(a, description));
+    sj_put(&e->b, o, "properties", props);
     if (required && required->n)
-        j_set(a, o, "required", required);
-    j_set(a, o, "title", j_str(a, title));
-    j_set(a, o, "type", j_str(a, "object"));
+        sj_put(&e->b, o, "required", required);
+    sj_put(&e->b, o, "title", sj_str(a, title));
+    sj_put(&e->b, o, "type", e->words[WORD_OBJECT]);
     return o;
 }
 
-static jval *def_schema(schema_emitter *e, const ir_def *def)
+static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
 {
+    assert(def->index < e->srv->ndefs && e->srv->defs[def->index] == def);
     if (e->def_schemas[def->index])
         return e->def_schemas[def->index];
     bool varies = false; /* its siblings depend on the schema it is written in */
     for (size_t i = 0; i < def->nfields && !varies; i++)
         varies = defs_order_is_candidate(&def->fields[i]);
     mcp_arena *a = e->a;
-    jval *o;
+    mcp_json *o;
     if (def->kind == IR_DEF_ENUM) {
-        o = j_obj(a);
-        jval *vals = j_arr(a);
+        o = mcp_json_new_object(a);
+        mcp_json *vals = mcp_json_new_array(a);
         for (size_t i = 0; i < def->nvalues; i++)
-            j_push(a, vals, j_from_node(a, def->values[i]));
+            sj_push(&e->b, vals, schema_value(a, def->values[i]));
         if (def->description)
-            j_set(a, o, "description", j_str(a, def->description));
-        j_set(a, o, "enum", vals);
-        j_set(a, o, "title", j_str(a, def->name));
-        j_set(a, o, "type", j_str(a, def->int_enum ? "integer" : "string"));
+            sj_put(&e->b, o, "description", sj_str(a, def->description));
+        sj_put(&e->b, o, "enum", vals);
+        sj_put(&e->b, o, "title", sj_str(a, def->name));
+        sj_put(&e->b, o, "type", sj_str(a, def->int_enum ? "integer" : "string"));
     } else {
         /* Building a model's properties may reach other defs; those are
          * recorded in the current reach set by the caller's traversal. */
@@ -295,9 +333,9 @@ static jval *def_schema(schema_emitter *e, const ir_def *def)
 /* The $defs entry of a type named `properties` or `default`: pydantic sorts the
  * keys of every object except those under such a key, so this one keeps the
  * order in which pydantic builds it. */
-static jval *defs_entry(schema_emitter *e, const ir_def *def)
+static mcp_json *defs_entry(schema_emitter *e, const ir_def *def)
 {
-    jval *s = def_schema(e, def);
+    mcp_json *s = def_schema(e, def);
     if (strcmp(def->name, "properties") != 0 && strcmp(def->name, "default") != 0)
         return s;
     static const char *const MODEL[] = {"type", "properties", "required", "title", "description", "additionalProperties"};
@@ -305,14 +343,13 @@ static jval *defs_entry(schema_emitter *e, const ir_def *def)
     static const char *const ENUM[] = {"title", "description", "enum", "type"};
     const char *const *order = def->kind == IR_DEF_ENUM ? ENUM : def->kind == IR_DEF_RECORD ? RECORD : MODEL;
     size_t n = def->kind == IR_DEF_ENUM ? sizeof ENUM / sizeof *ENUM : sizeof MODEL / sizeof *MODEL;
-    jval *o = j_obj(e->a);
+    mcp_json *o = mcp_json_new_object(e->a);
     if (!o)
         return NULL;
-    o->keep_order = true;
     for (size_t i = 0; i < n; i++) {
-        jval *v = j_get(s, order[i]);
+        const mcp_json *v = mcp_json_get(s, order[i]);
         if (v)
-            j_set(e->a, o, order[i], v);
+            sj_add(&e->b, o, order[i], (mcp_json *)v);
     }
     return o;
 }
@@ -328,50 +365,51 @@ static void close_reached(schema_emitter *e)
 }
 
 /* Put $defs (every reached def, except `skip`) and $schema on a root object. */
-static jval *finish_root(schema_emitter *e, jval *root, const ir_def *skip)
+static mcp_json *finish_root(schema_emitter *e, mcp_json *root, const ir_def *skip)
 {
     mcp_arena *a = e->a;
     close_reached(e);
-    jval *defs = j_obj(a);
+    mcp_json *defs = mcp_json_new_object(a);
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         if (def != skip)
-            j_set(a, defs, def->name, defs_entry(e, def));
+            sj_put(&e->b, defs, def->name, defs_entry(e, def));
     }
     /* def_schema may have reached further defs while building; close again. */
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
-        if (def != skip && !j_get(defs, def->name))
-            j_set(a, defs, def->name, defs_entry(e, def));
+        if (def != skip && !mcp_json_get(defs, def->name))
+            sj_put(&e->b, defs, def->name, defs_entry(e, def));
     }
     if (defs->n)
-        j_set(a, root, "$defs", defs);
+        sj_put(&e->b, root, "$defs", defs);
     if (e->srv->schema_dialect)
-        j_set(a, root, "$schema", j_str(a, e->srv->schema_dialect));
+        sj_put(&e->b, root, "$schema", sj_str(a, e->srv->schema_dialect));
     reset_reached(e);
-    return root;
+    return e->b.oom ? NULL : root; /* a part failed: the schema is given up */
 }
 
 /* The schema about to be built: tool t's input or output. */
 static void set_schema(schema_emitter *e, const ir_tool *t, bool output)
 {
+    assert(t >= e->srv->tools && t < e->srv->tools + e->srv->ntools);
     e->tool = (size_t)(t - e->srv->tools);
     e->output = output;
 }
 
-jval *schema_input(schema_emitter *e, const ir_tool *t)
+mcp_json *schema_input(schema_emitter *e, const ir_tool *t)
 {
     reset_reached(e);
     const char *title = mcp_arena_printf(e->a, "%sArguments", t->name);
     set_schema(e, t, false);
-    jval *root = object_schema(e, title, NULL, NULL, t->params, t->nparams, t->extra_forbid);
+    mcp_json *root = object_schema(e, title, NULL, NULL, t->params, t->nparams, t->extra_forbid);
     if (!root)
         return NULL;
-    root = j_copy_obj(e->a, root);
+    root = mcp_json_copy(e->a, root);
     return finish_root(e, root, NULL);
 }
 
-jval *schema_output(schema_emitter *e, const ir_tool *t)
+mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
 {
     mcp_arena *a = e->a;
     reset_reached(e);
@@ -384,72 +422,70 @@ jval *schema_output(schema_emitter *e, const ir_tool *t)
     case IR_OUTPUT_OBJECT: {
         const ir_def *def = t->returns->def;
         if (def->on_cycle) {
-            jval *root = j_obj(a);
+            mcp_json *root = mcp_json_new_object(a);
             reach(e, def);
-            j_set(a, root, "$ref", j_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
-            j_set(a, root, "type", j_str(a, "object"));
+            sj_put(&e->b, root, "$ref", sj_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
+            sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
             return finish_root(e, root, NULL);
         }
-        jval *root = j_copy_obj(a, def_schema(e, def));
+        mcp_json *root = mcp_json_copy(a, def_schema(e, def));
         /* reach what the root's fields reference */
         for (size_t j = 0; j < def->nfields; j++)
             type_schema(e, def->fields[j].type);
         return finish_root(e, root, def);
     }
     case IR_OUTPUT_DICT: {
-        jval *root = j_obj(a);
+        mcp_json *root = mcp_json_new_object(a);
         const ir_type *elem = t->returns->elem;
-        j_set(a, root, "additionalProperties", elem->kind == IR_ANY ? j_bool(a, true) : type_schema(e, elem));
-        j_set(a, root, "title", j_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
-        j_set(a, root, "type", j_str(a, "object"));
+        sj_put(&e->b, root, "additionalProperties", elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
+        sj_put(&e->b, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
+        sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
         return finish_root(e, root, NULL);
     }
     case IR_OUTPUT_WRAPPED: {
         const char *title = mcp_arena_printf(a, "%sOutput", t->name);
-        jval *root = object_schema(e, title, NULL, NULL, &t->result, 1, false);
+        mcp_json *root = object_schema(e, title, NULL, NULL, &t->result, 1, false);
         return finish_root(e, root, NULL);
     }
     }
     return NULL;
 }
 
-jval *schema_tool_entry(schema_emitter *e, const ir_tool *t)
+mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t)
 {
+    /* The members in the order MCP lists them, not sorted. */
     mcp_arena *a = e->a;
-    jval *o = j_obj(a);
+    mcp_json *o = mcp_json_new_object(a);
     if (!o)
         return NULL;
-    o->keep_order = true;
-    j_set(a, o, "name", j_str(a, t->name));
+    sj_add(&e->b, o, "name", sj_str(a, t->name));
     if (t->title)
-        j_set(a, o, "title", j_str(a, t->title));
+        sj_add(&e->b, o, "title", sj_str(a, t->title));
     if (t->description)
-        j_set(a, o, "description", j_str(a, t->description));
-    j_set(a, o, "inputSchema", schema_input(e, t));
-    jval *out = schema_output(e, t);
+        sj_add(&e->b, o, "description", sj_str(a, t->description));
+    sj_add(&e->b, o, "inputSchema", schema_input(e, t));
+    mcp_json *out = schema_output(e, t);
     if (out)
-        j_set(a, o, "outputSchema", out);
+        sj_add(&e->b, o, "outputSchema", out);
     if (t->has_annotations) {
         const ir_annotations *an = &t->annotations;
-        jval *ann = j_obj(a);
-        ann->keep_order = true;
+        mcp_json *ann = mcp_json_new_object(a);
         if (an->title)
-            j_set(a, ann, "title", j_str(a, an->title));
+            sj_add(&e->b, ann, "title", sj_str(a, an->title));
         const char *names[] = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"};
         const int vals[] = {an->read_only_hint, an->destructive_hint, an->idempotent_hint, an->open_world_hint};
         for (size_t i = 0; i < 4; i++)
             if (vals[i] >= 0)
-                j_set(a, ann, names[i], j_bool(a, vals[i] != 0));
-        j_set(a, o, "annotations", ann);
+                sj_add(&e->b, ann, names[i], mcp_json_new_bool(a, vals[i] != 0));
+        sj_add(&e->b, o, "annotations", ann);
     }
-    return o;
+    return e->b.oom ? NULL : o;
 }
 
-jval *schema_tools_list(schema_emitter *e)
+mcp_json *schema_tools_list(schema_emitter *e)
 {
-    jval *arr = j_arr(e->a);
+    mcp_json *arr = mcp_json_new_array(e->a);
     for (size_t i = 0; arr && i < e->srv->ntools; i++)
-        if (!j_push(e->a, arr, schema_tool_entry(e, &e->srv->tools[i])))
-            return NULL;
-    return arr;
+        sj_push(&e->b, arr, schema_tool_entry(e, &e->srv->tools[i]));
+    return e->b.oom ? NULL : arr;
 }

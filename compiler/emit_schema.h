@@ -8,20 +8,66 @@
 #ifndef MCPIDL_COMPILER_EMIT_SCHEMA_H
 #define MCPIDL_COMPILER_EMIT_SCHEMA_H
 
+#include <string.h>
+
 #include "ir.h"
-#include "jtree.h"
+#include "mcpidl/json.h"
+
+/* The JSON tree of a schema is the runtime's (mcpidl/json.h). Its objects
+ * keep their keys sorted as pydantic writes them (mcp_json_set_sorted),
+ * except the few that keep the order they are built in (mcp_json_set): the
+ * "properties" of a schema, default values, the entries of tools/list. */
+
+/* Building a value that fails as a whole: a step that fails (out of memory)
+ * is remembered in `oom`, and the value is given up at the end. */
+typedef struct sj {
+    mcp_arena *a;
+    bool oom;
+} sj;
+
+/* key: v in an object whose keys are kept sorted. */
+static inline void sj_put(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!mcp_json_set_sorted(b->a, o, key, v))
+        b->oom = true;
+}
+
+/* key: v in an object whose keys keep the order they are set in. */
+static inline void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!mcp_json_set(b->a, o, key, v))
+        b->oom = true;
+}
+
+static inline void sj_push(sj *b, mcp_json *array, mcp_json *v)
+{
+    if (!mcp_json_append(b->a, array, v))
+        b->oom = true;
+}
+
+/* A string value (a copy of s), or NULL for NULL. */
+static inline mcp_json *sj_str(mcp_arena *a, const char *s)
+{
+    return s ? mcp_json_new_string(a, s, strlen(s)) : NULL;
+}
+
+/* A value of the IDL (a default, a Literal's value) as a schema writes it:
+ * the value keeps its order, and so do the objects under a key 'properties'
+ * or 'default' in it; every other object inside is sorted (pydantic's
+ * GenerateJsonSchema.sort). A copy in `a`; NULL for NULL or without memory. */
+mcp_json *schema_value(mcp_arena *a, const mcp_json *v);
 
 typedef struct schema_emitter schema_emitter;
 
-schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv);
+IDL_NODISCARD schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv);
 /* The inputSchema of a tool (<tool>Arguments). */
-jval *schema_input(schema_emitter *e, const ir_tool *t);
+mcp_json *schema_input(schema_emitter *e, const ir_tool *t);
 /* The outputSchema of a tool, or NULL when it publishes none. */
-jval *schema_output(schema_emitter *e, const ir_tool *t);
+mcp_json *schema_output(schema_emitter *e, const ir_tool *t);
 /* One entry of tools/list: name, title, description, inputSchema, outputSchema,
  * annotations, in that order, absent keys omitted. */
-jval *schema_tool_entry(schema_emitter *e, const ir_tool *t);
+mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t);
 /* The whole tools/list array. */
-jval *schema_tools_list(schema_emitter *e);
+mcp_json *schema_tools_list(schema_emitter *e);
 
 #endif

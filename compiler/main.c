@@ -1,5 +1,6 @@
-/* main.c: the mcpidlc command line. Parses options, runs the front end, hands
- * the IR to the emitters, writes files. Nothing else lives here. */
+/* main.c: the mcpidlc command line over the compiler's library (mcpidlc.h):
+ * parses options, compiles the input, writes each output to its file.
+ * Nothing else lives here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emit_c.h"
-#include "emit_schema.h"
-#include "ir.h"
+#include "mcpidl/buf.h"
+#include "mcpidlc/mcpidlc.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
-enum { MAX_INPUT = 16 << 20 }; /* an IDL is kilobytes; the loader needs ~130 bytes per node */
 
 static const char USAGE[] =
     "usage: mcpidlc [OPTIONS] FILE.mcp.yaml\n"
@@ -99,7 +98,7 @@ static int parse_args(options *o, int argc, char **argv)
             fputs(USAGE, stdout);
             exit(0);
         } else if (strcmp(a, "--version") == 0) {
-            printf("mcpidlc %s\n", MCPIDL_VERSION_STRING);
+            printf("mcpidlc %s\n", mcpidlc_version());
             exit(0);
         } else if (strcmp(a, "--print-tools") == 0) {
             o->print_tools = true;
@@ -138,90 +137,54 @@ static int parse_args(options *o, int argc, char **argv)
     return 0;
 }
 
-static char *read_input(const char *path, size_t *len)
+/* A growing buffer, as a writer of mcpidlc_emit. */
+static bool append(void *ctx, const char *data, size_t len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "mcpidlc: error: cannot open '%s': %s\n", path, strerror(errno));
-        return NULL;
-    }
-    mcp_buf b;
-    mcp_buf_init(&b);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (b.len + n > MAX_INPUT) {
-            fprintf(stderr, "mcpidlc: error: '%s' is larger than %d MiB\n", path, MAX_INPUT >> 20);
-            mcp_buf_free(&b);
-            if (f != stdin)
-                fclose(f);
-            return NULL;
-        }
-        mcp_buf_put(&b, chunk, n);
-    }
-    bool failed = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (failed) {
-        fprintf(stderr, "mcpidlc: error: cannot read '%s'\n", path);
-        mcp_buf_free(&b);
-        return NULL;
-    }
-    char *data = mcp_buf_take(&b, len);
-    if (!data)
-        fprintf(stderr, "mcpidlc: error: out of memory reading '%s'\n", path);
-    return data;
-}
-
-/* NAME: the input's file name without directories and without ".mcp.yaml"
- * (or ".yaml", ".yml"). */
-static char *stem_of(mcp_arena *a, const char *path)
-{
-    if (strcmp(path, "-") == 0)
-        return mcp_arena_strdup(a, "stdin");
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    static const char *const SUFFIXES[] = {".mcp.yaml", ".mcp.yml", ".yaml", ".yml"};
-    for (size_t i = 0; i < sizeof SUFFIXES / sizeof *SUFFIXES; i++) {
-        size_t k = strlen(SUFFIXES[i]);
-        if (n > k && strcmp(base + n - k, SUFFIXES[i]) == 0) {
-            n -= k;
-            break;
-        }
-    }
-    return mcp_arena_strndup(a, base, n);
+    mcp_buf *b = ctx;
+    mcp_buf_put(b, data, len);
+    return !b->oom;
 }
 
 /* Write a file whole: to a temporary name first, then renamed over the target,
  * so a failed run never leaves a half-written file. */
-static bool write_file(mcp_arena *a, const char *path, const char *data, size_t len)
+static bool write_file(const char *path, const char *data, size_t len)
 {
-    char *tmp = mcp_arena_printf(a, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = tmp ? fopen(tmp, "wb") : NULL;
+    mcp_buf tmp;
+    mcp_buf_init(&tmp);
+    mcp_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = tmp.oom ? NULL : fopen(tmp.data, "wb");
     if (!f) {
         fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", path, strerror(errno));
+        mcp_buf_free(&tmp);
         return false;
     }
     bool ok = fwrite(data, 1, len, f) == len;
     ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) != 0)
+    if (ok && rename(tmp.data, path) != 0)
         ok = false;
     if (!ok) {
         fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp);
+        remove(tmp.data);
     }
+    mcp_buf_free(&tmp);
     return ok;
 }
 
-static bool write_json(mcp_arena *a, const char *path, const jval *v)
+/* Output `kind` (of `tool`) into DIR/NAME.SUFFIX. */
+static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind, const char *tool,
+                      const char *suffix)
 {
-    mcp_buf b;
-    mcp_buf_init(&b);
-    j_write(&b, v, 2);
-    mcp_buf_putc(&b, '\n');
-    bool ok = !b.oom && write_file(a, path, b.data, b.len);
-    mcp_buf_free(&b);
+    mcp_buf out, path;
+    mcp_buf_init(&out);
+    mcp_buf_init(&path);
+    mcp_buf_printf(&path, "%s/%s.%s", o->out_dir, mcpidlc_stem(cx), suffix);
+    mcpidlc_status st = path.oom ? MCPIDLC_ENOMEM : mcpidlc_emit(cx, kind, tool, append, &out);
+    bool ok = st == MCPIDLC_OK;
+    if (!ok) /* out of memory, in the library or in `append` */
+        fprintf(stderr, "mcpidlc: error: %s\n", *mcpidlc_message(cx) ? mcpidlc_message(cx) : "out of memory");
+    ok = ok && write_file(path.data, out.data ? out.data : "", out.len);
+    mcp_buf_free(&out);
+    mcp_buf_free(&path);
     return ok;
 }
 
@@ -234,40 +197,38 @@ static bool make_out_dir(const char *dir)
     return true;
 }
 
-static bool emit_c_files(mcp_arena *a, const options *o, const ir_server *srv, const char *stem)
+static bool emit_schemas(mcpidlc_context *cx, const options *o)
 {
-    c_output out;
-    const char *base = strrchr(o->input, '/');
-    bool ok = emit_c(a, srv, stem, base ? base + 1 : o->input, o->emit_mock, &out);
-    if (!ok)
-        fprintf(stderr, "mcpidlc: error: out of memory generating C\n");
-    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.h", o->out_dir, stem), out.header.data, out.header.len);
-    ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mcp.c", o->out_dir, stem), out.source.data, out.source.len);
-    if (o->emit_mock)
-        ok = ok && write_file(a, mcp_arena_printf(a, "%s/%s.mock.c", o->out_dir, stem), out.mock.data, out.mock.len);
-    mcp_buf_free(&out.header);
-    mcp_buf_free(&out.source);
-    mcp_buf_free(&out.mock);
-    return ok;
-}
-
-static bool emit_schemas(mcp_arena *a, const options *o, const ir_server *srv, const char *stem)
-{
-    schema_emitter *e = schema_emitter_new(a, srv);
-    if (!e)
+    if (!emit_file(cx, o, MCPIDLC_TOOLS_JSON, NULL, "tools.json"))
         return false;
-    if (!write_json(a, mcp_arena_printf(a, "%s/%s.tools.json", o->out_dir, stem), schema_tools_list(e)))
-        return false;
-    for (size_t i = 0; i < srv->ntools; i++) {
-        const ir_tool *t = &srv->tools[i];
-        if (!write_json(a, mcp_arena_printf(a, "%s/%s.%s.input.schema.json", o->out_dir, stem, t->name),
-                        schema_input(e, t)))
+    for (size_t i = 0; i < mcpidlc_tool_count(cx); i++) {
+        const char *tool = mcpidlc_tool_name(cx, i);
+        char suffix[300];
+        snprintf(suffix, sizeof suffix, "%s.input.schema.json", tool);
+        if (!emit_file(cx, o, MCPIDLC_INPUT_SCHEMA, tool, suffix))
             return false;
-        jval *out = schema_output(e, t);
-        if (out && !write_json(a, mcp_arena_printf(a, "%s/%s.%s.output.schema.json", o->out_dir, stem, t->name), out))
+        snprintf(suffix, sizeof suffix, "%s.output.schema.json", tool);
+        if (mcpidlc_tool_has_output_schema(cx, i) && !emit_file(cx, o, MCPIDLC_OUTPUT_SCHEMA, tool, suffix))
             return false;
     }
     return true;
+}
+
+static bool emit_c_files(mcpidlc_context *cx, const options *o)
+{
+    return emit_file(cx, o, MCPIDLC_C_HEADER, NULL, "mcp.h") && emit_file(cx, o, MCPIDLC_C_SOURCE, NULL, "mcp.c") &&
+           (!o->emit_mock || emit_file(cx, o, MCPIDLC_C_MOCK, NULL, "mock.c"));
+}
+
+static bool print_to_stdout(void *ctx, const char *data, size_t len)
+{
+    (void)ctx;
+    return fwrite(data, 1, len, stdout) == len && fflush(stdout) == 0;
+}
+
+static void print_diagnostic(void *ctx, const mcpidlc_diagnostic *d)
+{
+    fwrite(d->text, 1, d->text_len, ctx);
 }
 
 int main(int argc, char **argv)
@@ -276,41 +237,29 @@ int main(int argc, char **argv)
     int rc = parse_args(&o, argc, argv);
     if (rc)
         return rc;
-    size_t len;
-    char *src = read_input(o.input, &len);
-    if (!src)
+    mcpidlc_options opts = {.warnings_as_errors = o.werror,
+                            .no_source_lines = !o.show_caret,
+                            .on_diagnostic = print_diagnostic,
+                            .diagnostic_ctx = stderr};
+    mcpidlc_context *cx = mcpidlc_new(&opts);
+    if (!cx) {
+        fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
         return EXIT_INPUT;
-
-    mcp_arena arena;
-    mcp_arena_init(&arena);
-    idl_diags diags;
-    const char *shown_path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input;
-    idl_diags_init(&diags, &arena, shown_path, src, len);
-    idl_options opts = {.warnings_as_errors = o.werror};
-    ir_server *srv = idl_compile(&arena, &diags, src, len, &opts);
-    idl_diags_print(&diags, stderr, o.show_caret);
-
-    int status = srv && diags.errors == 0 ? 0 : EXIT_INPUT;
-    if (status == 0 && o.print_tools) {
-        schema_emitter *e = schema_emitter_new(&arena, srv);
-        mcp_buf b;
-        mcp_buf_init(&b);
-        if (e)
-            j_write(&b, schema_tools_list(e), 2);
-        mcp_buf_putc(&b, '\n');
-        if (!e || b.oom || fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
-            fprintf(stderr, "mcpidlc: error: cannot write the tools to standard output\n");
-            status = EXIT_INPUT;
-        }
-        mcp_buf_free(&b);
+    }
+    mcpidlc_status st = mcpidlc_compile_file(cx, o.input);
+    if (st == MCPIDLC_EREAD || st == MCPIDLC_ENOMEM)
+        fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_message(cx));
+    int status = st == MCPIDLC_OK ? 0 : EXIT_INPUT;
+    if (status == 0 && o.print_tools && mcpidlc_emit(cx, MCPIDLC_TOOLS_JSON, NULL, print_to_stdout, NULL) != MCPIDLC_OK) {
+        fprintf(stderr, "mcpidlc: error: cannot write the tools to standard output\n");
+        status = EXIT_INPUT;
     }
     if (status == 0 && (o.emit_schema || o.emit_c) && !make_out_dir(o.out_dir))
         status = EXIT_INPUT;
-    if (status == 0 && o.emit_schema && !emit_schemas(&arena, &o, srv, stem_of(&arena, o.input)))
+    if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
         status = EXIT_INPUT;
-    if (status == 0 && o.emit_c && !emit_c_files(&arena, &o, srv, stem_of(&arena, o.input)))
+    if (status == 0 && o.emit_c && !emit_c_files(cx, &o))
         status = EXIT_INPUT;
-    mcp_arena_free(&arena);
-    free(src);
+    mcpidlc_free(cx);
     return status;
 }

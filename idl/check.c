@@ -12,6 +12,7 @@
  * Nothing here recurses on input depth beyond the limits of the loader (YAML
  * nesting) and of the type-expression parser (bracket nesting).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,7 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     ck_mark_cycles(&c);
     ck_check_c_names(&c);
     free(c.line_starts);
+    assert(d->errors >= errors_before);
     return d->errors == errors_before ? c.srv : NULL;
 }
 

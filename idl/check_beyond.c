@@ -25,7 +25,7 @@ static const char *const ARG_KEYS[] = {"description", "title", "required", "c_na
 static const char *const ELICIT_KEYS[] = {"message", "fields", "c_name"};
 static const char *const FORM_KEYS[] = {"type", "values", "multiple", "enum_names", "description", "title",
                                         "default", "required", "format", "minLength", "maxLength", "minimum",
-                                        "maximum", "c_name"};
+                                        "maximum", "c_name", "c_type"};
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -614,7 +614,8 @@ static void check_form_default(checker *c, const ir_field *f, const ir_form_fiel
 }
 
 /* One field of a form. */
-static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, ir_field *f, ir_form_field *ff)
+static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, const char *c_owner, ir_field *f,
+                             ir_form_field *ff)
 {
     memset(f, 0, sizeof *f);
     memset(ff, 0, sizeof *ff);
@@ -655,7 +656,8 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
         if (!lit->values)
             return false;
         for (size_t i = 0; i < ff->nvalues; i++)
-            lit->values[i] = values->kind == IDL_NODE_SEQ ? values->items[i] : values->pairs[i].key;
+            if (!(lit->values[i] = mcp_json_new_string(c->a, ff->values[i], strlen(ff->values[i]))))
+                return false;
         if (multi) {
             f->type = ck_new_type(c, IR_LIST, values->loc);
             if (!f->type)
@@ -756,6 +758,11 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
     f->description = ck_description_of(c, spec);
     ck_field_title(c, spec, f);
     f->c_name = ck_c_name(c, spec, f->name);
+    if (ck_literals_to_name(f->type, spec)) {
+        char what[400];
+        snprintf(what, sizeof what, "the type of field '%s' of %s", f->name, owner);
+        ck_name_literals(c, f->type, spec, mcp_arena_printf(c->a, "%s_%s", c_owner, f->c_name), what);
+    }
     f->required = true;
     const idl_node *req = idl_map_get(spec, "required");
     if (req)
@@ -763,7 +770,7 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, i
     const idl_node *d = idl_map_get(spec, "default");
     if (d && d->kind != IDL_NODE_NULL) {
         check_form_default(c, f, ff, spec, d);
-        f->default_value = d;
+        f->default_value = ck_value(c, d);
     }
     return true;
 }
@@ -823,10 +830,11 @@ static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
     }
     e->fields = mcp_arena_alloc(c->a, (fields->n ? fields->n : 1) * sizeof *e->fields);
     e->form = mcp_arena_alloc(c->a, (fields->n ? fields->n : 1) * sizeof *e->form);
-    if (!e->fields || !e->form)
+    const char *c_owner = mcp_arena_printf(c->a, "%s_form", e->c_name);
+    if (!e->fields || !e->form || !c_owner)
         return;
     for (size_t i = 0; i < fields->n; i++) {
-        if (!parse_form_field(c, &fields->pairs[i], what, &e->fields[e->nfields], &e->form[e->nfields]))
+        if (!parse_form_field(c, &fields->pairs[i], what, c_owner, &e->fields[e->nfields], &e->form[e->nfields]))
             continue;
         e->nfields++;
     }

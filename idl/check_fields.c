@@ -4,6 +4,7 @@
  * apply to that type and must not contradict each other. Also 'extra', which
  * says whether a model or a tool's arguments take keys beyond their fields.
  */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -179,8 +180,60 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
 /* ---------------------------------------------------------------- fields */
 
 static const char *const FIELD_KEYS[] = {
-    "type", "description", "title", "default", "required", "c_name", CK_CONSTRAINT_KEY_NAMES,
+    "type", "description", "title", "default", "required", "c_name", "c_type", CK_CONSTRAINT_KEY_NAMES,
 };
+
+/* Visit the Literals of t, depth first in the order written: count them (base
+ * NULL), or name each, *k counting them. */
+static void visit_literals(checker *c, ir_type *t, const char *base, size_t total, size_t *k)
+{
+    assert(!base || c);
+    switch (t->kind) {
+    case IR_LITERAL:
+        ++*k;
+        if (base && total == 1)
+            t->c_name = mcp_arena_printf(c->a, "%s_%s", c->srv->c_prefix, base);
+        else if (base)
+            t->c_name = mcp_arena_printf(c->a, "%s_%s_%zu", c->srv->c_prefix, base, *k);
+        return;
+    case IR_LIST:
+    case IR_SET:
+    case IR_DICT:
+        visit_literals(c, t->elem, base, total, k);
+        return;
+    case IR_TUPLE:
+    case IR_UNION:
+        for (size_t i = 0; i < t->nitems; i++)
+            visit_literals(c, t->items[i], base, total, k);
+        return;
+    default:
+        return;
+    }
+}
+
+bool ck_literals_to_name(const ir_type *t, const idl_node *spec)
+{
+    size_t k = 0;
+    visit_literals(NULL, (ir_type *)t, NULL, 0, &k);
+    return k || (spec && spec->kind == IDL_NODE_MAP && idl_map_get(spec, "c_type"));
+}
+
+void ck_name_literals(checker *c, ir_type *t, const idl_node *spec, const char *site, const char *what)
+{
+    const idl_node *v = spec && spec->kind == IDL_NODE_MAP ? idl_map_get(spec, "c_type") : NULL;
+    const char *base = site;
+    if (v && ck_string(c, v, "'c_type'")) {
+        if (!idl_is_c_identifier(v->str) || idl_is_c_keyword(v->str))
+            ERR(c, v->loc, "'c_type' must be a C identifier that is not a keyword, not '%s'", v->str);
+        base = v->str;
+    }
+    size_t total = 0, k = 0;
+    visit_literals(c, t, NULL, 0, &total);
+    if (v && total == 0)
+        ERR(c, ck_map_key(spec, "c_type")->loc,
+            "'c_type' names the C enum of a Literal, but %s holds no Literal", what);
+    visit_literals(c, t, base, total, &k);
+}
 
 bool ck_field_title(checker *c, const idl_node *map, ir_field *f)
 {
@@ -193,7 +246,8 @@ bool ck_field_title(checker *c, const idl_node *map, ir_field *f)
 }
 
 /* Parse one field (or parameter) `key: spec`. */
-static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, const char *owner_what, ir_field *f)
+static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, const char *owner_what,
+                        const char *c_owner, ir_field *f)
 {
     memset(f, 0, sizeof *f);
     const idl_node *key = p->key, *spec = p->value;
@@ -203,7 +257,7 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
         ERR(c, key->loc, "a field name cannot contain a NUL character");
         return false;
     }
-    const idl_node *type_node = spec, *required = NULL;
+    const idl_node *type_node = spec, *required = NULL, *default_node = NULL;
     bool is_map = spec->kind == IDL_NODE_MAP;
     if (is_map) {
         ck_keysf(c, spec, FIELD_KEYS, COUNT(FIELD_KEYS), NULL, 0, "field '%s' of %s", f->name, owner_what);
@@ -214,7 +268,7 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
         }
         f->description = ck_description_of(c, spec);
         required = idl_map_get(spec, "required");
-        f->default_value = idl_map_get(spec, "default");
+        default_node = idl_map_get(spec, "default");
     }
     char what[300];
     snprintf(what, sizeof what, "type of '%s'", f->name);
@@ -226,7 +280,12 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
     if (!(is_map && ck_field_title(c, spec, f)))
         f->title = idl_title_case(c->a, f->name);
     f->c_name = ck_c_name(c, is_map ? spec : NULL, f->name);
-    f->required = f->default_value == NULL;
+    if (ck_literals_to_name(f->type, is_map ? spec : NULL)) {
+        char what[400];
+        snprintf(what, sizeof what, "the type of field '%s' of %s", f->name, owner_what);
+        ck_name_literals(c, f->type, is_map ? spec : NULL, mcp_arena_printf(c->a, "%s_%s", c_owner, f->c_name), what);
+    }
+    f->required = default_node == NULL;
     if (required) {
         if (required->kind != IDL_NODE_BOOL) {
             ERR(c, required->loc, "'required' must be true or false");
@@ -237,16 +296,19 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
             f->required = required->v.b;
         }
     }
-    if (owner == CK_OWNER_RECORD && f->default_value) {
+    if (owner == CK_OWNER_RECORD && default_node) {
         ERR(c, ck_map_key(spec, "default")->loc,
             "records take no defaults: an absent key stays absent; write 'required: false' for '%s', "
             "or make the type a model", f->name);
-        f->default_value = NULL;
+        default_node = NULL;
     }
+    if (default_node)
+        ck_add_default(c, f, default_node, owner_what);
     return true;
 }
 
-ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner, const char *owner_what, size_t *n)
+ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner, const char *owner_what,
+                          const char *c_owner, size_t *n)
 {
     *n = 0;
     if (!map || map->kind == IDL_NODE_NULL)
@@ -265,7 +327,7 @@ ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner,
             ERR(c, p->key->loc, "parameter '%s' of %s cannot start with '_'", p->key->str, owner_what);
             continue;
         }
-        if (parse_field(c, p, owner, owner_what, &fields[k]))
+        if (parse_field(c, p, owner, owner_what, c_owner, &fields[k]))
             k++;
     }
     *n = k;

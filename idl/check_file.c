@@ -73,8 +73,8 @@ void ck_check_finite(checker *c)
     for (size_t i = 0; i < n; i++) {
         const ir_def *def = c->srv->defs[i];
         for (size_t j = 0; j < def->nfields; j++)
-            if (def->fields[j].required)
-                ir_append_refs(c->a, def->fields[j].type, &refs[i]);
+            if (def->fields[j].required && !ir_append_refs(c->a, def->fields[j].type, &refs[i]))
+                return; /* out of memory: no verdict, as above */
         nrefs += refs[i].n;
     }
     /* Who refers to whom, reversed: rev[rev_start[j] .. rev_start[j + 1]) refer to j. */

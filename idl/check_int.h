@@ -15,11 +15,20 @@
 #define MCPIDL_IDL_CHECK_INT_H
 
 #include "ir.h"
+#include "node.h"
 
 typedef struct def_slot {
     const char *name;
     ir_def *def;
 } def_slot;
+
+/* A default waiting for its check (check_values.c): the field it belongs to,
+ * the YAML value, and its owner for messages ("model 'Person'"). */
+typedef struct ck_default {
+    ir_field *field;
+    const idl_node *node;
+    const char *owner;
+} ck_default;
 
 typedef struct checker {
     mcp_arena *a;
@@ -34,6 +43,8 @@ typedef struct checker {
     size_t *line_starts;    /* byte offset of each line of the source, built when first needed */
     size_t nlines;
     bool lines_built;
+    ck_default *defaults;   /* in the order the fields were read */
+    size_t ndefaults, cap_defaults;
 } checker;
 
 #define ERR(c, loc, ...) idl_error((c)->d, (loc), __VA_ARGS__)
@@ -102,11 +113,14 @@ ir_type *ck_new_type(checker *c, ir_kind kind, idl_loc loc);
 
 /* ---------------------------------------------------------------- check_repeat.c */
 
-/* Equality of two values as JSON sees them (1 and 1.0 are equal). */
-bool ck_node_value_equal(const idl_node *a, const idl_node *b);
-/* Hashes that agree with ck_node_value_equal and with the equality of types
- * as Python sees them (the repeated arms of a union). */
-uint64_t ck_node_value_hash(const idl_node *v);
+/* A YAML value as an IR value (a JSON value in the checker's arena): mappings
+ * keep their keys in document order, aliases are expanded, an integer beyond
+ * int64 holds its clamped value. NULL without memory. */
+const mcp_json *ck_value(checker *c, const idl_node *n);
+/* Hashes that agree with mcp_json_equal (values are equal as JSON sees them:
+ * 1 and 1.0 are) and with the equality of types as Python sees them (the
+ * repeated arms of a union). */
+uint64_t ck_value_hash(const mcp_json *v);
 uint64_t ck_type_hash(const ir_type *t);
 /* FNV-1a of n bytes (also the type table's hash of a name). */
 uint64_t ck_hash_bytes(const char *s, size_t n);
@@ -126,9 +140,9 @@ void ck_index_set_free(ck_index_set *s);
 /* The index of an item already seen that equals items[i] (whose hash is h), or
  * SIZE_MAX after adding i. Indices are added in increasing order. */
 size_t ck_index_set_add(ck_index_set *s, uint64_t h, size_t i, const void *items, ck_items_equal_fn eq);
-/* Item equality for arrays of `ir_type *` and of `const idl_node *`. */
+/* Item equality for arrays of `ir_type *` and of `const mcp_json *`. */
 bool ck_types_at_equal(const void *items, size_t a, size_t b);
-bool ck_nodes_at_equal(const void *items, size_t a, size_t b);
+bool ck_values_at_equal(const void *items, size_t a, size_t b);
 
 /* A name with its index, to be sorted by name then index. */
 typedef struct ck_name_ix {
@@ -175,8 +189,20 @@ ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const 
 
 typedef enum ck_field_owner { CK_OWNER_MODEL, CK_OWNER_RECORD, CK_OWNER_PARAMS } ck_field_owner;
 
-/* The mapping of fields or parameters `map` (may be NULL) as an array of *n. */
-ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner, const char *owner_what, size_t *n);
+/* The mapping of fields or parameters `map` (may be NULL) as an array of *n.
+ * `c_owner` is the C name of what holds them, without the prefix (a type's
+ * name, TOOL_args), that the C enums of their Literals are named after. */
+ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner, const char *owner_what,
+                          const char *c_owner, size_t *n);
+/* Name the C enums of the Literals in t, the type of a field (or of a tool's
+ * return) declared in mapping `spec` (may be NULL): prefix_SITE, or
+ * prefix_C_TYPE with the mapping's 'c_type'; when t holds several Literals,
+ * each gets _1, _2, ... in the order they are written. `what` names t in
+ * messages ("the type of field 'color' of model 'Shirt'"). */
+void ck_name_literals(checker *c, ir_type *t, const idl_node *spec, const char *site, const char *what);
+/* Whether ck_name_literals has anything to do: t holds a Literal, or `spec`
+ * has a 'c_type' (to check). */
+bool ck_literals_to_name(const ir_type *t, const idl_node *spec);
 /* Apply the constraint keys of mapping `m` to type `t` (to the non-null arm of
  * an Optional). */
 void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t);
@@ -188,7 +214,11 @@ void ck_extra_of(checker *c, const idl_node *body, bool *forbid);
 
 /* ---------------------------------------------------------------- check_values.c */
 
-/* Every default of a type's field or a tool's parameter against its type. */
+/* Remember the default `node` of field f (of `owner`, copied) for
+ * ck_check_defaults. */
+void ck_add_default(checker *c, ir_field *f, const idl_node *node, const char *owner);
+/* Every default of a type's field or a tool's parameter against its type, in
+ * the order they were read; each becomes the field's IR value. */
 void ck_check_defaults(checker *c);
 
 /* ---------------------------------------------------------------- check_tools.c */

@@ -6,6 +6,7 @@
  * types as Python sees them (a union drops the arms Python would); the hashes
  * agree with both.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,47 +14,49 @@
 
 /* ---------------------------------------------------------------- equality */
 
-bool ck_node_value_equal(const idl_node *a, const idl_node *b)
+const mcp_json *ck_value(checker *c, const idl_node *n)
 {
-    if (a->kind != b->kind) {
-        /* 1 and 1.0 are the same JSON number */
-        if ((a->kind == IDL_NODE_INT && b->kind == IDL_NODE_FLOAT) ||
-            (a->kind == IDL_NODE_FLOAT && b->kind == IDL_NODE_INT)) {
-            double x = a->kind == IDL_NODE_INT ? (double)a->v.i : a->v.f;
-            double y = b->kind == IDL_NODE_INT ? (double)b->v.i : b->v.f;
-            return x == y;
-        }
-        return false;
-    }
-    switch (a->kind) {
+    mcp_arena *a = c->a;
+    switch (n->kind) {
     case IDL_NODE_NULL:
-        return true;
+        return mcp_json_new_null(a);
     case IDL_NODE_BOOL:
-        return a->v.b == b->v.b;
+        return mcp_json_new_bool(a, n->v.b);
     case IDL_NODE_INT:
-        return a->v.i == b->v.i;
+        return mcp_json_new_int(a, n->v.i);
     case IDL_NODE_FLOAT:
-        return a->v.f == b->v.f;
+        return mcp_json_new_float(a, n->v.f);
     case IDL_NODE_STR:
-        return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+        return mcp_json_new_string(a, n->str, n->len);
     case IDL_NODE_SEQ:
-        if (a->n != b->n)
-            return false;
-        for (size_t i = 0; i < a->n; i++)
-            if (!ck_node_value_equal(a->items[i], b->items[i]))
-                return false;
-        return true;
-    case IDL_NODE_MAP:
-        if (a->n != b->n)
-            return false;
-        for (size_t i = 0; i < a->n; i++) {
-            const idl_node *v = idl_map_get(b, a->pairs[i].key->str);
-            if (!v || !ck_node_value_equal(a->pairs[i].value, v))
-                return false;
+    case IDL_NODE_MAP: {
+        /* The loader bounds the depth (and the expansion of aliases), and keys
+         * are unique: the members are placed, not searched. */
+        assert(n->n == 0 || (n->kind == IDL_NODE_SEQ ? n->items != NULL : n->pairs != NULL));
+        bool seq = n->kind == IDL_NODE_SEQ;
+        mcp_json *v = seq ? mcp_json_new_array(a) : mcp_json_new_object(a);
+        if (!v || !n->n)
+            return v;
+        if (seq)
+            v->items = mcp_arena_alloc(a, n->n * sizeof *v->items);
+        else
+            v->members = mcp_arena_alloc(a, n->n * sizeof *v->members);
+        if (seq ? !v->items : !v->members)
+            return NULL;
+        for (size_t i = 0; i < n->n; i++) {
+            const mcp_json *item = ck_value(c, seq ? n->items[i] : n->pairs[i].value);
+            if (!item)
+                return NULL;
+            if (seq)
+                v->items[i] = (mcp_json *)item;
+            else
+                v->members[i] = (mcp_json_member){n->pairs[i].key->str, n->pairs[i].key->len, (mcp_json *)item};
         }
-        return true;
+        v->n = v->cap = n->n;
+        return v;
     }
-    return false;
+    }
+    return NULL;
 }
 
 /* Structural equality of two types as their schemas see them. */
@@ -99,7 +102,7 @@ static bool same_members(const void *const *x, const void *const *y, size_t n, u
     return same;
 }
 
-static uint64_t value_hash_of(const void *v) { return ck_node_value_hash(v); }
+static uint64_t value_hash_of(const void *v) { return ck_value_hash(v); }
 static uint64_t type_hash_of(const void *t) { return ck_type_hash(t); }
 
 /* Equality of two types as Python sees them, which is how a union drops its
@@ -129,7 +132,7 @@ static bool type_equal(const ir_type *x, const ir_type *y)
                                                       x->nitems, type_hash_of, ck_types_at_equal);
     case IR_LITERAL:
         return x->nvalues == y->nvalues && same_members((const void *const *)x->values, (const void *const *)y->values,
-                                                        x->nvalues, value_hash_of, ck_nodes_at_equal);
+                                                        x->nvalues, value_hash_of, ck_values_at_equal);
     case IR_NAMED:
         return x->def == y->def;
     default:
@@ -154,35 +157,37 @@ uint64_t ck_hash_bytes(const char *s, size_t n)
     return h;
 }
 
-uint64_t ck_node_value_hash(const idl_node *v)
+uint64_t ck_value_hash(const mcp_json *v)
 {
     switch (v->kind) {
-    case IDL_NODE_NULL:
+    case MCP_JNULL:
         return 1;
-    case IDL_NODE_BOOL:
-        return v->v.b ? 2 : 3;
-    case IDL_NODE_INT:
-    case IDL_NODE_FLOAT: {
+    case MCP_JBOOL:
+        return v->b ? 2 : 3;
+    case MCP_JINT:
+    case MCP_JFLOAT: {
         /* 1 and 1.0 are the same JSON number, and 0.0 is -0.0 */
-        double x = v->kind == IDL_NODE_INT ? (double)v->v.i : v->v.f;
+        double x = v->kind == MCP_JINT ? (double)v->i : v->d;
         if (x == 0)
             x = 0;
         uint64_t bits;
         memcpy(&bits, &x, sizeof bits);
         return hash_mix(4, bits);
     }
-    case IDL_NODE_STR:
-        return hash_mix(5, ck_hash_bytes(v->str, v->len));
-    case IDL_NODE_SEQ: {
+    case MCP_JBIGINT: /* never built from YAML: equal only to itself here */
+        return hash_mix(8, ck_hash_bytes(v->s, v->len));
+    case MCP_JSTRING:
+        return hash_mix(5, ck_hash_bytes(v->s, v->len));
+    case MCP_JARRAY: {
         uint64_t h = 6;
         for (size_t i = 0; i < v->n; i++)
-            h = hash_mix(h, ck_node_value_hash(v->items[i]));
+            h = hash_mix(h, ck_value_hash(v->items[i]));
         return h;
     }
-    case IDL_NODE_MAP: {
+    case MCP_JOBJECT: {
         uint64_t h = 7; /* the order of the keys does not matter */
         for (size_t i = 0; i < v->n; i++)
-            h += hash_mix(ck_hash_bytes(v->pairs[i].key->str, v->pairs[i].key->len), ck_node_value_hash(v->pairs[i].value));
+            h += hash_mix(ck_hash_bytes(v->members[i].key, v->members[i].key_len), ck_value_hash(v->members[i].value));
         return h;
     }
     }
@@ -209,7 +214,7 @@ uint64_t ck_type_hash(const ir_type *t)
         return h;
     case IR_LITERAL:
         for (size_t i = 0; i < t->nvalues; i++)
-            h += hash_mix(17, ck_node_value_hash(t->values[i]));
+            h += hash_mix(17, ck_value_hash(t->values[i]));
         return h;
     case IR_NAMED:
         return hash_mix(h, (uint64_t)(uintptr_t)t->def);
@@ -276,10 +281,10 @@ bool ck_types_at_equal(const void *items, size_t a, size_t b)
     return type_equal(t[a], t[b]);
 }
 
-bool ck_nodes_at_equal(const void *items, size_t a, size_t b)
+bool ck_values_at_equal(const void *items, size_t a, size_t b)
 {
-    const idl_node *const *v = items;
-    return ck_node_value_equal(v[a], v[b]);
+    const mcp_json *const *v = items;
+    return mcp_json_equal(v[a], v[b]);
 }
 
 /* ---------------------------------------------------------------- sorted names

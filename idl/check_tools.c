@@ -11,7 +11,7 @@
 
 static const char *const TOOL_KEYS[] = {"description", "title", "params", "extra", "returns",
                                         "structured_output", "annotations", "c_name"};
-static const char *const RETURNS_KEYS[] = {"type", "description", "title", CK_CONSTRAINT_KEY_NAMES};
+static const char *const RETURNS_KEYS[] = {"type", "description", "title", "c_type", CK_CONSTRAINT_KEY_NAMES};
 static const char *const ANNOTATION_KEYS[] = {"title", "readOnlyHint", "destructiveHint", "idempotentHint",
                                               "openWorldHint"};
 
@@ -88,13 +88,19 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
     else
         t->output = IR_OUTPUT_WRAPPED;
     r->type = t->returns;
+    /* A 'c_type' on a return that is not wrapped is reported below. */
+    bool wrapped = !(t->output == IR_OUTPUT_OBJECT || t->output == IR_OUTPUT_DICT || rt->kind == IR_CONTENT);
+    if (ck_literals_to_name(t->returns, wrapped ? ret : NULL)) {
+        snprintf(what, sizeof what, "the return type of tool '%s'", t->name);
+        ck_name_literals(c, t->returns, wrapped ? ret : NULL, mcp_arena_printf(c->a, "%s_result", t->c_name), what);
+    }
     if (ret->kind != IDL_NODE_MAP)
         return;
     bool decorated = false;
     for (size_t i = 0; i < ret->n; i++)
         if (strcmp(ret->pairs[i].key->str, "type") != 0)
             decorated = true;
-    if (decorated && (t->output == IR_OUTPUT_OBJECT || t->output == IR_OUTPUT_DICT || rt->kind == IR_CONTENT)) {
+    if (decorated && !wrapped) {
         const char *whatis = rt->kind == IR_CONTENT ? "a 'content'" : t->output == IR_OUTPUT_DICT ? "a dict[str, T]"
                              : rt->def->kind == IR_DEF_MODEL                                   ? "a model"
                                                                                                 : "a record";
@@ -146,7 +152,8 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
         t->title = ck_string(c, title, "'title'");
     ck_extra_of(c, body, &t->extra_forbid);
     t->c_name = ck_c_name(c, body, t->name);
-    t->params = ck_parse_fields(c, idl_map_get(body, "params"), CK_OWNER_PARAMS, what, &t->nparams);
+    t->params = ck_parse_fields(c, idl_map_get(body, "params"), CK_OWNER_PARAMS, what,
+                                mcp_arena_printf(c->a, "%s_args", t->c_name), &t->nparams);
 
     const idl_node *so = idl_map_get(body, "structured_output");
     t->structured = IR_STRUCTURED_AUTO;

@@ -108,34 +108,18 @@ static ir_type *make_union(checker *c, idl_loc loc, ir_type **arms, size_t n)
     return u;
 }
 
-static idl_node *literal_node(checker *c, const texpr *e, idl_loc loc)
+/* A value of a Literal (a string, an integer, True, False or None). */
+static const mcp_json *literal_value(checker *c, const texpr *e)
 {
-    idl_node *n = mcp_arena_alloc(c->a, sizeof *n);
-    if (!n)
-        return NULL;
-    n->loc = loc;
     switch (e->kind) {
     case TEXPR_STRING:
-        n->kind = IDL_NODE_STR;
-        n->str = e->str;
-        n->len = e->len;
-        return n;
+        return mcp_json_new_string(c->a, e->str, e->len);
     case TEXPR_INT:
-        n->kind = IDL_NODE_INT;
-        n->v.i = e->ival;
-        n->overflow = e->overflow;
-        n->str = "";
-        return n;
+        return mcp_json_new_int(c->a, e->ival);
     default:
-        if (strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0) {
-            n->kind = IDL_NODE_BOOL;
-            n->v.b = e->name[0] == 'T';
-            n->str = e->name;
-            return n;
-        }
-        n->kind = IDL_NODE_NULL;
-        n->str = "None";
-        return n;
+        if (strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0)
+            return mcp_json_new_bool(c->a, e->name[0] == 'T');
+        return mcp_json_new_null(c->a);
     }
 }
 
@@ -326,7 +310,7 @@ static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
         return arms ? make_union(c, loc, arms, e->nargs) : NULL;
     }
     case TEXPR_LITERAL: {
-        const idl_node **vals = mcp_arena_alloc(c->a, e->nargs * sizeof *vals);
+        const mcp_json **vals = mcp_arena_alloc(c->a, e->nargs * sizeof *vals);
         if (!vals)
             return NULL;
         size_t k = 0;
@@ -338,9 +322,7 @@ static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
                                   : v->kind == TEXPR_STRING && memchr(v->str, 0, v->len)
                                       ? "Literal strings cannot contain NUL characters"
                                       : NULL;
-            /* The values keep the place of the Literal: finding each one's column
-             * would cost a pass over the text per value. */
-            const idl_node *n = problem ? NULL : literal_node(c, v, loc);
+            const mcp_json *n = problem ? NULL : literal_value(c, v);
             if (!n) {
                 if (problem)
                     ERR(c, ck_scalar_pos_at(c, &x->pos, v->off), "%s", problem);
@@ -348,7 +330,7 @@ static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
                 return NULL;
             }
             vals[k] = n;
-            if (ck_index_set_add(&seen, ck_node_value_hash(n), k, vals, ck_nodes_at_equal) == SIZE_MAX)
+            if (ck_index_set_add(&seen, ck_value_hash(n), k, vals, ck_values_at_equal) == SIZE_MAX)
                 k++;
         }
         ck_index_set_free(&seen);
@@ -494,8 +476,11 @@ static void define_enum(checker *c, ir_def *def, const idl_node *body)
             continue;
         }
         *(is_str ? &strings : &ints) = true;
-        def->values[def->nvalues] = v;
-        if (ck_index_set_add(&seen, ck_node_value_hash(v), def->nvalues, def->values, ck_nodes_at_equal) == SIZE_MAX)
+        const mcp_json *value = ck_value(c, v);
+        if (!value)
+            break;
+        def->values[def->nvalues] = value;
+        if (ck_index_set_add(&seen, ck_value_hash(value), def->nvalues, def->values, ck_values_at_equal) == SIZE_MAX)
             def->nvalues++;
         else
             ERR(c, v->loc, "enum '%s' repeats the value '%s'", def->name, v->str);
@@ -532,7 +517,7 @@ void ck_define_types(checker *c, const idl_node *types)
             ck_extra_of(c, body, &def->extra_forbid);
             def->fields = ck_parse_fields(c, idl_map_get(body, "fields"),
                                           def->kind == IR_DEF_MODEL ? CK_OWNER_MODEL : CK_OWNER_RECORD, what,
-                                          &def->nfields);
+                                          def->name, &def->nfields);
         }
         /* As a class docstring: an empty one is none. */
         def->description = ck_description_of(c, body);

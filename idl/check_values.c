@@ -288,10 +288,11 @@ static bool fits_fields(checker *c, const ir_def *def, const idl_node *v, mcp_bu
 
 /* Whether v is one of the values of a Literal or an enum (of the same kind: 1.0
  * is not the integer 1 there). */
-static bool is_one_of(const idl_node *v, const idl_node *const *values, size_t n)
+static bool is_one_of(checker *c, const idl_node *v, const mcp_json *const *values, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (v->kind == values[i]->kind && ck_node_value_equal(v, values[i]))
+    const mcp_json *x = ck_value(c, v);
+    for (size_t i = 0; x && i < n; i++)
+        if (x->kind == values[i]->kind && mcp_json_equal(x, values[i]))
             return true;
     return false;
 }
@@ -347,6 +348,7 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         size_t mark = path->len;
         ck_index_set seen;
         ck_index_set_init(&seen, t->kind == IR_SET ? v->n : 0);
+        const mcp_json **items = t->kind == IR_SET ? mcp_arena_alloc(c->a, (v->n ? v->n : 1) * sizeof *items) : NULL;
         bool ok = true;
         for (size_t i = 0; i < v->n && ok; i++) {
             path_push_index(path, i);
@@ -355,8 +357,8 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
                 break;
             path_cut(path, mark);
             size_t j;
-            if (t->kind == IR_SET &&
-                (j = ck_index_set_add(&seen, ck_node_value_hash(v->items[i]), i, v->items, ck_nodes_at_equal)) != SIZE_MAX) {
+            if (items && (items[i] = ck_value(c, v->items[i])) &&
+                (j = ck_index_set_add(&seen, ck_value_hash(items[i]), i, items, ck_values_at_equal)) != SIZE_MAX) {
                 loc->loc = v->items[i]->loc;
                 loc->subject = v;
                 mcp_buf_puts(msg, "repeats ");
@@ -411,14 +413,14 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         return ok;
     }
     case IR_LITERAL:
-        if (is_one_of(v, t->values, t->nvalues))
+        if (is_one_of(c, v, t->values, t->nvalues))
             return true;
         mcp_buf_puts(msg, "is not one of the Literal values");
         return false;
     case IR_NAMED: {
         const ir_def *def = t->def;
         if (def->kind == IR_DEF_ENUM) {
-            if (is_one_of(v, def->values, def->nvalues))
+            if (is_one_of(c, v, def->values, def->nvalues))
                 return true;
             mcp_buf_printf(msg, "is not a value of enum '%s'", def->name);
             return false;
@@ -429,18 +431,18 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
     return false;
 }
 
-/* Report whether `v`, the default of field `f`, fits its type:
+/* Report whether `dv`, the default of field `f`, fits its type:
  *   default 'three' of 'count' in model 'Person' is not an integer
  *   default of 'home' in model 'Person' lacks the required field 'zip'
  *   default of 'tags' in model 'Person' does not fit its type: at tags.2, 'three' is not an integer */
-static void check_default(checker *c, const ir_field *f, const char *owner)
+static void check_default(checker *c, const ir_field *f, const idl_node *dv, const char *owner)
 {
     mcp_buf path, msg, shown;
     mcp_buf_init(&path);
     mcp_buf_init(&msg);
     mcp_buf_init(&shown);
-    fault at = {f->default_value->loc, f->default_value};
-    if (!value_fits(c, f->type, f->default_value, &path, &msg, &at)) {
+    fault at = {dv->loc, dv};
+    if (!value_fits(c, f->type, dv, &path, &msg, &at)) {
         const idl_node *v = at.subject;
         bool collection = v->kind == IDL_NODE_MAP || v->kind == IDL_NODE_SEQ;
         describe_value(&shown, v);
@@ -460,22 +462,26 @@ static void check_default(checker *c, const ir_field *f, const char *owner)
 
 /* ---------------------------------------------------------------- defaults */
 
+void ck_add_default(checker *c, ir_field *f, const idl_node *node, const char *owner)
+{
+    if (c->ndefaults == c->cap_defaults) {
+        size_t cap = c->cap_defaults ? 2 * c->cap_defaults : 16;
+        ck_default *p = mcp_arena_realloc(c->a, c->defaults, c->cap_defaults * sizeof *p, cap * sizeof *p);
+        if (!p)
+            return;
+        c->defaults = p;
+        c->cap_defaults = cap;
+    }
+    const char *o = mcp_arena_strdup(c->a, owner);
+    if (o)
+        c->defaults[c->ndefaults++] = (ck_default){f, node, o};
+}
+
 void ck_check_defaults(checker *c)
 {
-    for (size_t i = 0; i < c->srv->ndefs; i++) {
-        ir_def *def = c->srv->defs[i];
-        char what[300];
-        snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
-        for (size_t j = 0; j < def->nfields; j++)
-            if (def->fields[j].default_value)
-                check_default(c, &def->fields[j], what);
-    }
-    for (size_t i = 0; i < c->srv->ntools; i++) {
-        ir_tool *t = &c->srv->tools[i];
-        char what[300];
-        snprintf(what, sizeof what, "tool '%s'", t->name);
-        for (size_t j = 0; j < t->nparams; j++)
-            if (t->params[j].default_value)
-                check_default(c, &t->params[j], what);
+    for (size_t i = 0; i < c->ndefaults; i++) {
+        const ck_default *d = &c->defaults[i];
+        check_default(c, d->field, d->node, d->owner);
+        d->field->default_value = ck_value(c, d->node);
     }
 }

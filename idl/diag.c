@@ -1,8 +1,11 @@
 /* diag.c: collecting and printing diagnostics. */
 #include "diag.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "mcpidl/buf.h"
 
 void idl_diags_init(idl_diags *d, mcp_arena *arena, const char *path, const char *src, size_t src_len)
 {
@@ -150,10 +153,10 @@ static size_t utf8_char_len(const unsigned char *s, size_t n)
     return w;
 }
 
-/* Print source line `line`, which starts at byte `start`, and a caret under
- * column `col`. Tabs are kept so the caret lines up; control characters and
- * bytes that are not UTF-8 are shown as '?'. */
-static void print_source_line(const idl_diags *d, FILE *out, uint32_t line, size_t start, uint32_t col)
+/* Source line `line`, which starts at byte `start`, and a caret under column
+ * `col`. Tabs are kept so the caret lines up; control characters and bytes
+ * that are not UTF-8 are shown as '?'. */
+static void put_source_line(const idl_diags *d, mcp_buf *out, uint32_t line, size_t start, uint32_t col)
 {
     if (start == 0 && d->src_len >= 3 && memcmp(d->src, "\xEF\xBB\xBF", 3) == 0)
         start = 3; /* a byte-order mark is not a column */
@@ -162,27 +165,27 @@ static void print_source_line(const idl_diags *d, FILE *out, uint32_t line, size
         end++;
     if (end - start > 240)
         return; /* a very long line would drown the message */
-    fprintf(out, "%5u | ", (unsigned)line);
+    mcp_buf_printf(out, "%5u | ", (unsigned)line);
     const unsigned char *s = (const unsigned char *)d->src;
     for (size_t k = start; k < end;) {
         size_t w = utf8_char_len(s + k, end - k);
         bool control = (w == 2 && s[k] == 0xC2 && s[k + 1] < 0xA0) || /* C1 controls, U+2028, U+2029 */
                        (w == 3 && s[k] == 0xE2 && s[k + 1] == 0x80 && (s[k + 2] == 0xA8 || s[k + 2] == 0xA9));
         if (w > 1 && !control)
-            fwrite(s + k, 1, w, out);
+            mcp_buf_put(out, (const char *)s + k, w);
         else
-            fputc(s[k] == '\t' || (s[k] >= 0x20 && s[k] < 0x7F) ? s[k] : '?', out);
+            mcp_buf_putc(out, s[k] == '\t' || (s[k] >= 0x20 && s[k] < 0x7F) ? (char)s[k] : '?');
         k += w ? w : 1;
     }
-    fputs("\n      | ", out);
+    mcp_buf_puts(out, "\n      | ");
     uint32_t c = 1;
     for (size_t k = start; k < end && c < col; k++) {
         if ((s[k] & 0xC0) == 0x80)
             continue;
-        fputc(s[k] == '\t' ? '\t' : ' ', out);
+        mcp_buf_putc(out, s[k] == '\t' ? '\t' : ' ');
         c++;
     }
-    fputs("^\n", out);
+    mcp_buf_puts(out, "^\n");
 }
 
 /* The start of each line that a diagnostic points at, found in one pass over the
@@ -217,26 +220,38 @@ static int u32_cmp(const void *a, const void *b)
 
 /* A message on one line: names quoted in it come from the input and may hold
  * line breaks or other control characters, which are escaped. */
-static void put_message(FILE *out, const char *m)
+static void put_message(mcp_buf *out, const char *m)
 {
     for (; *m; m++) {
         unsigned char c = (unsigned char)*m;
         if (c == '\n')
-            fputs("\\n", out);
+            mcp_buf_puts(out, "\\n");
         else if (c == '\t')
-            fputs("\\t", out);
+            mcp_buf_puts(out, "\\t");
         else if (c == '\r')
-            fputs("\\r", out);
+            mcp_buf_puts(out, "\\r");
         else if (c < 0x20 || c == 0x7F)
-            fprintf(out, "\\x%02X", c);
+            mcp_buf_printf(out, "\\x%02X", c);
         else
-            fputc(c, out);
+            mcp_buf_putc(out, (char)c);
     }
-    fputc('\n', out);
+    mcp_buf_putc(out, '\n');
 }
 
-void idl_diags_print(idl_diags *d, FILE *out, bool show_source)
+/* The head line of a diagnostic: "path:line:col: severity: message". */
+static void put_head(const idl_diags *d, mcp_buf *out, const idl_diag *g)
 {
+    if (g->loc.line)
+        mcp_buf_printf(out, "%s:%u:%u: %s: ", d->path, (unsigned)g->loc.line, (unsigned)g->loc.col,
+                       severity_name(g->severity));
+    else
+        mcp_buf_printf(out, "%s: %s: ", d->path, severity_name(g->severity));
+    put_message(out, g->message);
+}
+
+bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx)
+{
+    assert(d->len <= d->cap && (d->len == 0 || d->items));
     sort_stable(d->items, d->len);
     uint32_t *lines = NULL;
     size_t *starts = NULL, nlines = 0;
@@ -258,14 +273,12 @@ void idl_diags_print(idl_diags *d, FILE *out, bool show_source)
             show_source = false;
         }
     }
+    mcp_buf text;
+    mcp_buf_init(&text);
     for (size_t i = 0; i < d->len; i++) {
         const idl_diag *g = &d->items[i];
-        if (g->loc.line)
-            fprintf(out, "%s:%u:%u: %s: ", d->path, (unsigned)g->loc.line, (unsigned)g->loc.col,
-                    severity_name(g->severity));
-        else
-            fprintf(out, "%s: %s: ", d->path, severity_name(g->severity));
-        put_message(out, g->message);
+        mcp_buf_clear(&text);
+        put_head(d, &text, g);
         if (show_source && g->loc.line) {
             size_t lo = 0, hi = nlines;
             while (lo < hi) {
@@ -276,11 +289,36 @@ void idl_diags_print(idl_diags *d, FILE *out, bool show_source)
                     hi = mid;
             }
             if (lo < nlines && lines[lo] == g->loc.line && starts[lo] != SIZE_MAX)
-                print_source_line(d, out, g->loc.line, starts[lo], g->loc.col);
+                put_source_line(d, &text, g->loc.line, starts[lo], g->loc.col);
         }
+        if (text.oom)
+            break;
+        fn(ctx, g, text.data, text.len);
     }
     free(lines);
     free(starts);
-    if (d->truncated)
-        fprintf(out, "%s: note: too many diagnostics; the first %zu are shown\n", d->path, d->len);
+    bool ok = !text.oom;
+    if (ok && d->truncated) {
+        char message[80];
+        snprintf(message, sizeof message, "too many diagnostics; the first %zu are shown", d->len);
+        idl_diag note = {IDL_NOTE, {0, 0}, message};
+        mcp_buf_clear(&text);
+        put_head(d, &text, &note);
+        ok = !text.oom;
+        if (ok)
+            fn(ctx, &note, text.data, text.len);
+    }
+    mcp_buf_free(&text);
+    return ok;
+}
+
+static void print_one(void *ctx, const idl_diag *g, const char *text, size_t len)
+{
+    (void)g;
+    fwrite(text, 1, len, ctx);
+}
+
+bool idl_diags_print(idl_diags *d, FILE *out, bool show_source)
+{
+    return idl_diags_render(d, show_source, print_one, out);
 }

@@ -18,6 +18,14 @@
 
 #include "mcpidl/arena.h"
 
+/* On a function whose result says whether it failed, or is what it made:
+ * ignoring it is a compile-time warning (an error with -Werror). */
+#if defined(__GNUC__)
+#define IDL_NODISCARD __attribute__((warn_unused_result))
+#else
+#define IDL_NODISCARD
+#endif
+
 /* A place in the source: 1-based line and column, the column counted in
  * characters (UTF-8 code points), as libyaml counts them. {0,0}: no place. */
 typedef struct idl_loc {
@@ -58,9 +66,17 @@ void idl_diag_vadd(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt,
 #define idl_warning(d, loc, ...) idl_diag_add((d), IDL_WARNING, (loc), __VA_ARGS__)
 #define idl_note(d, loc, ...) idl_diag_add((d), IDL_NOTE, (loc), __VA_ARGS__)
 
-/* Sort by location (stable), then print each as "path:line:col: severity: message",
- * followed by the source line and a caret when show_source is set. */
-void idl_diags_print(idl_diags *d, FILE *out, bool show_source);
+/* A diagnostic and its text: "path:line:col: severity: message\n" (or
+ * "path: severity: message\n" without a place), then, when asked for, the
+ * source line and a caret under the column. */
+typedef void (*idl_diag_fn)(void *ctx, const idl_diag *g, const char *text, size_t len);
+
+/* Sort by location (stable), then hand each to fn with its text; when more
+ * were added than recorded, a last note without a place says so. False when
+ * out of memory (the rest are not handed). */
+IDL_NODISCARD bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx);
+/* idl_diags_render, each text written to `out`. */
+IDL_NODISCARD bool idl_diags_print(idl_diags *d, FILE *out, bool show_source);
 
 /* Column (1-based, in characters) of byte offset `off` within the line that starts at
  * byte offset `line_start` of src. */

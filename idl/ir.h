@@ -1,7 +1,9 @@
 /* ir.h: the resolved, checked representation of one .mcp.yaml file.
  *
  * The checker (check*.c) builds it from the YAML tree; it is the only input of
- * the back ends (JSON Schema, C, mocks). Everything lives in one arena. Every
+ * the back ends (JSON Schema, C, mocks), which never see a YAML node: values
+ * written in the IDL (defaults, Literal and enum values) are JSON values of
+ * the runtime's own tree (mcpidl/json.h). Everything lives in one arena. Every
  * node keeps the location it came from, so a back end can still point at the
  * source.
  */
@@ -13,7 +15,7 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "node.h"
+#include "mcpidl/json.h"
 
 typedef struct ir_def ir_def;
 typedef struct ir_type ir_type;
@@ -62,8 +64,9 @@ struct ir_type {
     size_t nitems;
     bool tuple_variadic;     /* LIST written as tuple[T, ...] */
     bool int_keys;           /* DICT: dict[int, T] */
-    const idl_node **values; /* LITERAL: the constant values (strings, integers, booleans, null) */
+    const mcp_json **values; /* LITERAL: the constant values (strings, integers, booleans, null) */
     size_t nvalues;
+    const char *c_name;      /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
     ir_def *def;             /* NAMED */
     ir_constraints c;        /* on INT/FLOAT/STR/BYTES/LIST/SET */
 };
@@ -77,7 +80,7 @@ typedef struct ir_field {
     bool explicit_title;
     const char *description; /* trimmed; NULL when absent */
     ir_type *type;
-    const idl_node *default_value;   /* NULL when none */
+    const mcp_json *default_value;   /* NULL when none; a float default is finite */
     bool required;           /* must be present in the input */
     idl_loc loc;             /* the field's key */
 } ir_field;
@@ -90,7 +93,7 @@ struct ir_def {
     bool extra_forbid;
     ir_field *fields;        /* model, record */
     size_t nfields;
-    const idl_node **values; /* enum: all strings or all integers */
+    const mcp_json **values; /* enum: all strings or all integers */
     size_t nvalues;
     bool int_enum;
     bool on_cycle;           /* reaches itself through its fields */
@@ -236,12 +239,13 @@ typedef struct idl_options {
     bool warnings_as_errors;
 } idl_options;
 
-/* Check a loaded YAML tree and build the IR. Returns NULL when any error was
- * reported (warnings do not count, unless opts->warnings_as_errors). */
-ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const idl_options *opts);
+struct idl_node;
+/* Check a loaded YAML tree (node.h) and build the IR. Returns NULL when any
+ * error was reported (warnings do not count, unless opts->warnings_as_errors). */
+IDL_NODISCARD ir_server *idl_check(mcp_arena *arena, idl_diags *d, const struct idl_node *root, const idl_options *opts);
 
 /* Load and check a whole source text: the front end in one call. */
-ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
+IDL_NODISCARD ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
 
 /* The indices (ir_def.index) of named types, in a growing array of the arena. */
 typedef struct ir_refs {
@@ -251,7 +255,7 @@ typedef struct ir_refs {
 
 /* Append to r each named type t refers to, in order: items, values, union arms
  * and tuple items, depth first (ir_refs.c). False without memory. */
-bool ir_append_refs(mcp_arena *a, const ir_type *t, ir_refs *r);
+IDL_NODISCARD bool ir_append_refs(mcp_arena *a, const ir_type *t, ir_refs *r);
 
 /* The graph of named types: an edge for each reference in a model's or
  * record's fields, and its strongly connected components, numbered as they
@@ -263,7 +267,7 @@ typedef struct ir_graph {
 } ir_graph;
 
 /* Build it in the arena, iteratively; false without memory. */
-bool ir_graph_build(mcp_arena *a, const ir_server *srv, ir_graph *g);
+IDL_NODISCARD bool ir_graph_build(mcp_arena *a, const ir_server *srv, ir_graph *g);
 
 /* Helpers shared with the back ends (names.c). */
 /* Python's name.title().replace("_", " ").strip() with ASCII case rules. */
@@ -280,9 +284,9 @@ char *idl_trim_description(mcp_arena *a, const char *s, size_t len);
 
 /* Pattern checking (pattern.c): NULL when `pattern` is in the supported subset
  * and compiles; else a message, and *offset the byte offset of the problem. */
-const char *idl_pattern_check(mcp_arena *a, const char *pattern, size_t len, size_t *offset);
+IDL_NODISCARD const char *idl_pattern_check(mcp_arena *a, const char *pattern, size_t len, size_t *offset);
 /* Whether `subject` matches `pattern` (an unanchored search, as JSON Schema says);
  * -1 when the pattern does not compile. */
-int idl_pattern_matches(const char *pattern, size_t plen, const char *subject, size_t slen);
+IDL_NODISCARD int idl_pattern_matches(const char *pattern, size_t plen, const char *subject, size_t slen);
 
 #endif

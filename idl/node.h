@@ -90,7 +90,7 @@ typedef struct idl_load_limits {
  * fit the node (`!!int abc`, `!!map x`). Syntax errors, encoding errors, the depth
  * and the alias limits stop the loading at once; the other errors are all
  * reported. `limits` may be NULL for the defaults. */
-idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
+IDL_NODISCARD idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
                         const idl_load_limits *limits);
 
 /* Convenience: the value of key `key` in a mapping, or NULL. */

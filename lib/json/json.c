@@ -228,6 +228,65 @@ bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *val
     return key && mcp_json_setn(a, object, key, strlen(key), value);
 }
 
+/* Code point order of two keys (UTF-8 byte order; a prefix first). */
+static int key_cmp(const char *x, size_t nx, const char *y, size_t ny)
+{
+    int c = memcmp(x, y, nx < ny ? nx : ny);
+    return c ? c : (nx > ny) - (nx < ny);
+}
+
+bool mcp_json_set_sorted(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value)
+{
+    if (!object || object->kind != MCP_JOBJECT || !value || !key)
+        return false;
+    size_t len = strlen(key), lo = 0, hi = object->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const mcp_json_member *m = &object->members[mid];
+        int c = key_cmp(m->key, m->key_len, key, len);
+        if (c == 0) {
+            object->members[mid].value = value;
+            return true;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    char *k = mcp_arena_strndup(a, key, len);
+    void *p = object->members;
+    if (!k || !grow_room(a, &p, object->n, &object->cap, sizeof *object->members))
+        return false;
+    object->members = p;
+    memmove(&object->members[lo + 1], &object->members[lo], (object->n - lo) * sizeof *object->members);
+    object->members[lo] = (mcp_json_member){k, len, value};
+    object->n++;
+    return true;
+}
+
+mcp_json *mcp_json_copy(mcp_arena *a, const mcp_json *v)
+{
+    if (!v)
+        return NULL;
+    mcp_json *c = node(a, v->kind);
+    if (!c)
+        return NULL;
+    *c = *v;
+    c->cap = v->n;
+    size_t size = v->kind == MCP_JARRAY ? sizeof *v->items : v->kind == MCP_JOBJECT ? sizeof *v->members : 0;
+    if (size && v->n) {
+        void *p = mcp_arena_alloc(a, v->n * size);
+        if (!p)
+            return NULL;
+        memcpy(p, v->kind == MCP_JARRAY ? (const void *)v->items : (const void *)v->members, v->n * size);
+        if (v->kind == MCP_JARRAY)
+            c->items = p;
+        else
+            c->members = p;
+    }
+    return c;
+}
+
 const mcp_json *mcp_json_getn(const mcp_json *v, const char *key, size_t len)
 {
     if (!v || v->kind != MCP_JOBJECT || (!key && len))
@@ -1026,7 +1085,17 @@ static bool match_members(vec *st, const mcp_json *x, const mcp_json *y, bool *n
     return true;
 }
 
-bool mcp_json_equal(const mcp_json *x, const mcp_json *y)
+/* A boolean as the integer Python sees in it (True == 1), for number_eq. */
+static const mcp_json *as_number(const mcp_json *v, mcp_json *tmp)
+{
+    if (v->kind != MCP_JBOOL)
+        return v;
+    *tmp = (mcp_json){.kind = MCP_JINT, .i = v->b};
+    return tmp;
+}
+
+/* mcp_json_equal, and with `py` Python's ==, where booleans are numbers. */
+static bool equal(const mcp_json *x, const mcp_json *y, bool py)
 {
     pair inl[64];
     vec st = VEC_INIT(inl, sizeof(pair));
@@ -1044,6 +1113,11 @@ bool mcp_json_equal(const mcp_json *x, const mcp_json *y)
         }
         if (is_number(x->kind) && is_number(y->kind)) {
             eq = number_eq(x, y);
+            continue;
+        }
+        if (py && (x->kind == MCP_JBOOL ? is_number(y->kind) : y->kind == MCP_JBOOL && is_number(x->kind))) {
+            mcp_json tx, ty;
+            eq = number_eq(as_number(x, &tx), as_number(y, &ty));
             continue;
         }
         if (x->kind != y->kind) {
@@ -1083,6 +1157,9 @@ bool mcp_json_equal(const mcp_json *x, const mcp_json *y)
     vec_free(&st);
     return eq;
 }
+
+bool mcp_json_equal(const mcp_json *x, const mcp_json *y) { return equal(x, y, false); }
+bool mcp_json_equal_py(const mcp_json *x, const mcp_json *y) { return equal(x, y, true); }
 
 /* ---- writing ------------------------------------------------------------ */
 

@@ -20,7 +20,7 @@ static void print_diags(idl_diags *d, bool caret)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     FUZZ_CHECK(f != NULL);
-    idl_diags_print(d, f, caret);
+    FUZZ_CHECK(idl_diags_print(d, f, caret));
     fclose(f);
     /* One "path:line:col: severity: message" line at least per recorded diagnostic. */
     size_t lines = 0;
@@ -31,11 +31,11 @@ static void print_diags(idl_diags *d, bool caret)
 }
 
 /* v written as JSON parses strictly; returns the parsed value. */
-static mcp_json *strict_json(mcp_arena *a, const jval *v)
+static mcp_json *strict_json(mcp_arena *a, const mcp_json *v)
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    j_write(&b, v, 2);
+    mcp_json_write(&b, v, 2);
     FUZZ_CHECK(!b.oom);
     mcp_json_err err;
     size_t off;
@@ -56,18 +56,24 @@ static void emit(mcp_arena *a, const ir_server *srv)
     FUZZ_CHECK(tools->kind == MCP_JARRAY && tools->n == srv->ntools);
     for (size_t i = 0; i < srv->ntools; i++) {
         strict_json(a, schema_input(e, &srv->tools[i]));
-        jval *out = schema_output(e, &srv->tools[i]);
+        mcp_json *out = schema_output(e, &srv->tools[i]);
         if (out)
             strict_json(a, out);
     }
 
-    c_output c;
-    memset(&c, 0, sizeof c);
-    FUZZ_CHECK(emit_c(a, srv, "fuzz", "fuzz.mcp.yaml", true, &c));
-    FUZZ_CHECK(c.header.len > 0 && c.source.len > 0 && c.mock.len > 0);
-    mcp_buf_free(&c.header);
-    mcp_buf_free(&c.source);
-    mcp_buf_free(&c.mock);
+    c_names *n = c_names_new(a, srv, NULL, NULL);
+    FUZZ_CHECK(n != NULL);
+    mcp_buf h, c, m;
+    mcp_buf_init(&h);
+    mcp_buf_init(&c);
+    mcp_buf_init(&m);
+    FUZZ_CHECK(emit_c_header(n, "fuzz", "fuzz.mcp.yaml", &h));
+    FUZZ_CHECK(emit_c_source(n, "fuzz", "fuzz.mcp.yaml", &c));
+    FUZZ_CHECK(emit_c_mock(n, "fuzz", "fuzz.mcp.yaml", &m));
+    FUZZ_CHECK(h.len > 0 && c.len > 0 && m.len > 0);
+    mcp_buf_free(&h);
+    mcp_buf_free(&c);
+    mcp_buf_free(&m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -196,8 +196,6 @@ static const mcp_prompt PROMPTS[] = {
 
 /* ---------------------------------------------------------------- the elicitation tool */
 
-static const char *plan_name(beyond_lit_basic_pro p) { return p == beyond_lit_basic_pro_pro ? "pro" : "basic"; }
-
 /* Asks for the generated form (with the message in the arguments, if any) and
  * reports what came back, decoded. */
 static mcp_status tool_form(mcp_call *call, const void *args, void *out)
@@ -221,7 +219,7 @@ static mcp_status tool_form(mcp_call *call, const void *args, void *out)
         call, mcp_sprintf(call, "true %s: name=%s age=%lld/%d score=%g/%d subscribe=%d/%d plan=%s/%d tags=%s/%d "
                                 "email=%s/%d",
                           ACTION[action], form.name, (long long)form.age, form.has_age, form.score, form.has_score,
-                          form.subscribe, form.has_subscribe, plan_name(form.plan), form.has_plan, tags,
+                          form.subscribe, form.has_subscribe, beyond_profile_form_plan_name(form.plan), form.has_plan, tags,
                           form.has_tags, form.email ? form.email : "(null)", form.has_email));
 }
 

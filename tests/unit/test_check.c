@@ -48,12 +48,12 @@ static char *schema(result *r, bool out, size_t tool)
 {
     ck_assert_msg(r->srv != NULL, "compile failed:\n%s", r->text);
     schema_emitter *e = schema_emitter_new(&r->arena, r->srv);
-    jval *v = out ? schema_output(e, &r->srv->tools[tool]) : schema_input(e, &r->srv->tools[tool]);
+    mcp_json *v = out ? schema_output(e, &r->srv->tools[tool]) : schema_input(e, &r->srv->tools[tool]);
     if (!v)
         return strdup("null");
     mcp_buf b;
     mcp_buf_init(&b);
-    j_write(&b, v, -1);
+    mcp_json_write(&b, v, -1);
     return mcp_buf_take(&b, NULL);
 }
 

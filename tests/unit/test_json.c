@@ -1732,6 +1732,85 @@ START_TEST(equality)
 }
 END_TEST
 
+START_TEST(equality_py)
+{
+    /* Python's ==: booleans are the numbers 1 and 0; the rest as mcp_json_equal. */
+    static const struct {
+        const char *x, *y;
+        bool eq;
+    } cases[] = {
+        {"true", "1", true},
+        {"false", "0.0", true},
+        {"true", "2", false},
+        {"true", "true", true},
+        {"true", "false", false},
+        {"false", "null", false},
+        {"true", "\"1\"", false},
+        {"[1,\"a\"]", "[true,\"a\"]", true},
+        {"{\"enum\":[0,1]}", "{\"enum\":[false,true]}", true},
+        {"{\"const\":1}", "{\"const\":true,\"x\":1}", false},
+        {"1", "1.0", true},
+        {"[1,2]", "[2,1]", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mcp_json *x = parse(cases[i].x), *y = parse(cases[i].y);
+        REQUIRE(mcp_json_equal_py(x, y) == cases[i].eq, "%s == %s", cases[i].x, cases[i].y);
+        REQUIRE(mcp_json_equal_py(y, x) == cases[i].eq, "%s == %s", cases[i].y, cases[i].x);
+    }
+    ck_assert(!mcp_json_equal(parse("true"), parse("1")));
+    ck_assert(mcp_json_equal_py(NULL, NULL));
+    ck_assert(!mcp_json_equal_py(parse("1"), NULL));
+}
+END_TEST
+
+START_TEST(sorted_objects)
+{
+    /* Keys inserted in any order come out in code point order; a repeated key
+     * replaces its value in place; a prefix sorts first. */
+    mcp_json *o = mcp_json_new_object(&A);
+    static const char *const keys[] = {"type", "title", "$ref", "t", "additionalProperties", "\xc3\xa9", "Z", "title"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        ck_assert(mcp_json_set_sorted(&A, o, keys[i], mcp_json_new_int(&A, (int64_t)i)));
+    ck_assert_uint_eq(o->n, 7);
+    ck_assert_str_eq(write(o, -1), "{\"$ref\":2,\"Z\":6,\"additionalProperties\":4,\"t\":3,\"title\":7,"
+                                   "\"type\":0,\"\xc3\xa9\":5}");
+    ck_assert(!mcp_json_set_sorted(&A, mcp_json_new_array(&A), "a", mcp_json_new_null(&A)));
+    ck_assert(!mcp_json_set_sorted(&A, o, NULL, mcp_json_new_null(&A)));
+    ck_assert(!mcp_json_set_sorted(&A, o, "a", NULL));
+    /* Many keys, inserted backwards. */
+    mcp_json *big = mcp_json_new_object(&A);
+    char key[16];
+    for (int i = 999; i >= 0; i--) {
+        snprintf(key, sizeof key, "k%04d", i);
+        ck_assert(mcp_json_set_sorted(&A, big, key, mcp_json_new_int(&A, i)));
+    }
+    for (size_t i = 0; i < big->n; i++)
+        REQUIRE(big->members[i].value->i == (int64_t)i, "member %zu out of order", i);
+}
+END_TEST
+
+START_TEST(shallow_copy)
+{
+    /* The copy has its own items and members; the values are shared. */
+    mcp_json *v = parse("{\"a\":[1,2],\"b\":{\"c\":null}}");
+    mcp_json *c = mcp_json_copy(&A, v);
+    ck_assert_ptr_ne(c, v);
+    ck_assert_ptr_ne(c->members, v->members);
+    ck_assert_ptr_eq(c->members[0].value, v->members[0].value);
+    ck_assert(mcp_json_set(&A, c, "d", mcp_json_new_bool(&A, true)));
+    ck_assert_uint_eq(v->n, 2);
+    ck_assert_str_eq(write(c, -1), "{\"a\":[1,2],\"b\":{\"c\":null},\"d\":true}");
+    ck_assert_str_eq(write(v, -1), "{\"a\":[1,2],\"b\":{\"c\":null}}");
+    mcp_json *arr = mcp_json_copy(&A, v->members[0].value);
+    ck_assert(mcp_json_append(&A, arr, mcp_json_new_int(&A, 3)));
+    ck_assert_str_eq(write(arr, -1), "[1,2,3]");
+    ck_assert_str_eq(write(v, -1), "{\"a\":[1,2],\"b\":{\"c\":null}}");
+    mcp_json *s = mcp_json_copy(&A, parse("\"text\""));
+    ck_assert_str_eq(s->s, "text");
+    ck_assert_ptr_null(mcp_json_copy(&A, NULL));
+}
+END_TEST
+
 /* ---- writing ------------------------------------------------------------ */
 
 START_TEST(writer)
@@ -2117,6 +2196,9 @@ static Suite *json_suite(void)
     tcase_set_timeout(b, 120);
     tcase_add_test(b, constructors);
     tcase_add_test(b, equality);
+    tcase_add_test(b, equality_py);
+    tcase_add_test(b, sorted_objects);
+    tcase_add_test(b, shallow_copy);
     tcase_add_test(b, writer);
     tcase_add_test(b, from_jsonc);
     tcase_add_test(b, from_jsonc_deep_and_cyclic);

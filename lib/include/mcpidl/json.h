@@ -154,6 +154,19 @@ MCPIDL_API MCP_NODISCARD bool mcp_json_append(mcp_arena *a, mcp_json *array, mcp
 MCPIDL_API MCP_NODISCARD bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
 /* The same for key[0..len), which may hold NUL bytes. */
 MCPIDL_API MCP_NODISCARD bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, mcp_json *value);
+/* Sets key in an object whose members are sorted by key, in code point order
+ * (UTF-8 byte order, a prefix first), keeping them so: a binary search, then
+ * the key (copied into the arena) inserted in its place or its value
+ * replaced. mcp_json_write then writes the keys sorted, as Python's
+ * json.dumps(sort_keys=True) does. Build such an object with this function
+ * only. False when out of memory, when object is not an object or value or
+ * key is NULL. */
+MCPIDL_API MCP_NODISCARD bool mcp_json_set_sorted(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
+/* A shallow copy of v: a new node whose array of items or members is a copy
+ * (so that appending to or setting in one leaves the other alone), sharing
+ * the values they point to and the strings. NULL when out of memory or v is
+ * NULL. */
+MCPIDL_API mcp_json *mcp_json_copy(mcp_arena *a, const mcp_json *v);
 
 /* Equality as JSON values: numbers by value, exactly (1 == 1.0, and a
  * BIGINT equals the integral float of the same value; NaN equals nothing),
@@ -161,6 +174,10 @@ MCPIDL_API MCP_NODISCARD bool mcp_json_setn(mcp_arena *a, mcp_json *object, cons
  * more than 16 members are matched by sorting. NULL equals only NULL. False
  * also when the heap is exhausted on the work stack. */
 MCPIDL_API bool mcp_json_equal(const mcp_json *x, const mcp_json *y);
+/* Equality as Python's == sees the parsed values: mcp_json_equal, except
+ * that a boolean equals the number it stands for (true == 1, false == 0.0),
+ * as in pydantic's comparisons of schemas. */
+MCPIDL_API bool mcp_json_equal_py(const mcp_json *x, const mcp_json *y);
 
 /* Write v as JSON text the way pydantic-core does: indent < 0 compact
  * ({"a":1,"b":[1,2]}), else pretty with `indent` spaces per level and ": "

@@ -21,6 +21,7 @@
 
 #include "mcpidl/api.h"
 #include "mcpidl/arena.h"
+#include "mcpidl/codec.h"
 #include "mcpidl/json.h"
 #include "mcpidl/runtime.h"
 #include "mcpidl/transport.h"

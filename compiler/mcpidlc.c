@@ -1,0 +1,306 @@
+/* mcpidlc.c: the compiler as a library (include/mcpidlc/mcpidlc.h): the
+ * front end and the back ends behind one context. */
+#include "mcpidlc/mcpidlc.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c_names.h"
+#include "emit_c.h"
+#include "emit_schema.h"
+#include "ir.h"
+
+enum { MAX_INPUT = 16 << 20 }; /* an IDL is kilobytes; the loader needs ~130 bytes per node */
+
+struct mcpidlc_context {
+    mcpidlc_options opt;
+    mcp_arena arena;           /* everything of the last source */
+    bool has_source;
+    const char *stem;          /* NAME */
+    const char *source_name;   /* the file's name without directories, for the comment on top of the C */
+    size_t errors, warnings;
+    ir_server *srv;            /* NULL unless the source compiled without errors */
+    schema_emitter *schemas;   /* built on first use */
+    c_names *names;
+    char message[600];
+};
+
+const char *mcpidlc_version(void) { return MCPIDL_VERSION_STRING; }
+
+const char *mcpidlc_status_string(mcpidlc_status status)
+{
+    switch (status) {
+    case MCPIDLC_OK: return "success";
+    case MCPIDLC_INVALID: return "the source has errors";
+    case MCPIDLC_EREAD: return "the source cannot be read";
+    case MCPIDLC_EWRITE: return "the output cannot be written";
+    case MCPIDLC_ENOMEM: return "out of memory";
+    case MCPIDLC_EUSAGE: return "a call that cannot be made";
+    }
+    return "unknown status";
+}
+
+static mcpidlc_status fail(mcpidlc_context *cx, mcpidlc_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static mcpidlc_status fail(mcpidlc_context *cx, mcpidlc_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cx->message, sizeof cx->message, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+mcpidlc_context *mcpidlc_new(const mcpidlc_options *options)
+{
+    mcpidlc_context *cx = calloc(1, sizeof *cx);
+    if (!cx)
+        return NULL;
+    if (options)
+        cx->opt = *options;
+    mcp_arena_init(&cx->arena);
+    return cx;
+}
+
+void mcpidlc_free(mcpidlc_context *cx)
+{
+    if (!cx)
+        return;
+    mcp_arena_free(&cx->arena);
+    free(cx);
+}
+
+/* Forget the last source. */
+static void reset(mcpidlc_context *cx)
+{
+    mcp_arena_free(&cx->arena);
+    mcp_arena_init(&cx->arena);
+    cx->has_source = false;
+    cx->stem = cx->source_name = NULL;
+    cx->errors = cx->warnings = 0;
+    cx->srv = NULL;
+    cx->schemas = NULL;
+    cx->names = NULL;
+    cx->message[0] = 0;
+}
+
+/* NAME: the file name without directories and without ".mcp.yaml" (or
+ * ".mcp.yml", ".yaml", ".yml"). */
+static const char *stem_of(mcp_arena *a, const char *base)
+{
+    size_t n = strlen(base);
+    static const char *const SUFFIXES[] = {".mcp.yaml", ".mcp.yml", ".yaml", ".yml"};
+    for (size_t i = 0; i < sizeof SUFFIXES / sizeof *SUFFIXES; i++) {
+        size_t k = strlen(SUFFIXES[i]);
+        if (n > k && strcmp(base + n - k, SUFFIXES[i]) == 0) {
+            n -= k;
+            break;
+        }
+    }
+    return mcp_arena_strndup(a, base, n);
+}
+
+typedef struct diag_sink {
+    mcpidlc_context *cx;
+    const char *file;
+} diag_sink;
+
+static void pass_on(void *ctx, const idl_diag *g, const char *text, size_t len)
+{
+    const diag_sink *sink = ctx;
+    static const mcpidlc_severity SEVERITY[] = {[IDL_NOTE] = MCPIDLC_NOTE, [IDL_WARNING] = MCPIDLC_WARNING,
+                                                [IDL_ERROR] = MCPIDLC_ERROR};
+    mcpidlc_diagnostic d = {.severity = SEVERITY[g->severity],
+                            .file = sink->file,
+                            .line = g->loc.line,
+                            .column = g->loc.col,
+                            .message = g->message,
+                            .text = text,
+                            .text_len = len};
+    sink->cx->opt.on_diagnostic(sink->cx->opt.diagnostic_ctx, &d);
+}
+
+/* Compile src[0..len), named `shown` in diagnostics, `base` the file's name. */
+static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char *base, const char *stem,
+                              const char *src, size_t len)
+{
+    mcp_arena *a = &cx->arena;
+    const char *file = mcp_arena_strdup(a, shown);
+    cx->source_name = mcp_arena_strdup(a, base);
+    cx->stem = stem ? mcp_arena_strdup(a, stem) : stem_of(a, base);
+    if (!file || !cx->source_name || !cx->stem)
+        return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);
+    cx->has_source = true;
+    idl_diags diags;
+    idl_diags_init(&diags, a, file, src, len);
+    idl_options opts = {.warnings_as_errors = cx->opt.warnings_as_errors};
+    ir_server *srv = idl_compile(a, &diags, src, len, &opts);
+    /* The names of the generated C, whose collisions are errors of the source. */
+    bool nomem = false;
+    if (srv && !diags.errors)
+        nomem = !(cx->names = c_names_new(a, srv, &diags, NULL));
+    cx->errors = diags.errors;
+    cx->warnings = diags.warnings;
+    if (cx->opt.on_diagnostic) {
+        diag_sink sink = {cx, file};
+        if (!idl_diags_render(&diags, !cx->opt.no_source_lines, pass_on, &sink))
+            return fail(cx, MCPIDLC_ENOMEM, "out of memory reporting the diagnostics of '%s'", shown);
+    }
+    if (nomem)
+        return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);
+    if (!srv || diags.errors)
+        return MCPIDLC_INVALID;
+    cx->srv = srv;
+    return MCPIDLC_OK;
+}
+
+mcpidlc_status mcpidlc_compile_buffer(mcpidlc_context *cx, const char *name, const char *text, size_t len)
+{
+    reset(cx);
+    const char *slash = strrchr(name, '/');
+    return compile(cx, name, slash ? slash + 1 : name, NULL, text, len);
+}
+
+/* The whole of f, in a heap buffer; NULL (and the message set) when it cannot
+ * be read, or is larger than MAX_INPUT. */
+static char *read_all(mcpidlc_context *cx, FILE *f, const char *path, size_t *len, mcpidlc_status *st)
+{
+    mcp_buf b;
+    mcp_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    *st = MCPIDLC_EREAD;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (b.len + n > MAX_INPUT) {
+            fail(cx, MCPIDLC_EREAD, "'%s' is larger than %d MiB", path, MAX_INPUT >> 20);
+            mcp_buf_free(&b);
+            return NULL;
+        }
+        mcp_buf_put(&b, chunk, n);
+    }
+    if (ferror(f)) {
+        fail(cx, MCPIDLC_EREAD, "cannot read '%s'", path);
+        mcp_buf_free(&b);
+        return NULL;
+    }
+    char *data = mcp_buf_take(&b, len);
+    if (!data) {
+        *st = fail(cx, MCPIDLC_ENOMEM, "out of memory reading '%s'", path);
+        return NULL;
+    }
+    *st = MCPIDLC_OK;
+    return data;
+}
+
+mcpidlc_status mcpidlc_compile_file(mcpidlc_context *cx, const char *path)
+{
+    reset(cx);
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return fail(cx, MCPIDLC_EREAD, "cannot open '%s': %s", path, strerror(errno));
+    size_t len = 0;
+    mcpidlc_status st;
+    char *src = read_all(cx, f, path, &len, &st);
+    if (!is_stdin)
+        fclose(f);
+    if (!src)
+        return st;
+    const char *slash = strrchr(path, '/');
+    st = compile(cx, is_stdin ? "<stdin>" : path, slash ? slash + 1 : path, is_stdin ? "stdin" : NULL, src, len);
+    free(src);
+    return st;
+}
+
+size_t mcpidlc_error_count(const mcpidlc_context *cx) { return cx->errors; }
+size_t mcpidlc_warning_count(const mcpidlc_context *cx) { return cx->warnings; }
+const char *mcpidlc_message(const mcpidlc_context *cx) { return cx->message; }
+const char *mcpidlc_stem(const mcpidlc_context *cx) { return cx->has_source ? cx->stem : NULL; }
+size_t mcpidlc_tool_count(const mcpidlc_context *cx) { return cx->srv ? cx->srv->ntools : 0; }
+
+const char *mcpidlc_tool_name(const mcpidlc_context *cx, size_t i)
+{
+    return cx->srv && i < cx->srv->ntools ? cx->srv->tools[i].name : NULL;
+}
+
+bool mcpidlc_tool_has_output_schema(const mcpidlc_context *cx, size_t i)
+{
+    return cx->srv && i < cx->srv->ntools && cx->srv->tools[i].returns &&
+           cx->srv->tools[i].output != IR_OUTPUT_NONE;
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+static const ir_tool *find_tool(const mcpidlc_context *cx, const char *name)
+{
+    for (size_t i = 0; name && i < cx->srv->ntools; i++)
+        if (strcmp(cx->srv->tools[i].name, name) == 0)
+            return &cx->srv->tools[i];
+    return NULL;
+}
+
+/* A JSON output: indented by 2, with a final newline. */
+static bool put_json(mcp_buf *b, const mcp_json *v)
+{
+    bool ok = v && mcp_json_write(b, v, 2);
+    mcp_buf_putc(b, '\n');
+    return ok;
+}
+
+/* Build output `kind` into b. */
+static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char *tool, mcp_buf *b)
+{
+    mcp_arena *a = &cx->arena;
+    switch (kind) {
+    case MCPIDLC_TOOLS_JSON:
+    case MCPIDLC_INPUT_SCHEMA:
+    case MCPIDLC_OUTPUT_SCHEMA: {
+        if (!cx->schemas && !(cx->schemas = schema_emitter_new(a, cx->srv)))
+            return fail(cx, MCPIDLC_ENOMEM, "out of memory building the schemas");
+        if (kind == MCPIDLC_TOOLS_JSON)
+            return put_json(b, schema_tools_list(cx->schemas)) ? MCPIDLC_OK
+                                                                 : fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
+        const ir_tool *t = find_tool(cx, tool);
+        if (!t)
+            return fail(cx, MCPIDLC_EUSAGE, "no tool named '%s'", tool ? tool : "(null)");
+        mcp_json *s = kind == MCPIDLC_INPUT_SCHEMA ? schema_input(cx->schemas, t) : schema_output(cx->schemas, t);
+        if (!s && kind == MCPIDLC_OUTPUT_SCHEMA && t->output == IR_OUTPUT_NONE)
+            return fail(cx, MCPIDLC_EUSAGE, "tool '%s' publishes no outputSchema", t->name);
+        return put_json(b, s) ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory writing a schema");
+    }
+    case MCPIDLC_C_HEADER:
+    case MCPIDLC_C_SOURCE:
+    case MCPIDLC_C_MOCK: {
+        assert(cx->names); /* built with the IR, which exists here */
+        bool (*emit)(c_names *, const char *, const char *, mcp_buf *) =
+            kind == MCPIDLC_C_HEADER ? emit_c_header : kind == MCPIDLC_C_SOURCE ? emit_c_source : emit_c_mock;
+        return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK
+                                                              : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
+    }
+    }
+    return fail(cx, MCPIDLC_EUSAGE, "unknown output kind %d", (int)kind);
+}
+
+mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind, const char *tool, mcpidlc_write_fn write,
+                            void *ctx)
+{
+    cx->message[0] = 0;
+    if (!cx->srv)
+        return fail(cx, MCPIDLC_EUSAGE, cx->has_source ? "the source has errors: it has no outputs"
+                                                       : "no source compiled yet");
+    if (!write)
+        return fail(cx, MCPIDLC_EUSAGE, "no writer given");
+    mcp_buf b;
+    mcp_buf_init(&b);
+    mcpidlc_status st = build(cx, kind, tool, &b);
+    if (st == MCPIDLC_OK && b.oom)
+        st = fail(cx, MCPIDLC_ENOMEM, "out of memory writing an output");
+    if (st == MCPIDLC_OK && !write(ctx, b.data ? b.data : "", b.len))
+        st = MCPIDLC_EWRITE;
+    mcp_buf_free(&b);
+    return st;
+}

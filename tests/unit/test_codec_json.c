@@ -1,0 +1,180 @@
+/* test_codec_json.c: JSON text to and from generated structs
+ * (mcp_value_from_json, mcp_value_to_json, through the PREFIX_T_from_json and
+ * PREFIX_T_to_json of unit/codec/codec.mcp.yaml), the initializers, and the
+ * enums' names and counts. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "codec.mcp.h"
+
+static mcp_arena A;
+static mcp_buf B;
+
+/* The one tool of the server table, which no test calls. */
+mcp_status codec_read(mcp_call *call, const codec_read_args *in, codec_Reading *out)
+{
+    (void)in, (void)out;
+    return mcp_fail(call, "not called");
+}
+
+static void setup(void)
+{
+    mcp_arena_init(&A);
+    mcp_buf_init(&B);
+}
+
+static void teardown(void)
+{
+    mcp_arena_free(&A);
+    mcp_buf_free(&B);
+}
+
+static bool reading_from(const char *json, codec_Reading *r, const char **error)
+{
+    return codec_Reading_from_json(json, strlen(json), r, &A, error);
+}
+
+START_TEST(from_json_fills_the_struct)
+{
+    codec_Reading r;
+    const char *error = "untouched";
+    ck_assert(reading_from("{\"city\": \"Oslo\", \"celsius\": 4, \"unit\": \"F\", \"extra\": true}", &r, &error));
+    ck_assert_str_eq(error, "untouched");
+    ck_assert_str_eq(r.city, "Oslo");
+    ck_assert(r.celsius == 4.0);
+    ck_assert_int_eq(r.unit, codec_Reading_unit_F);
+    /* Defaults filled in, as in a tool's arguments. */
+    ck_assert_uint_eq(r.tags.len, 2);
+    ck_assert_str_eq(r.tags.items[1], "dry");
+    ck_assert_int_eq(r.sky, codec_Sky_clear);
+    ck_assert(!r.note.has);
+}
+END_TEST
+
+START_TEST(from_json_reports_like_pydantic)
+{
+    codec_Reading r;
+    const char *error = NULL;
+    ck_assert(!reading_from("{\"city\": \"\", \"unit\": \"K\", \"sky\": 3}", &r, &error));
+    ck_assert_str_eq(error,
+                     "4 validation errors for Reading\n"
+                     "city\n"
+                     "  String should have at least 1 character [type=string_too_short, input_value='', input_type=str]\n"
+                     "celsius\n"
+                     "  Field required [type=missing, input_value={'city': '', 'unit': 'K', 'sky': 3}, input_type=dict]\n"
+                     "unit\n"
+                     "  Input should be 'C' or 'F' [type=literal_error, input_value='K', input_type=str]\n"
+                     "sky\n"
+                     "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value=3, input_type=int]");
+    ck_assert(!reading_from("[]", &r, NULL)); /* no report asked for */
+    ck_assert(!reading_from("{\"city\": \"x\", \"celsius\": 1,}", &r, &error));
+    ck_assert_str_eq(error, "1 validation error for Reading\n"
+                            "  Invalid JSON: trailing comma at byte offset 27 [type=json_invalid, "
+                            "input_value='{\"city\": \"x\", \"celsius\": 1,}', input_type=str]");
+    codec_Sky sky;
+    ck_assert(!codec_Sky_from_json("\"rainy\"", 7, &sky, &A, &error));
+    ck_assert_str_eq(error, "1 validation error for Sky\n"
+                            "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value='rainy', input_type=str]");
+    ck_assert(codec_Sky_from_json("\"cloudy\"", 8, &sky, &A, &error));
+    ck_assert_int_eq(sky, codec_Sky_cloudy);
+}
+END_TEST
+
+START_TEST(to_json_writes_structured_content)
+{
+    codec_Reading r = codec_Reading_init_default;
+    r.city = "Cairo";
+    r.celsius = 34.1;
+    const char *error = NULL;
+    mcp_buf_puts(&B, "> ");
+    ck_assert(codec_Reading_to_json(&r, &B, &A, &error));
+    ck_assert_str_eq(B.data, "> {\"city\":\"Cairo\",\"celsius\":34.1,\"tags\":[\"warm\",\"dry\"],\"unit\":\"C\","
+                             "\"sky\":\"clear\",\"note\":null}");
+    /* A record leaves out the keys it does not have. */
+    codec_Station s = codec_Station_init_zero;
+    s.id = 7;
+    mcp_buf_clear(&B);
+    ck_assert(codec_Station_to_json(&s, &B, &A, &error));
+    ck_assert_str_eq(B.data, "{\"id\":7}");
+    s.owner = "me";
+    s.has_owner = true;
+    mcp_buf_clear(&B);
+    ck_assert(codec_Station_to_json(&s, &B, &A, &error));
+    ck_assert_str_eq(B.data, "{\"id\":7,\"owner\":\"me\"}");
+    codec_Sky sky = codec_Sky_name_;
+    mcp_buf_clear(&B);
+    ck_assert(codec_Sky_to_json(&sky, &B, &A, &error));
+    ck_assert_str_eq(B.data, "\"name\"");
+}
+END_TEST
+
+START_TEST(to_json_checks_like_an_output)
+{
+    codec_Reading r = codec_Reading_init_default;
+    r.city = "";
+    r.celsius = NAN;
+    const char *error = NULL;
+    mcp_buf_puts(&B, "kept");
+    ck_assert(!codec_Reading_to_json(&r, &B, &A, &error));
+    ck_assert_str_eq(B.data, "kept");
+    ck_assert_str_eq(error,
+                     "2 validation errors for Reading\n"
+                     "city\n"
+                     "  String should have at least 1 character [type=string_too_short, input_value='', input_type=str]\n"
+                     "celsius\n"
+                     "  Input should be a finite number [type=finite_number, input_value=nan, input_type=float]");
+    /* A value JSON cannot hold at all. */
+    r = (codec_Reading)codec_Reading_init_zero;
+    ck_assert(!codec_Reading_to_json(&r, &B, &A, &error));
+    ck_assert_ptr_nonnull(strstr(error, "NULL"));
+    ck_assert_str_eq(B.data, "kept");
+}
+END_TEST
+
+START_TEST(round_trip)
+{
+    static const char TEXT[] = "{\"city\":\"Oslo\",\"celsius\":-3.5,\"tags\":[],\"unit\":\"F\",\"sky\":\"cloudy\",\"note\":\"é\"}";
+    codec_Reading r;
+    const char *error = NULL;
+    ck_assert(reading_from(TEXT, &r, &error));
+    ck_assert(codec_Reading_to_json(&r, &B, &A, &error));
+    ck_assert_str_eq(B.data, TEXT);
+}
+END_TEST
+
+START_TEST(initializers_and_enums)
+{
+    codec_Reading zero = codec_Reading_init_zero;
+    ck_assert_ptr_null(zero.city);
+    ck_assert_uint_eq(zero.tags.len, 0);
+    ck_assert_int_eq(zero.unit, codec_Reading_unit_C);
+    codec_read_args args = codec_read_args_init_default;
+    ck_assert_ptr_null(args.city);
+    ck_assert_int_eq(args.days, 3);
+    ck_assert_int_eq(codec_Sky_COUNT, 3);
+    ck_assert_int_eq(codec_Reading_unit_COUNT, 2);
+    ck_assert_str_eq(codec_Sky_name(codec_Sky_cloudy), "cloudy");
+    ck_assert_str_eq(codec_Sky_name(codec_Sky_name_), "name");
+    ck_assert_ptr_null(codec_Sky_name((codec_Sky)codec_Sky_COUNT));
+    ck_assert_ptr_null(codec_Sky_name((codec_Sky)-1));
+    ck_assert_str_eq(codec_Reading_unit_name(codec_Reading_unit_F), "F");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("codec_json");
+    TCase *t = tcase_create("codec_json");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_test(t, from_json_fills_the_struct);
+    tcase_add_test(t, from_json_reports_like_pydantic);
+    tcase_add_test(t, to_json_writes_structured_content);
+    tcase_add_test(t, to_json_checks_like_an_output);
+    tcase_add_test(t, round_trip);
+    tcase_add_test(t, initializers_and_enums);
+    suite_add_tcase(s, t);
+    return check_run(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
+}

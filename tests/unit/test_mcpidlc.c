@@ -1,0 +1,249 @@
+/* test_mcpidlc.c: the compiler as a library (mcpidlc.h), through the shared
+ * libmcpidlc alone: sources from buffers and files, diagnostics through the
+ * callback, every output through a writer, and every status a call can
+ * return. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_run.h"
+#include "mcpidlc/mcpidlc.h"
+
+static const char WEATHER[] = "mcpidl: 1\n"
+                              "server: {name: weather, version: \"1.0.0\"}\n"
+                              "types:\n"
+                              "  Reading:\n"
+                              "    fields:\n"
+                              "      celsius: float\n"
+                              "tools:\n"
+                              "  get_reading:\n"
+                              "    description: The reading.\n"
+                              "    params:\n"
+                              "      city: str\n"
+                              "    returns: Reading\n"
+                              "  report:\n"
+                              "    description: A report.\n"
+                              "    returns: content\n";
+
+/* The diagnostics a source gave, each as its fields and its text. */
+typedef struct seen {
+    int n;
+    mcpidlc_diagnostic first;
+    char first_text[512], first_message[256], first_file[64];
+    char all[4096];
+} seen;
+
+static void collect(void *ctx, const mcpidlc_diagnostic *d)
+{
+    seen *s = ctx;
+    if (s->n++ == 0) {
+        s->first = *d;
+        snprintf(s->first_text, sizeof s->first_text, "%.*s", (int)d->text_len, d->text);
+        snprintf(s->first_message, sizeof s->first_message, "%s", d->message);
+        snprintf(s->first_file, sizeof s->first_file, "%s", d->file);
+    }
+    size_t used = strlen(s->all);
+    snprintf(s->all + used, sizeof s->all - used, "%.*s", (int)d->text_len, d->text);
+}
+
+/* A writer into a fixed buffer; `fail` makes it refuse. */
+typedef struct sink {
+    char data[1 << 16];
+    size_t len;
+    bool fail;
+} sink;
+
+static bool into(void *ctx, const char *data, size_t len)
+{
+    sink *s = ctx;
+    if (s->fail || s->len + len >= sizeof s->data)
+        return false;
+    memcpy(s->data + s->len, data, len);
+    s->len += len;
+    s->data[s->len] = 0;
+    return true;
+}
+
+static mcpidlc_status emit(mcpidlc_context *cx, mcpidlc_output kind, const char *tool, sink *s)
+{
+    memset(s, 0, sizeof *s);
+    return mcpidlc_emit(cx, kind, tool, into, s);
+}
+
+START_TEST(compile_and_emit)
+{
+    mcpidlc_context *cx = mcpidlc_new(NULL);
+    ck_assert_ptr_nonnull(cx);
+    ck_assert_ptr_null(mcpidlc_stem(cx));
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "dir/weather.mcp.yaml", WEATHER, sizeof WEATHER - 1), MCPIDLC_OK);
+    ck_assert_str_eq(mcpidlc_stem(cx), "weather");
+    ck_assert_uint_eq(mcpidlc_error_count(cx), 0);
+    ck_assert_uint_eq(mcpidlc_tool_count(cx), 2);
+    ck_assert_str_eq(mcpidlc_tool_name(cx, 0), "get_reading");
+    ck_assert_str_eq(mcpidlc_tool_name(cx, 1), "report");
+    ck_assert_ptr_null(mcpidlc_tool_name(cx, 2));
+    ck_assert(mcpidlc_tool_has_output_schema(cx, 0));
+    ck_assert(!mcpidlc_tool_has_output_schema(cx, 1));
+
+    static sink s;
+    ck_assert_int_eq(emit(cx, MCPIDLC_INPUT_SCHEMA, "get_reading", &s), MCPIDLC_OK);
+    ck_assert_str_eq(s.data, "{\n"
+                             "  \"properties\": {\n"
+                             "    \"city\": {\n"
+                             "      \"title\": \"City\",\n"
+                             "      \"type\": \"string\"\n"
+                             "    }\n"
+                             "  },\n"
+                             "  \"required\": [\n"
+                             "    \"city\"\n"
+                             "  ],\n"
+                             "  \"title\": \"get_readingArguments\",\n"
+                             "  \"type\": \"object\"\n"
+                             "}\n");
+    ck_assert_int_eq(emit(cx, MCPIDLC_OUTPUT_SCHEMA, "get_reading", &s), MCPIDLC_OK);
+    ck_assert_ptr_nonnull(strstr(s.data, "\"title\": \"Reading\""));
+    ck_assert_int_eq(emit(cx, MCPIDLC_TOOLS_JSON, NULL, &s), MCPIDLC_OK);
+    ck_assert(s.data[0] == '[' && s.data[s.len - 1] == '\n');
+    ck_assert_ptr_nonnull(strstr(s.data, "\"name\": \"report\""));
+
+    /* The C outputs, named after the stem, agreeing with each other. */
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_HEADER, NULL, &s), MCPIDLC_OK);
+    ck_assert_ptr_nonnull(strstr(s.data, "from weather.mcp.yaml;"));
+    ck_assert_ptr_nonnull(strstr(s.data, "#ifndef WEATHER_MCP_H"));
+    ck_assert_ptr_nonnull(strstr(s.data, "extern const mcp_server weather_server;"));
+    char *header = strdup(s.data);
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_SOURCE, NULL, &s), MCPIDLC_OK);
+    ck_assert_ptr_nonnull(strstr(s.data, "#include \"weather.mcp.h\""));
+    ck_assert_ptr_nonnull(strstr(s.data, "const mcp_server weather_server = {"));
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_MOCK, NULL, &s), MCPIDLC_OK);
+    ck_assert_ptr_nonnull(strstr(s.data, "mcp_mock_main(&weather_server"));
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_HEADER, NULL, &s), MCPIDLC_OK);
+    ck_assert_str_eq(s.data, header);
+    free(header);
+    mcpidlc_free(cx);
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+    mcpidlc_context *cx = mcpidlc_new(NULL);
+    static sink s;
+    /* Nothing compiled yet. */
+    ck_assert_int_eq(emit(cx, MCPIDLC_TOOLS_JSON, NULL, &s), MCPIDLC_EUSAGE);
+    ck_assert_str_eq(mcpidlc_message(cx), "no source compiled yet");
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "weather.mcp.yaml", WEATHER, sizeof WEATHER - 1), MCPIDLC_OK);
+    ck_assert_int_eq(emit(cx, MCPIDLC_INPUT_SCHEMA, "nope", &s), MCPIDLC_EUSAGE);
+    ck_assert_str_eq(mcpidlc_message(cx), "no tool named 'nope'");
+    ck_assert_int_eq(emit(cx, MCPIDLC_INPUT_SCHEMA, NULL, &s), MCPIDLC_EUSAGE);
+    ck_assert_int_eq(emit(cx, MCPIDLC_OUTPUT_SCHEMA, "report", &s), MCPIDLC_EUSAGE);
+    ck_assert_str_eq(mcpidlc_message(cx), "tool 'report' publishes no outputSchema");
+    ck_assert_int_eq(emit(cx, (mcpidlc_output)99, NULL, &s), MCPIDLC_EUSAGE);
+    ck_assert_int_eq(mcpidlc_emit(cx, MCPIDLC_TOOLS_JSON, NULL, NULL, NULL), MCPIDLC_EUSAGE);
+    /* A writer that refuses. */
+    memset(&s, 0, sizeof s);
+    s.fail = true;
+    ck_assert_int_eq(mcpidlc_emit(cx, MCPIDLC_C_SOURCE, NULL, into, &s), MCPIDLC_EWRITE);
+    /* After a source with errors, no outputs. */
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "bad.mcp.yaml", "mcpidl: 1\n", 10), MCPIDLC_INVALID);
+    ck_assert_uint_eq(mcpidlc_tool_count(cx), 0);
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_HEADER, NULL, &s), MCPIDLC_EUSAGE);
+    ck_assert_str_eq(mcpidlc_message(cx), "the source has errors: it has no outputs");
+    for (int st = MCPIDLC_OK; st <= MCPIDLC_EUSAGE; st++)
+        ck_assert(strlen(mcpidlc_status_string((mcpidlc_status)st)) > 0);
+    ck_assert_str_eq(mcpidlc_status_string(MCPIDLC_INVALID), "the source has errors");
+    mcpidlc_free(cx);
+    mcpidlc_free(NULL);
+}
+END_TEST
+
+START_TEST(diagnostics)
+{
+    static seen got;
+    memset(&got, 0, sizeof got);
+    mcpidlc_options o = {.on_diagnostic = collect, .diagnostic_ctx = &got};
+    mcpidlc_context *cx = mcpidlc_new(&o);
+    static const char BAD[] = "mcpidl: 1\n"
+                              "server: {name: w, version: \"1\"}\n"
+                              "tools:\n"
+                              "  t:\n"
+                              "    description: d\n"
+                              "    returns: flot\n";
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "w.mcp.yaml", BAD, sizeof BAD - 1), MCPIDLC_INVALID);
+    ck_assert_int_eq(got.n, 1);
+    ck_assert_uint_eq(mcpidlc_error_count(cx), 1);
+    ck_assert_int_eq(got.first.severity, MCPIDLC_ERROR);
+    ck_assert_str_eq(got.first_file, "w.mcp.yaml");
+    ck_assert_uint_eq(got.first.line, 6);
+    ck_assert_uint_eq(got.first.column, 14);
+    ck_assert_str_eq(got.first_message, "unknown type 'flot'; did you mean 'float'?");
+    ck_assert_str_eq(got.first_text, "w.mcp.yaml:6:14: error: unknown type 'flot'; did you mean 'float'?\n"
+                                     "    6 |     returns: flot\n"
+                                     "      |              ^\n");
+    mcpidlc_free(cx);
+
+    /* A warning, without source lines; then the same as an error. */
+    static const char WARN[] = "mcpidl: 1\nserver: {name: w, version: \"1\"}\ntools:\n  t:\n    returns: int\n";
+    memset(&got, 0, sizeof got);
+    o.no_source_lines = true;
+    cx = mcpidlc_new(&o);
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "w.mcp.yaml", WARN, sizeof WARN - 1), MCPIDLC_OK);
+    ck_assert_int_eq(got.n, 1);
+    ck_assert_int_eq(got.first.severity, MCPIDLC_WARNING);
+    ck_assert_uint_eq(mcpidlc_warning_count(cx), 1);
+    ck_assert_str_eq(got.first_text, "w.mcp.yaml:4:3: warning: tool 't' has no description; clients show it to the "
+                                     "model to choose tools\n");
+    mcpidlc_free(cx);
+    memset(&got, 0, sizeof got);
+    o.warnings_as_errors = true;
+    cx = mcpidlc_new(&o);
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "w.mcp.yaml", WARN, sizeof WARN - 1), MCPIDLC_INVALID);
+    ck_assert_int_eq(got.first.severity, MCPIDLC_ERROR);
+    mcpidlc_free(cx);
+}
+END_TEST
+
+START_TEST(files)
+{
+    mcpidlc_context *cx = mcpidlc_new(NULL);
+    ck_assert_int_eq(mcpidlc_compile_file(cx, "/nonexistent/dir/x.mcp.yaml"), MCPIDLC_EREAD);
+    ck_assert_str_eq(mcpidlc_message(cx), "cannot open '/nonexistent/dir/x.mcp.yaml': No such file or directory");
+    ck_assert_ptr_null(mcpidlc_stem(cx));
+
+    char dir[] = "/tmp/test_mcpidlc_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/forecast.mcp.yml", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(WEATHER, 1, sizeof WEATHER - 1, f), sizeof WEATHER - 1);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(mcpidlc_compile_file(cx, path), MCPIDLC_OK);
+    ck_assert_str_eq(mcpidlc_message(cx), "");
+    ck_assert_str_eq(mcpidlc_stem(cx), "forecast");
+    static sink s;
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_SOURCE, NULL, &s), MCPIDLC_OK);
+    ck_assert_ptr_nonnull(strstr(s.data, "from forecast.mcp.yml;"));
+    ck_assert_ptr_nonnull(strstr(s.data, "#include \"forecast.mcp.h\""));
+    unlink(path);
+    rmdir(dir);
+    /* A directory reads as nothing it can compile. */
+    ck_assert_int_eq(mcpidlc_compile_file(cx, "/tmp"), MCPIDLC_EREAD);
+    ck_assert_str_eq(mcpidlc_message(cx), "cannot read '/tmp'");
+    ck_assert_str_eq(mcpidlc_version(), MCPIDL_VERSION_STRING);
+    mcpidlc_free(cx);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mcpidlc");
+    TCase *t = tcase_create("library");
+    tcase_add_test(t, compile_and_emit);
+    tcase_add_test(t, usage_errors);
+    tcase_add_test(t, diagnostics);
+    tcase_add_test(t, files);
+    suite_add_tcase(s, t);
+    return check_run(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
