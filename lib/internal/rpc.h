@@ -92,6 +92,7 @@ typedef struct mcp_reqctx {
     int log_min;          /* the least severe mcp_level sent (notifications/message);
                              MCP_LOG_NONE: none (a modern request without a logLevel) */
     bool modern;          /* a modern request: stateless, results carry resultType */
+    const mcp_caller *caller; /* who sent it (an authenticating transport), or NULL */
 } mcp_reqctx;
 
 /* log_min when no log message may be sent. */

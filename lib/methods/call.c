@@ -28,6 +28,26 @@ void mcp_call_for_job(mcp_call *call, mcp_job *j)
     call->job = j;
 }
 
+const mcp_caller *mcp_call_caller(const mcp_call *call)
+{
+    return call && call->job ? mcp_job_ctx(call->job)->caller : NULL;
+}
+
+const char *mcp_caller_subject(const mcp_caller *caller) { return caller ? caller->subject : NULL; }
+
+bool mcp_caller_has_scope(const mcp_caller *caller, const char *scope)
+{
+    for (size_t i = 0; caller && scope && i < caller->nscopes; i++)
+        if (caller->scopes[i] && strcmp(caller->scopes[i], scope) == 0)
+            return true;
+    return false;
+}
+
+const mcp_json *mcp_caller_claim(const mcp_caller *caller, const char *name)
+{
+    return caller ? mcp_json_get(caller->claims, name) : NULL;
+}
+
 mcp_runtime *mcp_call_runtime(const mcp_call *call)
 {
     return call && call->job ? mcp_job_env(call->job)->rt : NULL;

@@ -13,7 +13,9 @@
  * requestState is a sealed token (seal.h): {"v":1,"m":METHOD,"d":DIGEST,
  * "e":EXPIRY,"a":{KEY:ANSWER,...}}, DIGEST the SHA-256 of the request's
  * params (without _meta, inputResponses and requestState) in canonical JSON,
- * EXPIRY the Unix time after which it is refused. A state that does not
+ * EXPIRY the Unix time after which it is refused; and "p", the subject of
+ * the authenticated caller, when there is one: another caller's state is
+ * refused. A state that does not
  * verify, has expired, or belongs to another request is refused with -32602.
  */
 #include <stdio.h>
@@ -30,6 +32,7 @@
 
 struct mcp_mrtr {
     const char *method;
+    const char *subject;       /* the authenticated caller's, or NULL */
     unsigned char digest[32];
     const mcp_json *earlier;   /* the answers of requestState ("a"), or NULL */
     const mcp_json *responses; /* inputResponses, or NULL */
@@ -148,6 +151,9 @@ static int open_state(mcp_call *call, const mcp_env *env, const mcp_json *state,
     hex(want, m->digest, sizeof m->digest);
     if (!mcp_json_str_is(method, m->method) || !mcp_json_str_is(digest, want))
         return fail(msg, "Invalid params: requestState belongs to another request");
+    const mcp_json *subject = mcp_json_get(p, "p");
+    if (m->subject ? !mcp_json_str_is(subject, m->subject) : subject != NULL)
+        return fail(msg, "Invalid params: requestState belongs to another caller");
     if (expiry->i < (int64_t)time(NULL))
         return fail(msg, "Invalid params: requestState has expired (send the request again without it)");
     m->earlier = answers;
@@ -164,6 +170,7 @@ int mcp_mrtr_begin(mcp_call *call, mcp_job *j, const char *method, const char **
         return fail(msg, "Internal error: out of memory");
     memset(m, 0, sizeof *m);
     m->method = method;
+    m->subject = mcp_caller_subject(mcp_job_ctx(j)->caller);
     mcp_buf_init(&m->asked);
     mcp_buf_init(&m->kept);
     call->mrtr = m;
@@ -298,7 +305,12 @@ int mcp_mrtr_end(mcp_call *call, const mcp_env *env, int code, bool failed, mcp_
         mcp_buf_printf(&payload, ",\"d\":\"%s\",\"e\":%lld,\"a\":{", digest,
                        (long long)time(NULL) + env->opt.state_ttl);
         mcp_buf_put(&payload, m->kept.data ? m->kept.data : "", m->kept.len);
-        mcp_buf_puts(&payload, "}}");
+        mcp_buf_putc(&payload, '}');
+        if (m->subject) {
+            mcp_buf_puts(&payload, ",\"p\":");
+            mcp_json_cstring(&payload, m->subject);
+        }
+        mcp_buf_putc(&payload, '}');
         mcp_buf_clear(out);
         mcp_buf_puts(out, "{\"inputRequests\":{");
         mcp_buf_put(out, m->asked.data, m->asked.len);

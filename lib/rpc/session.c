@@ -131,6 +131,7 @@ struct mcp_session {
     bool initialized;
     mcp_reqctx ctx;       /* what requests of this session carry */
     void *rctx;           /* the reply context of the message being handled */
+    const mcp_caller *caller; /* who sent it */
     slot *cur;            /* a slot ready for the next message */
     mcp_buf reply;        /* an answer being written */
     mcp_buf msg;          /* an error message being written */
@@ -1136,7 +1137,7 @@ static bool dispatch_modern(mcp_session *s, mcp_req *r, const mcp_json *method, 
                     "Invalid params: _meta." MCP_META_CLIENT_INFO " must be an object");
         return false;
     }
-    r->ctx = (mcp_reqctx){.version = version, .modern = true, .log_min = MCP_LOG_NONE};
+    r->ctx = (mcp_reqctx){.version = version, .modern = true, .log_min = MCP_LOG_NONE, .caller = s->caller};
     r->ctx.client_caps = (mcp_json_get(caps, "sampling") ? MCP_CLIENT_SAMPLING : 0) |
                          (mcp_json_get(caps, "elicitation") ? MCP_CLIENT_ELICITATION : 0) |
                          (mcp_json_get(caps, "roots") ? MCP_CLIENT_ROOTS : 0);
@@ -1293,6 +1294,7 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
     r.m = find_method(s, e.method, false);
     r.ctx = s->ctx;
     r.ctx.log_min = atomic_load(&s->log_min);
+    r.ctx.caller = s->caller;
     bool early = r.m && (r.m->flags & MCP_METHOD_EARLY);
     if (!s->initialized && !early) {
         reply_error(s, b, &r.id, MCP_RPC_INVALID_REQUEST,
@@ -1364,7 +1366,14 @@ void mcp_session_too_large(mcp_session *s, void *reply_ctx)
 
 bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *reply_ctx)
 {
+    return mcp_session_message_from(s, text, len, reply_ctx, NULL);
+}
+
+bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx,
+                              const mcp_caller *caller)
+{
     s->rctx = reply_ctx;
+    s->caller = caller;
     if (len > 0 && text[len - 1] == '\r')
         len--;
     /* Blank lines are not messages: clients may send a newline too many

@@ -39,6 +39,19 @@ typedef enum mcp_task_support {
     MCP_TASK_REQUIRED,    /* only as a task */
 } mcp_task_support;
 
+/* A tool parameter mirrored in an HTTP header (2026-07-28, IDL `header:`,
+ * published as x-mcp-header): Mcp-Param-NAME carries the value at `path`
+ * (property names from the arguments object down), which the transport
+ * checks against the body. */
+typedef enum mcp_header_kind { MCP_HEADER_STRING, MCP_HEADER_INTEGER, MCP_HEADER_BOOLEAN } mcp_header_kind;
+
+typedef struct mcp_header_param {
+    const char *name;              /* the header is Mcp-Param-NAME */
+    const char *const *path;
+    size_t depth;
+    mcp_header_kind kind;
+} mcp_header_param;
+
 typedef mcp_status (*mcp_handler_fn)(mcp_call *call, const void *args, void *out);
 
 typedef struct mcp_tool {
@@ -51,6 +64,10 @@ typedef struct mcp_tool {
     const char *output_title;      /* the title of output reports (WeatherData, <tool>Output) */
     mcp_handler_fn handler;
     mcp_task_support task;
+    const mcp_header_param *headers;
+    size_t nheaders;
+    const char *const *scopes;     /* OAuth scopes a caller needs (IDL `scopes:`); NULL: the server's */
+    size_t nscopes;
 } mcp_tool;
 
 /* A reader: `vars` holds the values of a template's variables, in the
@@ -86,6 +103,8 @@ typedef struct mcp_resource {
     const char *blob;              /* or base64; */
     mcp_read_fn read;              /* else a reader */
     mcp_cache cache;               /* resources/read's hints */
+    const char *const *scopes;     /* as mcp_tool's */
+    size_t nscopes;
 } mcp_resource;
 
 typedef struct mcp_resource_template {
@@ -97,6 +116,9 @@ typedef struct mcp_resource_template {
     mcp_read_fn read;
     const mcp_completer *complete;
     size_t ncomplete;
+    mcp_cache cache;
+    const char *const *scopes;
+    size_t nscopes;
 } mcp_resource_template;
 
 typedef struct mcp_prompt_arg {
@@ -112,6 +134,8 @@ typedef struct mcp_prompt {
     mcp_prompt_fn get;
     const mcp_completer *complete;
     size_t ncomplete;
+    const char *const *scopes;
+    size_t nscopes;
 } mcp_prompt;
 
 /* What the server announces beyond its tables (mcp_server.flags). */
@@ -137,6 +161,8 @@ typedef struct mcp_server {
     size_t nprompts;
     unsigned flags;                /* MCP_SERVER_* */
     mcp_cache cache;               /* the hints of discover and the lists */
+    const char *const *scopes;     /* the scopes of items that name none (IDL server `scopes:`) */
+    size_t nscopes;
 } mcp_server;
 
 MCPIDL_END_DECLS

@@ -230,6 +230,17 @@ MCPIDL_API void mcp_resource_updated(mcp_call *call, const char *uri);
 /* The runtime serving the call. */
 MCPIDL_API mcp_runtime *mcp_call_runtime(const mcp_call *call);
 
+/* Who called, when the transport authenticated the request (an HTTP server
+ * with --auth-*): NULL otherwise. */
+typedef struct mcp_caller mcp_caller; /* mcpidl/transport.h */
+MCPIDL_API const mcp_caller *mcp_call_caller(const mcp_call *call);
+/* The caller's subject ("sub"), NULL when unknown or unauthenticated. */
+MCPIDL_API const char *mcp_caller_subject(const mcp_caller *caller);
+/* Whether the caller was granted `scope`. */
+MCPIDL_API bool mcp_caller_has_scope(const mcp_caller *caller, const char *scope);
+/* A claim of the caller's token by name (NULL when absent). */
+MCPIDL_API const mcp_json *mcp_caller_claim(const mcp_caller *caller, const char *name);
+
 /* ---------------------------------------------------------------- typed elicitation
  * For each entry of the IDL's `elicitations`, mcpidlc writes a form struct
  * and a typed call, e.g.

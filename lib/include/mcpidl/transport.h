@@ -47,6 +47,20 @@ typedef bool (*mcp_sink_fn)(void *ctx, void *reply_ctx, const mcp_out_part *part
 
 typedef struct mcp_session mcp_session;
 
+/* Who sent a message, as a transport that authenticates its peer knows
+ * (an OAuth bearer token's subject, scopes and claims). The transport owns
+ * it and keeps it alive until the final sink call of the message's
+ * reply_ctx (or, for a message without answer, until
+ * mcp_session_message_from returns). Handlers read it through
+ * mcp_call_caller(). */
+typedef struct mcp_caller {
+    const char *subject;           /* "sub"; NULL when the token has none */
+    const char *const *scopes;     /* the granted scopes */
+    size_t nscopes;
+    const mcp_json *claims;        /* every claim (a JWT's payload, an introspection answer) */
+    const char *token_id;          /* "jti" or NULL */
+} mcp_caller;
+
 /* A session of the runtime's server, with its options and workers. NULL when
  * out of memory (or when its own workers cannot start). */
 MCPIDL_API MCP_NODISCARD mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink,
@@ -64,6 +78,9 @@ MCPIDL_API void mcp_session_set_stateless(mcp_session *s);
  * (now or later); false when it gets none (a notification, a response, a
  * blank line): the sink then never sees reply_ctx. One thread at a time. */
 MCPIDL_API bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *reply_ctx);
+/* mcp_session_message for a message from an authenticated caller. */
+MCPIDL_API bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx,
+                                         const mcp_caller *caller);
 /* The transport dropped a message longer than max_message without keeping
  * it: answer -32600, no id, final, on reply_ctx. */
 MCPIDL_API void mcp_session_too_large(mcp_session *s, void *reply_ctx);
