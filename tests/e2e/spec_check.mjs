@@ -115,18 +115,16 @@ const REVISIONS = {
       'completion/complete': 'CompleteResultResponse',
     },
     request: {},
-    notification: {
-      'notifications/message': 'LoggingMessageNotification',
-      'notifications/progress': 'ProgressNotification',
-      'notifications/cancelled': 'CancelledNotification',
-      'notifications/resources/updated': 'ResourceUpdatedNotification',
-      'notifications/resources/list_changed': 'ResourceListChangedNotification',
-      'notifications/tools/list_changed': 'ToolListChangedNotification',
-      'notifications/prompts/list_changed': 'PromptListChangedNotification',
-      'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
-    },
+    // Those of 2025-11-25 but elicitation/complete and tasks/status (the tasks extension is no part
+    // of the schema), and the acknowledgement of subscriptions/listen.
+    notification: null,
   },
 };
+
+{
+  const { 'notifications/elicitation/complete': _e, 'notifications/tasks/status': _t, ...common } = REVISIONS[LEGACY].notification;
+  REVISIONS[MODERN].notification = { ...common, 'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification' };
+}
 
 const compiled = new Map(); // revision -> validate(name, instance); compiling a schema takes a while
 

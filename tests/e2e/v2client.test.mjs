@@ -30,7 +30,7 @@
 // Run: node_modules/.bin/node --test v2client.test.mjs (from tests/e2e; ctest does it too).
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,6 +38,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
+import { SpyValidator, startHttpServer, stdioChild, waitFor } from './e2e_util.mjs';
 import { LEGACY, MODERN, PROTOCOL_VERSION_KEY, SpecChecker, tapStdioClass } from './spec_check.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -72,22 +73,6 @@ async function timed(p, ms) {
   return r;
 }
 
-/** The client's default validator (Ajv, as callTool uses it), recording every validation. */
-class SpyValidator {
-  constructor() {
-    this.inner = new AjvJsonSchemaValidator();
-    this.calls = []; // [{schema, input, valid, errorMessage}]
-  }
-  getValidator(schema) {
-    const validate = this.inner.getValidator(schema);
-    return (input) => {
-      const result = validate(input);
-      this.calls.push({ schema, input, valid: result.valid, errorMessage: result.errorMessage });
-      return result;
-    };
-  }
-}
-
 /** What the server answered the client's server/discover probe (on stdio: on a sibling process). */
 function probeAnswer(spec) {
   const probe = spec.sent.find((m) => m.method === 'server/discover');
@@ -106,7 +91,7 @@ function probeAnswer(spec) {
 async function openSession(server, kind, modeName) {
   const session = {
     spec: new SpecChecker(),
-    validator: new SpyValidator(),
+    validator: new SpyValidator(new AjvJsonSchemaValidator()), // the client's default, as callTool uses it
     elicitations: [],
     sampling: [],
     updates: [],
@@ -137,12 +122,7 @@ async function openSession(server, kind, modeName) {
     const transport = new StdioClientTransport({ command: server, args: [], env: session.spec.stdioEnv(), stderr: 'pipe' });
     transport.stderr.on('data', (d) => (stderr += d));
     await connect(client, transport, session.spec);
-    const child = transport._process;
-    assert.ok(child, 'StdioClientTransport no longer keeps its child in _process: update this test');
-    const exited = new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-      else child.once('exit', (code, signal) => resolve({ code, signal }));
-    });
+    const { child, exited } = stdioChild(transport);
     session.close = async () => {
       child.stdin.end();
       const end = await timed(exited, EXIT_TIMEOUT_MS);
@@ -152,21 +132,8 @@ async function openSession(server, kind, modeName) {
     session.kill = () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL');
     return session;
   }
-  const child = spawn(server, ['--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const { child, url, exited, stderr: serverStderr } = await startHttpServer(server, ['--http', '127.0.0.1:0'], WAIT_TIMEOUT_MS);
   session.kill = () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL');
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not listen within ${WAIT_TIMEOUT_MS} ms:\n${stderr}`)), WAIT_TIMEOUT_MS);
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    exited.then(({ code, signal }) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${stderr}`)));
-  });
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: session.spec.fetch() });
   try {
     await connect(client, transport, session.spec);
@@ -180,7 +147,7 @@ async function openSession(server, kind, modeName) {
     child.kill('SIGTERM');
     const end = await timed(exited, EXIT_TIMEOUT_MS);
     if (!end) child.kill('SIGKILL');
-    return { ...(end ?? { code: 'no exit', signal: null }), stderr };
+    return { ...(end ?? { code: 'no exit', signal: null }), stderr: serverStderr() };
   };
   return session;
 }
@@ -194,20 +161,6 @@ async function connect(client, transport, spec) {
     err.message += ` (${err.code ?? err.name}; ${probeAnswer(spec)})`;
     throw err;
   }
-}
-
-/** Resolves when cond() holds, checked at each resource update; rejects after a hang guard. */
-function waitFor(session, cond, what) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${what} within ${WAIT_TIMEOUT_MS} ms`)), WAIT_TIMEOUT_MS);
-    const check = () => {
-      if (!cond()) return false;
-      clearTimeout(timer);
-      resolve();
-      return true;
-    };
-    if (!check()) session.waiters.push(check);
-  });
 }
 
 /**
@@ -607,7 +560,7 @@ if (EVERYTHING) {
       try {
         const seenFrom = ctx.spec.seen.length;
         await client.callTool({ name: 'test_notify_update', arguments: {} });
-        await waitFor(session, () => session.updates.length > from, 'notifications/resources/updated');
+        await waitFor(session, () => session.updates.length > from, 'notifications/resources/updated', WAIT_TIMEOUT_MS);
         assert.deepEqual(session.updates.slice(from).map((p) => p.uri), [uri]);
         if (ctx.modern) {
           const update = ctx.spec.seen.slice(seenFrom).find((s) => s.message.method === 'notifications/resources/updated');
