@@ -12,11 +12,12 @@
 //
 // Runs on the Node 22 of tests/e2e/node_modules (the suite does not load on older ones).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
+import { run, scenarioOf, startServer } from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITE = path.resolve(HERE, '../e2e/node_modules/@modelcontextprotocol/conformance/dist/index.js');
@@ -40,52 +41,8 @@ const EXPECTED = {
 const SCENARIOS = Object.keys(EXPECTED);
 const EXPECTED_SUCCESSES = Object.values(EXPECTED).reduce((a, b) => a + b, 0);
 const SUITE_VERSION = '0.1.16';
-// Hang guards only: the suite takes seconds when the server answers.
-const LISTEN_TIMEOUT_MS = 60_000;
+// A hang guard only: the suite takes seconds when the server answers.
 const SUITE_TIMEOUT_MS = 240_000;
-const EXIT_TIMEOUT_MS = 60_000;
-
-/** Resolves with the first match of re in what the child writes on stderr so far. */
-function waitForStderr(child, re, timeoutMs, what) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs} ms:\n${child.stderrText}`)), timeoutMs);
-    const look = () => {
-      const m = re.exec(child.stderrText);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stderr.on('data', look);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code ?? signal}) before its ${what}:\n${child.stderrText}`));
-    });
-    look();
-  });
-}
-
-/** Runs a child to its end (or kills it after timeoutMs); resolves with its status and output. */
-function run(command, args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, output });
-    });
-  });
-}
-
-/** The scenario of a result directory: server-<scenario>-<ISO time with : and . as ->. */
-function scenarioOf(dir) {
-  const m = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir);
-  assert.ok(m, `a result directory of an unknown form: ${dir}`);
-  return m[1];
-}
 
 async function main() {
   const { values } = parseArgs({ options: { server: { type: 'string' }, out: { type: 'string' } } });
@@ -97,17 +54,11 @@ async function main() {
   rmSync(results, { recursive: true, force: true });
   mkdirSync(results, { recursive: true });
 
-  const server = spawn(values.server, ['--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  server.stderrText = '';
-  server.stderr.on('data', (d) => (server.stderrText += d));
-  const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+  const server = await startServer(values.server);
   const failures = [];
   let finished = false; // the checks ran to their end
   try {
-    const [, port] = await waitForStderr(server, /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/, LISTEN_TIMEOUT_MS, 'URL');
-    // The suite's DNS-rebinding scenario needs a localhost-type URL; the server accepts
-    // the name localhost, and Node reaches 127.0.0.1 through it.
-    const url = `http://localhost:${port}/mcp`;
+    const { url } = server;
     console.log(`conformance ${version} --suite all against ${url}`);
     const suite = await run(process.execPath, [SUITE, 'server', '--url', url, '--suite', 'all', '-o', results], SUITE_TIMEOUT_MS);
     console.log(suite.output.trimEnd());
@@ -139,25 +90,13 @@ async function main() {
       failures.push(`scenarios: ${ran.length} ran, ${SCENARIOS.length} expected; missing [${missing}], unexpected [${extra}]`);
     if (counts.SUCCESS !== EXPECTED_SUCCESSES) failures.push(`${counts.SUCCESS} checks succeeded, ${EXPECTED_SUCCESSES} expected`);
     if (suite.code !== 0) failures.push(`the suite exited with ${suite.code ?? suite.signal}`);
-    if (server.exitCode !== null || server.signalCode !== null)
-      failures.push(`the server died during the suite (${server.exitCode ?? server.signalCode})`);
+    if (!server.alive()) failures.push('the server died during the suite');
     finished = true;
   } finally {
-    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
-    let timer;
-    const end = await Promise.race([
-      exited,
-      new Promise((resolve) => (timer = setTimeout(() => resolve(null), EXIT_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (!end) {
-      server.kill('SIGKILL');
-      failures.push(`the server did not exit within ${EXIT_TIMEOUT_MS} ms of SIGTERM`);
-    } else if (end.code !== 0) {
-      failures.push(`the server exited with ${end.code ?? end.signal} after SIGTERM`);
-    }
+    const stopped = await server.stop();
+    if (stopped) failures.push(stopped);
     if (failures.length) {
-      console.log(`\nFAILED:\n${failures.join('\n')}\n--- server stderr ---\n${server.stderrText}`);
+      console.log(`\nFAILED:\n${failures.join('\n')}\n--- server stderr ---\n${server.stderr()}`);
       process.exitCode = 1;
     } else if (finished) {
       console.log('conformance: all passed');

@@ -17,7 +17,6 @@
 // Run: node_modules/.bin/node --test everything.test.mjs (from tests/e2e; ctest does it too).
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -31,6 +30,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
+import { startHttpServer, stdioChild, waitFor } from './e2e_util.mjs';
 import { SpecChecker, tapStdio } from './spec_check.mjs';
 
 const SERVER = process.env.EVERYTHING_SERVER;
@@ -86,20 +86,6 @@ const SEP1330_PROPERTIES = {
 };
 
 const text = (t) => ({ type: 'text', text: t });
-
-/** Resolves when cond() holds, checked at each message from the server; rejects after a hang guard. */
-function waitFor(session, cond, what) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${what} within ${WAIT_TIMEOUT_MS} ms`)), WAIT_TIMEOUT_MS);
-    const check = () => {
-      if (!cond()) return false;
-      clearTimeout(timer);
-      resolve();
-      return true;
-    };
-    if (!check()) session.waiters.push(check);
-  });
-}
 
 /** The client with its sampling and elicitation handlers, whose answers the tests choose. */
 function makeClient(session) {
@@ -158,12 +144,7 @@ async function openStdio() {
   tapStdio(transport, session.spec);
   session.client = makeClient(session);
   await session.client.connect(transport);
-  const child = transport._process;
-  assert.ok(child, 'StdioClientTransport no longer keeps its child in _process: update this test');
-  const exited = new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
+  const { child, exited } = stdioChild(transport);
   session.close = async () => {
     // The SDK's close() would SIGTERM a server that takes over 2 s to exit, as valgrind does.
     child.stdin.end();
@@ -178,21 +159,7 @@ async function openStdio() {
 async function openHttp() {
   const session = newSession('http');
   const [command, args] = serverCommand(['--http', '127.0.0.1:0']);
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not listen within ${WAIT_TIMEOUT_MS} ms:\n${stderr}`)), WAIT_TIMEOUT_MS);
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    exited.then(({ code, signal }) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${stderr}`)));
-  });
+  const { child, url, exited, stderr } = await startHttpServer(command, args, WAIT_TIMEOUT_MS);
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: session.spec.fetch() });
   session.client = makeClient(session);
   await session.client.connect(transport);
@@ -203,7 +170,7 @@ async function openHttp() {
     child.kill('SIGTERM');
     const end = await timed(exited, EXIT_TIMEOUT_MS);
     if (!end) child.kill('SIGKILL');
-    return { ...(end ?? { code: 'no exit', signal: null }), stderr };
+    return { ...(end ?? { code: 'no exit', signal: null }), stderr: stderr() };
   };
   session.kill = () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL');
   return session;
@@ -577,7 +544,7 @@ for (const kind of TRANSPORTS) {
       assert.deepEqual(rawResponse(sub, 'resources/subscribe').response.result, {});
       const from = session.updates.length;
       await client.callTool({ name: 'test_notify_update', arguments: {} });
-      await waitFor(session, () => session.updates.length > from, 'notifications/resources/updated');
+      await waitFor(session, () => session.updates.length > from, 'notifications/resources/updated', WAIT_TIMEOUT_MS);
       assert.deepEqual(session.updates.slice(from), [{ uri }]);
 
       const unsub = await exchange(session, () => client.unsubscribeResource({ uri }));

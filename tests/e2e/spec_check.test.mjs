@@ -1,13 +1,14 @@
 // spec_check.mjs itself: it accepts what the MCP 2025-11-25 schema accepts, rejects what it
 // rejects, tells every message's kind or complains, and reads server-sent events however the
-// bytes are split. No server is needed.
+// bytes are split; a message is checked by the schema of the revision its request claims
+// (2026-07-28 in `_meta`). No server is needed.
 //
 // Run: node_modules/.bin/node --test spec_check.test.mjs (from tests/e2e; ctest does it too).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 
-import { SpecChecker, tapStdio } from './spec_check.mjs';
+import { MODERN, SpecChecker, tapStdio, tapStdioClass } from './spec_check.mjs';
 
 const call = (id, name) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name } });
 
@@ -119,6 +120,74 @@ function fetchOf(body, type, n) {
     }), { status: 200, headers: { 'content-type': type } });
 }
 
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+/** A 2026-07-28 request: its _meta claims the revision. */
+const modern = (id, method, params = {}) => ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } });
+
+describe('spec_check: the revision in force', () => {
+  test('a response to a 2026-07-28 request is checked whole by the 2026-07-28 schema', () => {
+    const spec = new SpecChecker();
+    spec.noteSent(modern(1, 'tools/call', { name: 'x' }));
+    spec.noteSent(modern(2, 'tools/call', { name: 'x' }));
+    spec.noteSent(modern(3, 'server/discover'));
+    spec.check({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', content: [] } }, 't');
+    spec.check({
+      jsonrpc: '2.0', id: 2,
+      result: {
+        resultType: 'input_required', requestState: 'opaque',
+        inputRequests: { e: { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: {} } } } },
+      },
+    }, 't');
+    spec.check({
+      jsonrpc: '2.0', id: 3,
+      result: {
+        resultType: 'complete', supportedVersions: [MODERN], capabilities: {}, serverInfo: { name: 'n', version: '1' },
+        ttlMs: 0, cacheScope: 'public',
+      },
+    }, 't');
+    spec.assertClean();
+    assert.deepEqual(spec.countsOf(MODERN), { CallToolResultResponse: 2, DiscoverResultResponse: 1 });
+    assert.deepEqual(spec.counts, {}, 'nothing under 2025-11-25');
+  });
+
+  test('the same result without resultType passes in 2025-11-25 and fails in 2026-07-28', () => {
+    const legacy = new SpecChecker();
+    legacy.noteSent(call(1, 'x'));
+    legacy.check({ jsonrpc: '2.0', id: 1, result: { content: [] } }, 't');
+    legacy.assertClean();
+    const spec = new SpecChecker();
+    spec.noteSent(modern(1, 'tools/call', { name: 'x' }));
+    spec.check({ jsonrpc: '2.0', id: 1, result: { content: [] } }, 't');
+    assert.throws(() => spec.assertClean(), /2026-07-28: not a valid CallToolResultResponse: .*resultType/);
+  });
+
+  test('2026-07-28 has no server requests, no initialize and no ping', () => {
+    const spec = new SpecChecker();
+    spec.noteSent(modern(1, 'tools/call', { name: 'x' }));
+    spec.check({ jsonrpc: '2.0', id: 0, method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }, 't');
+    assert.throws(() => spec.assertClean(), /request of unknown method elicitation\/create in 2026-07-28/);
+    spec.noteSent(modern(2, 'ping'));
+    spec.check({ jsonrpc: '2.0', id: 2, result: {} }, 't');
+    assert.throws(() => spec.assertClean(), /a response to ping, whose Result type in 2026-07-28/);
+  });
+
+  test('a notification takes the revision of the latest request, or the one given', () => {
+    const spec = new SpecChecker();
+    spec.noteSent(modern(1, 'subscriptions/listen', { notifications: { toolsListChanged: true } }));
+    const ack = {
+      jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 1 }, notifications: { toolsListChanged: true } },
+    };
+    spec.check(ack, 't');
+    spec.assertClean();
+    spec.check(ack, 't', '2025-11-25');
+    assert.throws(() => spec.assertClean(), /notification of unknown method notifications\/subscriptions\/acknowledged in 2025-11-25/);
+  });
+});
+
 describe('spec_check: the HTTP tap', () => {
   const log = (data) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data } });
   const sse =
@@ -150,6 +219,20 @@ describe('spec_check: the HTTP tap', () => {
     await spec.settle();
     assert.throws(() => spec.assertClean(), (err) =>
       /ProgressNotification: .*progressToken/.test(err.message) && /ended inside an event/.test(err.message));
+  });
+
+  test('a response is checked by the revision of the request POSTed, a GET stream by its header', async () => {
+    const spec = new SpecChecker();
+    const progress = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+    const body = `data: ${progress}\n\ndata: {"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}\n\n`;
+    const post = { method: 'POST', headers: { 'MCP-Protocol-Version': MODERN }, body: JSON.stringify(modern(7, 'tools/list')) };
+    await (await spec.fetch(fetchOf(body, 'text/event-stream', 9))('u', post)).text();
+    const get = { method: 'GET', headers: new Headers({ 'mcp-protocol-version': '2025-11-25' }) };
+    await (await spec.fetch(fetchOf(`data: ${progress}\n\n`, 'text/event-stream', 9))('u', get)).text();
+    await spec.settle({ all: true });
+    spec.assertClean();
+    assert.deepEqual(spec.countsOf(MODERN), { ProgressNotification: 1, ListToolsResultResponse: 1 });
+    assert.deepEqual(spec.counts, { ProgressNotification: 1 });
   });
 
   test('a JSON body is checked; a body of another type is left alone', async () => {
@@ -193,5 +276,40 @@ describe('spec_check: the stdio tap', () => {
     assert.equal(spec.seen[0].message.params.data, 'ü');
     assert.deepEqual(spec.counts, { LoggingMessageNotification: 2, CallToolResult: 1 });
     assert.throws(() => spec.assertClean(), /LoggingMessageNotification: \/params\/level/);
+  });
+});
+
+describe('spec_check: the stdio tap of a transport class', () => {
+  test('every instance whose env names the checker is tapped, the probe sibling too', async () => {
+    class FakeStdio {
+      constructor(params) {
+        this._serverParams = params;
+        this.sent = [];
+      }
+      async start() {
+        this._process = { stdout: new PassThrough() };
+      }
+      async send(m) {
+        this.sent.push(m);
+      }
+    }
+    tapStdioClass(FakeStdio);
+    tapStdioClass(FakeStdio); // a second call taps nothing twice
+    const spec = new SpecChecker();
+    const session = new FakeStdio({ command: 'server', env: spec.stdioEnv() });
+    const sibling = new FakeStdio({ ...session._serverParams, stderr: 'ignore' });
+    const other = new FakeStdio({ command: 'server' });
+    for (const t of [session, sibling, other]) await t.start();
+    await sibling.send(modern('probe-1', 'server/discover'));
+    sibling._process.stdout.write('{"jsonrpc":"2.0","id":"probe-1","error":{"code":-32601,"message":"Method not found"}}\n');
+    await session.send(call(0, 'x'));
+    session._process.stdout.write('{"jsonrpc":"2.0","id":0,"result":{"content":[]}}\n');
+    await other.send(call(1, 'x'));
+    other._process.stdout.write('not even JSON\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    spec.assertClean();
+    assert.deepEqual(session.sent, [call(0, 'x')], 'send still reaches the transport');
+    assert.deepEqual(spec.seen.map((s) => [s.where, s.revision]), [['probe stdout', MODERN], ['stdout', '2025-11-25']]);
+    assert.deepEqual(spec.sent.map((m) => m.id), ['probe-1', 0], 'the untapped transport is not noted');
   });
 });

@@ -27,6 +27,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
+import { SpyValidator } from './e2e_util.mjs';
 import { SpecChecker, tapStdio } from './spec_check.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -99,22 +100,6 @@ class WatchedStdioTransport extends StdioClientTransport {
   }
 }
 
-/** The client's default validator (Ajv, as callTool uses it), recording every validation. */
-class SpyValidator {
-  constructor() {
-    this.inner = new AjvJsonSchemaValidator();
-    this.calls = []; // [{schema, input, valid, errorMessage}]
-  }
-  getValidator(schema) {
-    const validate = this.inner.getValidator(schema);
-    return (input) => {
-      const result = validate(input);
-      this.calls.push({ schema, input, valid: result.valid, errorMessage: result.errorMessage });
-      return result;
-    };
-  }
-}
-
 let transport;
 let client;
 let spec;
@@ -182,7 +167,7 @@ describe('weather server with the official TypeScript client', { concurrency: 1 
     transport = new WatchedStdioTransport({ command, args });
     spec = new SpecChecker();
     tapStdio(transport, spec);
-    validator = new SpyValidator();
+    validator = new SpyValidator(new AjvJsonSchemaValidator()); // the client's default, as callTool uses it
     client = new Client({ name: 'mcpidl-e2e', version: '1.0.0' }, { jsonSchemaValidator: validator });
     await client.connect(transport);
   });
