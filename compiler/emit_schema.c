@@ -284,7 +284,9 @@ static mcp_json *property_schema(schema_emitter *e, const ir_def *owner, const i
         sj_put(&e->b, s, "default", schema_value(a, f->default_value));
     if (f->header)
         sj_put(&e->b, s, "x-mcp-header", sj_str(a, f->header));
-    merge_extra(e, s, f->schema_extra);
+    for (size_t k = 0; f->schema_extra && k < f->schema_extra->n; k++)
+        if (!(drop && defs_order_extra_sibling(f, k)))
+            sj_put(&e->b, s, f->schema_extra->members[k].key, value_copy(a, f->schema_extra->members[k].value, false));
     return s;
 }
 

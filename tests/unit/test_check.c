@@ -511,6 +511,16 @@ START_TEST(schema_extra_merged)
               "{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"deprecated\":true,\"title\":\"O\"},"
               "\"b\":{\"$ref\":\"#/$defs/A\",\"examples\":[1]}},\"required\":[\"b\"],\"title\":\"tArguments\","
               "\"type\":\"object\"}");
+    /* Beside a $ref, a key equal to the definition's own is dropped, as pydantic
+     * drops an equal title (its definition was generated first). */
+    EXPECT_OUT(HEAD "types:\n  A:\n    schema_extra: {examples: [1], x-k: 2}\n    fields: {x: int}\n"
+                    "  M:\n    fields:\n      a: {type: A, schema_extra: {examples: [1], x-k: 3}}\n"
+                    "      b: {type: A, description: d, schema_extra: {x-k: 2}}\n"
+                    "tools:\n  t:\n    description: d\n    returns: M\n",
+               "{\"$defs\":{\"A\":{\"examples\":[1],\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+               "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\",\"x-k\":2}},\"properties\":{\"a\":{\"$ref\":"
+               "\"#/$defs/A\",\"x-k\":3},\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"d\"}},\"required\":[\"a\",\"b\"],"
+               "\"title\":\"M\",\"type\":\"object\"}");
     /* A tool's $schema wins over the server's schema_dialect. */
     EXPECT_IN("mcpidl: 1\nserver: {name: s, version: \"1\", schema_dialect: D}\n"
               "tools:\n  t:\n    description: d\n    schema_extra: {$schema: E}\n    returns: int\n",
