@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PASSED = []
@@ -101,6 +102,43 @@ def expect_call(server, tool, arguments, structured, extra_args=(), env=None):
     ok("%s answers tools/call %s %s" % (os.path.basename(server), tool, json.dumps(arguments)))
 
 
+def expect_http_call(server, tool, arguments, structured):
+    """The server started with --http on a free port answers one 2026-07-28 tools/call (a
+    request of its own, no session); then SIGTERM ends it with status 0."""
+    p = subprocess.Popen([server, "--http", "127.0.0.1:0"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        url = None
+        for line in p.stderr:  # the banner comes before any request is served
+            m = re.search(r"listening on (http://\S+/mcp)", line)
+            if m:
+                url = m.group(1)
+                break
+        if not url:
+            fail("%s --http printed no address" % server)
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                     "io.modelcontextprotocol/clientCapabilities": {}},
+                           "name": tool, "arguments": arguments}}
+        req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            answer = json.loads(r.read())
+        result = answer.get("result", {})
+        if result.get("isError") or result.get("structuredContent") != structured:
+            fail("%s over HTTP: tools/call %s answered %s" % (os.path.basename(server), tool, json.dumps(answer)))
+        p.terminate()
+        if p.wait(timeout=60) != 0:
+            fail("%s --http exited with status %d after SIGTERM" % (server, p.returncode))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    ok("%s answers tools/call %s over Streamable HTTP" % (os.path.basename(server), tool))
+
+
 def check_servers(server):
     """The calc server and, through its first argument, the greet server (two IDL files)."""
     expect_call(server, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
@@ -165,6 +203,11 @@ def mode_install(args):
         if not find_file(prefix, name):
             fail("the installation has no %s" % name)
     ok("libmcpidl.a, libmcpidl.so, mcpidl.pc and the CMake package files are installed")
+    if os.path.isfile(os.path.join(prefix, "include", "mcpidl", "http.h")):
+        for name in ["libmcpidl-http.a", "libmcpidl-http.so", "mcpidl-http.pc"]:
+            if not find_file(prefix, name):
+                fail("the installation has the HTTP transport's header but no %s" % name)
+        ok("libmcpidl-http.a, libmcpidl-http.so and mcpidl-http.pc are installed")
     so = os.path.realpath(find_file(prefix, "libmcpidl.so"))
     _, out = run(["readelf", "-d", so])
     m = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", out)
@@ -205,6 +248,13 @@ def mode_package(args):
     if any("mcpidl" in n for n in needed(static)):
         fail("calc-server-static links a shared libmcpidl")
     ok("LIBRARY mcpidl::mcpidl_static links libmcpidl.a")
+    http = os.path.join(bld, "calc-server-http")
+    if os.path.exists(os.path.join(os.path.abspath(args.prefix), "include", "mcpidl", "http.h")):
+        if not os.path.isfile(http):
+            fail("the installation has the HTTP transport, but mcpidl::http was not found")
+        check_servers(http)
+        expect_http_call(http, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
+        ok("linking mcpidl::http serves --http (with --as-needed)")
     mock = os.path.join(bld, "calc-mock")
     expect_call(mock, "add", {"a": 1, "b": 1}, {"total": 42, "terms": 2},
                 extra_args=["--mock", os.path.join(src, "..", "server", "calc.mock.json")])
@@ -357,6 +407,24 @@ def mode_makefile(args):
     if any("mcpidl" in n for n in needed(server)):
         fail("make LINK=static linked a shared libmcpidl")
     ok("make LINK=static links libmcpidl.a with pkg-config --static")
+
+    # HTTP by asking for mcpidl-http.pc once: the transport is kept, --as-needed or not.
+    status, _ = run(["pkg-config", "--exists", "mcpidl-http"], env=env, expect_ok=False)
+    if status != 0:
+        ok("no mcpidl-http.pc: this installation has no HTTP transport")
+        return
+    as_needed = dict(env, LDFLAGS=("-Wl,--as-needed " + env.get("LDFLAGS", "")).strip())
+    for link in ([], ["LINK=static"]):
+        run(["make", "clean"], cwd=src, env=env)
+        run(make + ["HTTP=1"] + link, cwd=src, env=as_needed)
+        check_servers(server)
+        expect_http_call(server, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
+        shared = [n for n in needed(server) if "mcpidl" in n]
+        if link and shared:
+            fail("make HTTP=1 LINK=static linked shared libraries %s" % shared)
+        if not link and not any(n.startswith("libmcpidl-http.so.") for n in shared):
+            fail("make HTTP=1 dropped libmcpidl-http: %s" % shared)
+    ok("make HTTP=1 (shared, and LINK=static) serves --http through mcpidl-http.pc")
 
 
 def main():
