@@ -7,6 +7,7 @@ from IDL files and answering a tools/call.
     run.py subdirectory --work DIR --source ROOT          add_subdirectory(mcpidl)
     run.py fetchcontent --work DIR --source ROOT          FetchContent from a source archive
     run.py makefile     --work DIR --prefix PREFIX        make and pkg-config
+    run.py init         --work DIR --prefix PREFIX        mcpidlc --init, then cmake as it says
 
 install runs `cmake --install` of the build under test into PREFIX and checks what it put there;
 package and makefile then use that installation. subdirectory and fetchcontent compile mcpidl
@@ -427,9 +428,50 @@ def mode_makefile(args):
     ok("make HTTP=1 (shared, and LINK=static) serves --http through mcpidl-http.pc")
 
 
+def mode_init(args):
+    """The first run of a new user: the installed mcpidlc --init writes a project that builds,
+    as its message says, into a server that answers its two tools over stdio and HTTP."""
+    work = os.path.abspath(args.work)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+    prefix = os.path.abspath(args.prefix)
+    mcpidlc = os.path.join(prefix, "bin", "mcpidlc")
+    _, out = run([mcpidlc, "--init", "notes"], cwd=work)
+    if "cmake -S notes -B notes/build && cmake --build notes/build" not in out:
+        fail("mcpidlc --init does not say how to build: %s" % out)
+    for name in ["notes.mcp.yaml", "notes.c", "CMakeLists.txt"]:
+        if not os.path.isfile(os.path.join(work, "notes", name)):
+            fail("mcpidlc --init wrote no notes/%s" % name)
+    ok("mcpidlc --init notes writes notes.mcp.yaml, notes.c and CMakeLists.txt")
+    status, out = run([mcpidlc, "--init", "notes"], cwd=work, expect_ok=False)
+    if status != 1 or "exists and is not an empty folder" not in out:
+        fail("a second --init notes was not refused: %d %s" % (status, out))
+    status, out = run([mcpidlc, "--init", "1notes"], cwd=work, expect_ok=False)
+    if status != 2 or "is not a project name" not in out:
+        fail("--init 1notes was not refused as a name: %d %s" % (status, out))
+    ok("--init refuses a folder in the way (status 1) and a name that cannot be one (status 2)")
+
+    src, bld = os.path.join(work, "notes"), os.path.join(work, "notes", "build")
+    cmake_configure(args, src, bld, {"CMAKE_PREFIX_PATH": prefix,
+                                     "CMAKE_C_FLAGS": ("-Wall -Wextra -Werror " + (args.cflags or "")).strip()})
+    cmake_build(args, bld)
+    ok("cmake -S notes -B notes/build && cmake --build notes/build: no warning")
+    server = os.path.join(bld, "notes-server")
+    expect_call(server, "greet", {"name": "Ada"}, {"text": "Hello, Ada!", "length": 11})
+    expect_call(server, "add", {"a": 2, "b": 40}, {"result": 42})
+    result = request(server, "tools/call", {"name": "add", "arguments": {"a": 9223372036854775807, "b": 1}})
+    if not result.get("isError"):
+        fail("notes add overflowed without an error: %s" % json.dumps(result))
+    if not os.path.isfile(os.path.join(bld, "schemas", "notes.tools.json")):
+        fail("the starter project writes no schemas/notes.tools.json")
+    if os.path.isfile(os.path.join(prefix, "include", "mcpidl", "http.h")):
+        expect_http_call(server, "greet", {"name": "Ada"}, {"text": "Hello, Ada!", "length": 11})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile"])
+    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile", "init"])
     ap.add_argument("--build", help="the build tree to install (install)")
     ap.add_argument("--prefix", help="the installation (install, package, makefile)")
     ap.add_argument("--source", help="the mcpidl checkout (subdirectory, fetchcontent)")
