@@ -8,6 +8,8 @@ from IDL files and answering a tools/call.
     run.py fetchcontent --work DIR --source ROOT          FetchContent from a source archive
     run.py makefile     --work DIR --prefix PREFIX        make and pkg-config
     run.py init         --work DIR --prefix PREFIX        mcpidlc --init, then cmake as it says
+    run.py deb          --work DIR --build DIR            the Debian packages (cpack -G DEB),
+                                                          unpacked, then package and makefile
 
 install runs `cmake --install` of the build under test into PREFIX and checks what it put there;
 package and makefile then use that installation. subdirectory and fetchcontent compile mcpidl
@@ -469,9 +471,64 @@ def mode_init(args):
         expect_http_call(server, "greet", {"name": "Ada"}, {"text": "Hello, Ada!", "length": 11})
 
 
+def mode_deb(args):
+    """cpack -G DEB makes mcpidl and libmcpidl-dev with the right contents and dependencies;
+    unpacked into a scratch root, they build the package and makefile consumers."""
+    work = os.path.abspath(args.work)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+    pkgs = os.path.join(work, "pkgs")
+    cpack = os.path.join(os.path.dirname(shutil.which(args.cmake) or args.cmake), "cpack")
+    run([cpack if os.path.exists(cpack) else "cpack", "-G", "DEB", "-B", pkgs,
+         "--config", os.path.join(os.path.abspath(args.build), "CPackConfig.cmake")])
+    debs = {}
+    for name in os.listdir(pkgs):
+        if name.endswith(".deb"):
+            _, pkg = run(["dpkg-deb", "-f", os.path.join(pkgs, name), "Package"])
+            debs[pkg.strip()] = os.path.join(pkgs, name)
+    if sorted(debs) != ["libmcpidl-dev", "mcpidl"]:
+        fail("cpack made %s, not mcpidl and libmcpidl-dev" % sorted(debs))
+    contents = {}
+    for pkg, path in debs.items():
+        _, listing = run(["dpkg-deb", "-c", path])
+        # "MODE OWNER SIZE DATE TIME PATH[ -> TARGET]"
+        contents[pkg] = [l.split()[5].lstrip(".") for l in listing.splitlines() if not l.endswith("/")]
+    def has(pkg, suffix):
+        if not any(f.endswith(suffix) for f in contents[pkg]):
+            fail("%s has no file ending in %s: %s" % (pkg, suffix, contents[pkg]))
+    for suffix in ["/bin/mcpidlc", "/man1/mcpidlc.1", "/mcpidl.schema.json"]:
+        has("mcpidl", suffix)
+    for suffix in ["/include/mcpidl/mcpidl.h", "/libmcpidl.so", "/libmcpidl.a", "/mcpidl.pc",
+                   "/mcpidlConfig.cmake", "/mcpidl_generate.cmake"]:
+        has("libmcpidl-dev", suffix)
+    if any("/include/" in f or f.endswith(".a") for f in contents["mcpidl"]):
+        fail("the mcpidl package holds development files: %s" % contents["mcpidl"])
+    _, dev_deps = run(["dpkg-deb", "-f", debs["libmcpidl-dev"], "Depends"])
+    for dep in ["mcpidl (= ", "libjson-c-dev", "libpcre2-dev", "nettle-dev"]:
+        if dep not in dev_deps:
+            fail("libmcpidl-dev does not depend on %s: %s" % (dep, dev_deps))
+    _, deps = run(["dpkg-deb", "-f", debs["mcpidl"], "Depends"])
+    if "libyaml" not in deps or "libc6" not in deps:
+        fail("mcpidl's dependencies lack libyaml or libc6: %s" % deps)
+    ok("cpack -G DEB: mcpidl (%s) and libmcpidl-dev (%s)" % (deps.strip(), dev_deps.strip()))
+
+    root = os.path.join(work, "root")
+    for path in debs.values():
+        run(["dpkg-deb", "-x", path, root])
+    prefix = os.path.join(root, "usr")
+    _, out = run([os.path.join(prefix, "bin", "mcpidlc"), "--version"])
+    ok("the packages unpack into a scratch root; its mcpidlc runs: %s" % out.strip())
+    for mode in ("package", "makefile"):
+        sub = argparse.Namespace(**vars(args))
+        sub.work, sub.prefix = os.path.join(work, mode), prefix
+        globals()["mode_" + mode](sub)
+    ok("the unpacked packages build servers with find_package and with pkg-config")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile", "init"])
+    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile", "init", "deb"])
     ap.add_argument("--build", help="the build tree to install (install)")
     ap.add_argument("--prefix", help="the installation (install, package, makefile)")
     ap.add_argument("--source", help="the mcpidl checkout (subdirectory, fetchcontent)")
