@@ -88,9 +88,9 @@ typedef struct differ {
     size_t len, cap;
     seen_pair *seen;
     size_t nseen, capseen;
-    size_t heads;      /* changes reported so far */
     size_t errors;
     bool oom;
+    idl_loc field;     /* the key of the field (or the returns mapping) being compared, in NEW */
 } differ;
 
 /* ---------------------------------------------------------------- reporting */
@@ -161,7 +161,6 @@ static void report(differ *d, idl_loc loc, kind k, bool client, bool server, con
     }
     if (sev == IDL_ERROR)
         d->errors++;
-    d->heads++;
     push(d, (entry){.sev = sev, .loc = loc, .key = loc, .msg = msg});
 }
 
@@ -568,6 +567,49 @@ static void cmp_type(differ *d, const char *subject, side s, const ir_type *o, c
 
 static idl_loc loc_or(idl_loc a, idl_loc b) { return a.line ? a : b; }
 
+/* The mapping in NEW that is the value of the key at `at` (by_key), or that
+ * starts at `at`, found by a walk of the tree; NULL when none. */
+static const idl_node *find_map(const idl_node *m, idl_loc at, bool by_key, int depth)
+{
+    if (!m || depth > 64)
+        return NULL;
+    if (m->kind == IDL_NODE_MAP) {
+        for (size_t i = 0; i < m->n; i++) {
+            const idl_node *k = m->pairs[i].key, *v = m->pairs[i].value;
+            idl_loc l = by_key ? k->loc : v->loc;
+            if (v->kind == IDL_NODE_MAP && l.line == at.line && l.col == at.col)
+                return v;
+            const idl_node *r = find_map(v, at, by_key, depth + 1);
+            if (r)
+                return r;
+        }
+    } else if (m->kind == IDL_NODE_SEQ) {
+        for (size_t i = 0; i < m->n; i++) {
+            const idl_node *r = find_map(m->items[i], at, by_key, depth + 1);
+            if (r)
+                return r;
+        }
+    }
+    return NULL;
+}
+
+/* Where constraint `key` is written in NEW, or `at`. */
+static idl_loc key_loc(const differ *d, idl_loc at, const char *key)
+{
+    if (!d->field.line || !key)
+        return at;
+    /* A field's key; else the mapping of a returns (which starts where its
+     * first key does, so the keys are tried first). */
+    const idl_node *m = find_map(d->n->root, d->field, true, 0);
+    if (!m)
+        m = find_map(d->n->root, d->field, false, 0);
+    if (m)
+        for (size_t i = 0; i < m->n; i++)
+            if (strcmp(m->pairs[i].key->str, key) == 0)
+                return m->pairs[i].key->loc;
+    return at;
+}
+
 /* Length and item-count limits: `lo` the minimum (raised: fewer values). */
 static void cmp_count(differ *d, idl_loc at, side s, const char *subject, const char *name, bool lo, bool ohas,
                       int64_t ov, bool nhas, int64_t nv)
@@ -575,6 +617,7 @@ static void cmp_count(differ *d, idl_loc at, side s, const char *subject, const 
     if (ohas == nhas && (!ohas || ov == nv))
         return;
     int64_t odef = lo ? 0 : INT64_MAX, o2 = ohas ? ov : odef, n2 = nhas ? nv : odef;
+    at = key_loc(d, at, nhas ? name : NULL);
     bool fewer = lo ? n2 > o2 : n2 < o2, more = lo ? n2 < o2 : n2 > o2;
     if (ohas && nhas)
         judge(d, at, s, A_TYPE, fewer, more, subject, "%s %s from %lld to %lld", name, nv > ov ? "raised" : "lowered",
@@ -591,6 +634,8 @@ static void cmp_bound(differ *d, idl_loc at, side s, const char *subject, bound 
     if (t == 0)
         return;
     const char *word = upper ? "upper bound" : "lower bound";
+    at = key_loc(d, at, !nb.set ? NULL : upper ? (nb.excl ? "exclusiveMaximum" : "maximum")
+                                               : (nb.excl ? "exclusiveMinimum" : "minimum"));
     if (ob.set && nb.set && ob.excl == nb.excl) {
         const char *key = upper ? (ob.excl ? "exclusiveMaximum" : "maximum") : (ob.excl ? "exclusiveMinimum" : "minimum");
         judge(d, at, s, A_TYPE, t > 0, t < 0, subject, "%s %s from %.17g to %.17g", key, nb.v > ob.v ? "raised" : "lowered",
@@ -611,25 +656,27 @@ static void cmp_constraints(differ *d, idl_loc at, side s, const char *subject, 
         double ov = o->has_multiple_of ? ir_number_value(o->multiple_of) : 0;
         double nv = n->has_multiple_of ? ir_number_value(n->multiple_of) : 0;
         bool fewer = n->has_multiple_of && !(o->has_multiple_of && multiple_within(ov, nv));
+        idl_loc mat = key_loc(d, at, n->has_multiple_of ? "multipleOf" : NULL);
         bool more = o->has_multiple_of && !(n->has_multiple_of && multiple_within(nv, ov));
         if (o->has_multiple_of && n->has_multiple_of)
-            judge(d, at, s, A_TYPE, fewer, more, subject, "multipleOf changed from %.17g to %.17g", ov, nv);
+            judge(d, mat, s, A_TYPE, fewer, more, subject, "multipleOf changed from %.17g to %.17g", ov, nv);
         else if (n->has_multiple_of)
-            judge(d, at, s, A_TYPE, fewer, more, subject, "multipleOf %.17g added", nv);
+            judge(d, mat, s, A_TYPE, fewer, more, subject, "multipleOf %.17g added", nv);
         else
-            judge(d, at, s, A_TYPE, fewer, more, subject, "multipleOf %.17g removed", ov);
+            judge(d, mat, s, A_TYPE, fewer, more, subject, "multipleOf %.17g removed", ov);
     }
     cmp_count(d, at, s, subject, "minLength", true, o->has_min_length, o->min_length, n->has_min_length, n->min_length);
     cmp_count(d, at, s, subject, "maxLength", false, o->has_max_length, o->max_length, n->has_max_length, n->max_length);
     cmp_count(d, at, s, subject, "minItems", true, o->has_min_items, o->min_items, n->has_min_items, n->min_items);
     cmp_count(d, at, s, subject, "maxItems", false, o->has_max_items, o->max_items, n->has_max_items, n->max_items);
     if (!str_eq(o->pattern, n->pattern)) {
+        idl_loc pat = key_loc(d, at, n->pattern ? "pattern" : NULL);
         if (o->pattern && n->pattern)
-            judge(d, at, s, A_TYPE, true, true, subject, "pattern changed from '%s' to '%s'", o->pattern, n->pattern);
+            judge(d, pat, s, A_TYPE, true, true, subject, "pattern changed from '%s' to '%s'", o->pattern, n->pattern);
         else if (n->pattern)
-            judge(d, at, s, A_TYPE, true, false, subject, "pattern '%s' added", n->pattern);
+            judge(d, pat, s, A_TYPE, true, false, subject, "pattern '%s' added", n->pattern);
         else
-            judge(d, at, s, A_TYPE, false, true, subject, "pattern '%s' removed", o->pattern);
+            judge(d, pat, s, A_TYPE, false, true, subject, "pattern '%s' removed", o->pattern);
     }
     if (!str_eq(o->format, n->format))
         report(d, at, K_DESCRIPTION, false, false, subject, "format changed from %s to %s (an annotation, not checked)",
@@ -705,7 +752,6 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
     bool other;
     if (!first_visit(d, o, n, s, &other))
         return;
-    size_t before = d->heads;
     const char *subject = mcp_arena_printf(d->a, "type '%s'", n->name);
     if (!subject) {
         d->oom = true;
@@ -722,9 +768,11 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
         return; /* the notes below were given on the other side */
     if (!str_eq(o->description, n->description))
         report(d, n->loc, K_DESCRIPTION, false, false, subject, "description changed");
+    ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o}, nt = {.kind = IR_NAMED, .def = (ir_def *)n};
+    bool equal = sub(&ot, &nt, 0) && sub(&nt, &ot, 0) && o->extra_forbid == n->extra_forbid;
     if (strcmp(o->name, n->name) != 0)
         report(d, n->loc, K_RENAMED, false, false, subject, "renamed from '%s'%s (only names in the schemas change)", o->name,
-               d->heads == before ? ", structurally equal" : "");
+               equal ? ", structurally equal" : "");
 }
 
 /* Whether two union arms are the same member, changed or not. */
@@ -820,7 +868,8 @@ static void cmp_type(differ *d, const char *subject, side s, const ir_type *o, c
                 return;
             }
             break;
-        default: return; /* bool, None, any, content */
+        case IR_NAMED: break; /* an enum and a model: below */
+        default: return;      /* bool, None, any, content */
         }
     }
     if ((o->kind == IR_LIST || o->kind == IR_SET) && (n->kind == IR_LIST || n->kind == IR_SET)) {
@@ -905,7 +954,10 @@ static void cmp_fields(differ *d, const char *owner, side s, const ir_def *odef,
         if (!str_eq(of->title, nf->title))
             report(d, nf->loc, K_DESCRIPTION, false, false, subject, "title changed from '%s' to '%s'", of->title,
                    nf->title);
+        idl_loc outer = d->field;
+        d->field = nf->loc;
         cmp_type(d, subject, s, of->type, nf->type, nf->loc);
+        d->field = outer;
     }
     for (size_t i = 0; i < nn && !d->oom; i++) {
         const ir_field *nf = &nfs[i];
@@ -980,7 +1032,9 @@ static void cmp_output(differ *d, const ir_tool *o, const ir_tool *n, const char
     }
     if (wrapped(n) && !str_eq(o->result.description, n->result.description))
         report(d, at, K_DESCRIPTION, false, false, what, "description changed");
+    d->field = n->result.loc;
     cmp_type(d, what, OUT, o->returns, n->returns, at);
+    d->field = (idl_loc){0, 0};
 }
 
 static void cmp_tool(differ *d, const ir_tool *o, const ir_tool *n)
