@@ -973,9 +973,10 @@ static void cmp_fields(differ *d, const char *owner, side s, const ir_def *odef,
             report(d, nf->loc, K_REQUIRED, true, false, subject, "added, required");
         else if (s == IN)
             judge(d, nf->loc, s, A_TYPE, false, true, subject, "added, optional");
+        else if (np && !nf->default_value)
+            report(d, nf->loc, K_ADDED, false, true, subject, "added; a server of the old contract does not send it");
         else
-            report(d, nf->loc, K_ADDED, false, np, subject, np ? "added; a server of the old contract does not send it"
-                                                             : "added, may be absent");
+            report(d, nf->loc, K_ADDED, false, false, subject, np ? "added, with a default" : "added, may be absent");
     }
     if (s == IN && oforbid != nforbid) {
         const char *subject = mcp_arena_printf(d->a, "%s '%s'", of_what, owner);
