@@ -74,6 +74,13 @@ typedef struct entry {
     const char *msg;
 } entry;
 
+/* Whether the values of one named type are values of another: being decided, or decided. */
+typedef enum sub_state { SUB_DECIDING, SUB_TRUE, SUB_FALSE } sub_state;
+typedef struct sub_pair {
+    const ir_def *o, *n;   /* of either version: pointers, not indices */
+    sub_state state;
+} sub_pair;
+
 /* A pair of named types already compared on one side. */
 typedef struct seen_pair {
     size_t o, n;
@@ -88,6 +95,8 @@ typedef struct differ {
     size_t len, cap;
     seen_pair *seen;
     size_t nseen, capseen;
+    sub_pair *subs;
+    size_t nsubs, capsubs;
     size_t errors;
     bool oom;
     idl_loc field;     /* the key of the field (or the returns mapping) being compared, in NEW */
@@ -398,7 +407,7 @@ static bool constraints_within(const ir_constraints *o, const ir_constraints *n)
 
 /* ---------------------------------------------------------------- subset */
 
-static bool sub(const ir_type *o, const ir_type *n, int depth);
+static bool sub(differ *d, const ir_type *o, const ir_type *n, int depth);
 
 static bool is_enum(const ir_type *t) { return t->kind == IR_NAMED && t->def->kind == IR_DEF_ENUM; }
 
@@ -461,7 +470,7 @@ static bool value_in(const mcp_json *v, const ir_type *t)
 }
 
 /* Whether every value a model or record of od has is one of nd. */
-static bool def_sub(const ir_def *od, const ir_def *nd, int depth)
+static bool def_fields_sub(differ *d, const ir_def *od, const ir_def *nd, int depth)
 {
     if (od == nd)
         return true;
@@ -476,7 +485,7 @@ static bool def_sub(const ir_def *od, const ir_def *nd, int depth)
         bool o_has = of && (od->kind == IR_DEF_MODEL || of->required);
         if (n_must && !o_has)
             return false;
-        if (of && !sub(of->type, nf->type, depth + 1))
+        if (of && !sub(d, of->type, nf->type, depth + 1))
             return false;
     }
     if (nd->extra_forbid)
@@ -490,9 +499,35 @@ static bool def_sub(const ir_def *od, const ir_def *nd, int depth)
     return true;
 }
 
-/* Whether every value of o is a value of n. Named types on a cycle are taken
- * as equal below a depth (a coinductive guess that only errs towards "yes"). */
-static bool sub(const ir_type *o, const ir_type *n, int depth)
+/* def_fields_sub, once per pair: a pair met again while it is being decided
+ * is taken to hold (the types are recursive: a coinductive answer). */
+static bool def_sub(differ *d, const ir_def *od, const ir_def *nd, int depth)
+{
+    if (od == nd)
+        return true;
+    for (size_t i = 0; i < d->nsubs; i++)
+        if (d->subs[i].o == od && d->subs[i].n == nd)
+            return d->subs[i].state != SUB_FALSE;
+    if (d->nsubs == d->capsubs) {
+        size_t cap = d->capsubs ? d->capsubs * 2 : 16;
+        sub_pair *v = mcp_arena_realloc(d->a, d->subs, d->capsubs * sizeof *v, cap * sizeof *v);
+        if (!v) {
+            d->oom = true;
+            return true;
+        }
+        d->subs = v;
+        d->capsubs = cap;
+    }
+    size_t at = d->nsubs++;
+    d->subs[at] = (sub_pair){od, nd, SUB_DECIDING};
+    bool r = def_fields_sub(d, od, nd, depth);
+    d->subs[at].state = r ? SUB_TRUE : SUB_FALSE;
+    return r;
+}
+
+/* Whether every value of o is a value of n (for named types, see def_sub;
+ * the depth is a guard against deep nesting). */
+static bool sub(differ *d, const ir_type *o, const ir_type *n, int depth)
 {
     if (depth > 32)
         return true;
@@ -500,7 +535,7 @@ static bool sub(const ir_type *o, const ir_type *n, int depth)
         return true;
     if (o->kind == IR_UNION) {
         for (size_t i = 0; i < o->nitems; i++)
-            if (!sub(o->items[i], n, depth + 1))
+            if (!sub(d, o->items[i], n, depth + 1))
                 return false;
         return true;
     }
@@ -514,7 +549,7 @@ static bool sub(const ir_type *o, const ir_type *n, int depth)
     }
     if (n->kind == IR_UNION) {
         for (size_t i = 0; i < n->nitems; i++)
-            if (sub(o, n->items[i], depth + 1))
+            if (sub(d, o, n->items[i], depth + 1))
                 return true;
         return false;
     }
@@ -532,13 +567,13 @@ static bool sub(const ir_type *o, const ir_type *n, int depth)
         if (n->kind == IR_SET && o->kind != IR_SET)
             return false;
         return (n->kind == IR_LIST || n->kind == IR_SET) && constraints_within(&o->c, &n->c) &&
-               sub(o->elem, n->elem, depth + 1);
+               sub(d, o->elem, n->elem, depth + 1);
     case IR_TUPLE:
         if (n->kind == IR_TUPLE) {
             if (n->nitems != o->nitems)
                 return false;
             for (size_t i = 0; i < o->nitems; i++)
-                if (!sub(o->items[i], n->items[i], depth + 1))
+                if (!sub(d, o->items[i], n->items[i], depth + 1))
                     return false;
             return true;
         }
@@ -548,15 +583,15 @@ static bool sub(const ir_type *o, const ir_type *n, int depth)
             (n->c.has_max_items && (int64_t)o->nitems > n->c.max_items))
             return false;
         for (size_t i = 0; i < o->nitems; i++)
-            if (!sub(o->items[i], n->elem, depth + 1))
+            if (!sub(d, o->items[i], n->elem, depth + 1))
                 return false;
         return true;
     case IR_DICT:
         if (n->kind == IR_DICT)
-            return (o->int_keys || !n->int_keys) && sub(o->elem, n->elem, depth + 1);
+            return (o->int_keys || !n->int_keys) && sub(d, o->elem, n->elem, depth + 1);
         return false;
     case IR_NAMED:
-        return n->kind == IR_NAMED && n->def->kind != IR_DEF_ENUM && def_sub(o->def, n->def, depth + 1);
+        return n->kind == IR_NAMED && n->def->kind != IR_DEF_ENUM && def_sub(d, o->def, n->def, depth + 1);
     default: return false;
     }
 }
@@ -747,6 +782,8 @@ static bool first_visit(differ *d, const ir_def *o, const ir_def *n, side s, boo
     return true;
 }
 
+static const ir_field *find_field(const ir_field *fs, size_t n, const char *name);
+
 static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
 {
     bool other;
@@ -769,7 +806,12 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
     if (!str_eq(o->description, n->description))
         report(d, n->loc, K_DESCRIPTION, false, false, subject, "description changed");
     ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o}, nt = {.kind = IR_NAMED, .def = (ir_def *)n};
-    bool equal = sub(&ot, &nt, 0) && sub(&nt, &ot, 0) && o->extra_forbid == n->extra_forbid;
+    bool equal = sub(d, &ot, &nt, 0) && sub(d, &nt, &ot, 0) && o->extra_forbid == n->extra_forbid &&
+                 o->nfields == n->nfields;
+    for (size_t i = 0; equal && i < o->nfields; i++) {
+        const ir_field *nf = find_field(n->fields, n->nfields, o->fields[i].name);
+        equal = nf && nf->required == o->fields[i].required;
+    }
     if (strcmp(o->name, n->name) != 0)
         report(d, n->loc, K_RENAMED, false, false, subject, "renamed from '%s'%s (only names in the schemas change)", o->name,
                equal ? ", structurally equal" : "");
@@ -793,7 +835,7 @@ static void cmp_union(differ *d, const char *subject, side s, const ir_type *o, 
     const ir_type *const *na = n->kind == IR_UNION ? (const ir_type *const *)n->items : one_n;
     bool matched[64] = {0};
     if (nn > 64 || on > 64) {
-        judge(d, at, s, A_TYPE, !sub(o, n, 0), !sub(n, o, 0), subject, "type changed from %s to %s", type_text(d, o),
+        judge(d, at, s, A_TYPE, !sub(d, o, n, 0), !sub(d, n, o, 0), subject, "type changed from %s to %s", type_text(d, o),
               type_text(d, n));
         return;
     }
@@ -806,16 +848,16 @@ static void cmp_union(differ *d, const char *subject, side s, const ir_type *o, 
             matched[k] = true;
             cmp_type(d, subject, s, oa[i], na[k], at);
         } else if (oa[i]->kind == IR_NONE) {
-            if (!sub(oa[i], n, 0))
+            if (!sub(d, oa[i], n, 0))
                 judge(d, at, s, A_NULL, true, false, subject, "%s null (%s is now %s)",
                       s == IN ? "no longer accepts" : "may no longer be", type_text(d, o), type_text(d, n));
-        } else if (!sub(oa[i], n, 0)) {
+        } else if (!sub(d, oa[i], n, 0)) {
             judge(d, at, s, A_TYPE, true, false, subject, "union member %s removed (%s is now %s)",
                   type_text(d, oa[i]), type_text(d, o), type_text(d, n));
         }
     }
     for (size_t j = 0; j < nn; j++) {
-        if (matched[j] || sub(na[j], o, 0))
+        if (matched[j] || sub(d, na[j], o, 0))
             continue;
         if (na[j]->kind == IR_NONE)
             judge(d, at, s, A_NULL, false, true, subject, "%s null (%s is now %s)", s == IN ? "now accepts" : "may now be",
@@ -885,7 +927,7 @@ static void cmp_type(differ *d, const char *subject, side s, const ir_type *o, c
         cmp_constraints(d, at, s, subject, &o->c, &n->c);
         return;
     }
-    bool lost = !sub(o, n, 0), gained = !sub(n, o, 0);
+    bool lost = !sub(d, o, n, 0), gained = !sub(d, n, o, 0);
     judge(d, at, s, A_TYPE, lost, gained, subject, "type changed from %s to %s", type_text(d, o), type_text(d, n));
 }
 
@@ -1290,7 +1332,8 @@ bool contract_diff(mcp_arena *a, const diff_source *old, const diff_source *now,
         cmp_items(&d, &KINDS[i], SAME[i]);
     if (d.oom)
         return false;
-    qsort(d.items, d.len, sizeof *d.items, entry_cmp);
+    if (d.len)
+        qsort(d.items, d.len, sizeof *d.items, entry_cmp);
     for (size_t i = 0; i < d.len && o->emit; i++) {
         const entry *e = &d.items[i];
         const diff_source *src = e->in_old ? old : now;
