@@ -839,13 +839,31 @@ static void cmp_union(differ *d, const char *subject, side s, const ir_type *o, 
               type_text(d, n));
         return;
     }
+    /* Members matched by kind and name; then a lone model or record left on
+     * each side is the same member renamed. */
+    size_t pair[64];
     for (size_t i = 0; i < on; i++) {
-        size_t k = nn;
-        for (size_t j = 0; j < nn && k == nn; j++)
-            if (!matched[j] && same_member(oa[i], na[j]))
-                k = j;
+        pair[i] = nn;
+        for (size_t j = 0; j < nn && pair[i] == nn; j++)
+            if (!matched[j] && same_member(oa[i], na[j])) {
+                pair[i] = j;
+                matched[j] = true;
+            }
+    }
+    size_t lone_o = on, lone_n = nn, count_o = 0, count_n = 0;
+    for (size_t i = 0; i < on; i++)
+        if (pair[i] == nn && oa[i]->kind == IR_NAMED && !is_enum(oa[i]))
+            lone_o = i, count_o++;
+    for (size_t j = 0; j < nn; j++)
+        if (!matched[j] && na[j]->kind == IR_NAMED && !is_enum(na[j]))
+            lone_n = j, count_n++;
+    if (count_o == 1 && count_n == 1) {
+        pair[lone_o] = lone_n;
+        matched[lone_n] = true;
+    }
+    for (size_t i = 0; i < on; i++) {
+        size_t k = pair[i];
         if (k < nn) {
-            matched[k] = true;
             cmp_type(d, subject, s, oa[i], na[k], at);
         } else if (oa[i]->kind == IR_NONE) {
             if (!sub(d, oa[i], n, 0))
