@@ -157,13 +157,14 @@ static void report(differ *d, idl_loc loc, kind k, bool client, bool server, con
     va_end(ap);
     if (!what)
         return;
-    bool ok = client && allowed(d, k);
-    const char *effect = client && server ? (ok ? "breaks clients (allowed) and servers" : "breaks clients and servers")
-                         : client         ? (ok ? "breaks clients (allowed)" : "breaks clients")
+    bool ok = (client || server) && allowed(d, k);
+    const char *effect = client && server ? "breaks clients and servers"
+                         : client         ? "breaks clients"
                          : server         ? "breaks servers"
                                           : "compatible";
-    idl_severity sev = client && !ok ? IDL_ERROR : server ? (d->opt->werror ? IDL_ERROR : IDL_WARNING) : IDL_NOTE;
-    char *msg = mcp_arena_printf(d->a, "%s: %s; %s [%s]", subject, what, effect, KIND_NAMES[k]);
+    idl_severity sev = ok ? IDL_NOTE : client ? IDL_ERROR : server ? (d->opt->werror ? IDL_ERROR : IDL_WARNING) : IDL_NOTE;
+    char *msg = mcp_arena_printf(d->a, "%s: %s; %s%s [%s]", subject, what, effect, ok ? " (allowed)" : "",
+                                 KIND_NAMES[k]);
     if (!msg) {
         d->oom = true;
         return;
