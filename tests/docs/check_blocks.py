@@ -59,7 +59,8 @@ def run_console(mcpidlc, tmp, idl, body, where):
             if shown != [str(status)]:
                 failures.append("%s: the page shows exit status %s, mcpidlc exited with %s" % (where, shown, status))
             continue
-        if not cmd or cmd[0] != "mcpidlc" or not cmd[-1].endswith(".mcp.yaml") or "/" in cmd[-1]:
+        if (not cmd or cmd[0] != "mcpidlc" or cmd[1:2] == ["diff"] or not cmd[-1].endswith(".mcp.yaml")
+                or "/" in cmd[-1]):
             break  # another command (ls, cc, ...): the rest of the block is not checked here
         with open(os.path.join(tmp, cmd[-1]), "w", encoding="utf-8") as f:
             f.write(idl)
