@@ -19,9 +19,9 @@
  * once, each kept opt->task_ttl seconds after its creation (then removed,
  * its run cancelled). A task belongs to the authenticated caller that
  * created it, when there is one: to anyone else its id is unknown. Task ids
- * are 128 random bits. Replicas do not share tasks: a task's requests must
- * reach the replica that created it (they carry Mcp-Name: <taskId> over
- * HTTP for that).
+ * are 128 random bits, after --node-id and '-' when set. Replicas do not
+ * share tasks: a task's requests must reach the replica that created it
+ * (over HTTP they carry Mcp-Name: <taskId>, and the id names the node).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -44,7 +44,7 @@ static const char *const STATUS_NAMES[] = {"working", "input_required", "complet
 typedef struct task {
     struct task *next;
     struct mcp_tasks *store;
-    char id[33];
+    char id[72];          /* [NODE-]32 hex digits */
     const mcp_tool *tool;
     char *args;           /* the arguments object as JSON text (NULL: none) */
     char *subject;        /* the caller's, or NULL */
@@ -66,6 +66,7 @@ struct mcp_tasks {
     size_t n, max;
     long long ttl_ms;
     size_t running;
+    char node[40];       /* --node-id and '-', or empty */
 };
 
 static long long now_ms(void)
@@ -108,6 +109,8 @@ mcp_tasks *mcp_tasks_new(const mcp_methods_state *st, const mcp_options *opt)
     ts->st = st;
     ts->max = opt->max_tasks > 0 ? (size_t)opt->max_tasks : 1;
     ts->ttl_ms = (long long)(opt->task_ttl > 0 ? opt->task_ttl : 1) * 1000;
+    if (opt->node_id && strlen(opt->node_id) < sizeof ts->node - 1)
+        snprintf(ts->node, sizeof ts->node, "%s-", opt->node_id);
     return ts;
 }
 
@@ -278,7 +281,7 @@ static void put_task(mcp_buf *b, const mcp_tasks *ts, const task *t, bool detail
     mcp_buf_putc(b, '}');
 }
 
-static void random_id(char out[33])
+static void random_id(char out[72], const char *node)
 {
     unsigned char r[16];
     size_t got = 0;
@@ -294,11 +297,13 @@ static void random_id(char out[33])
         memcpy(r, &v, sizeof v);
     }
     static const char H[] = "0123456789abcdef";
+    size_t at = strlen(node);
+    memcpy(out, node, at);
     for (size_t i = 0; i < sizeof r; i++) {
-        out[2 * i] = H[r[i] >> 4];
-        out[2 * i + 1] = H[r[i] & 15];
+        out[at + 2 * i] = H[r[i] >> 4];
+        out[at + 2 * i + 1] = H[r[i] & 15];
     }
-    out[32] = 0;
+    out[at + 32] = 0;
 }
 
 int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
@@ -334,7 +339,7 @@ int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argumen
         *msg = "Internal error: out of memory";
         return MCP_RPC_INTERNAL_ERROR;
     }
-    random_id(t->id);
+    random_id(t->id, ts->node);
     t->status = T_WORKING;
 
     pthread_mutex_lock(&ts->mu);
