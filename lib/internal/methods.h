@@ -116,6 +116,8 @@ bool mcp_mrtr_begin_task(mcp_call *call, const mcp_json *answers);
  * ("KEY":ANSWER,...) to kept (either may be NULL); returns how many were
  * asked. */
 size_t mcp_mrtr_peek(const mcp_call *call, mcp_buf *asked, mcp_buf *kept);
+/* Whether answer is a result of method (elicitation/create: an action; ...). */
+bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer);
 /* Release what a task run's begin took (mcp_mrtr_end does for requests). */
 void mcp_mrtr_release(mcp_call *call);
 

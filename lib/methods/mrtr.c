@@ -196,7 +196,7 @@ int mcp_mrtr_begin(mcp_call *call, mcp_job *j, const char *method, const char **
 
 /* Whether `answer` is a result of `method` (a client that answers 12345 to
  * an elicitation has not answered it). */
-static bool answer_fits(const char *method, const mcp_json *answer)
+bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer)
 {
     if (!answer || answer->kind != MCP_JOBJECT)
         return false;
@@ -248,9 +248,9 @@ const mcp_json *mcp_mrtr_request(mcp_call *call, const char *method, const char 
     }
     size_t klen = strlen(key);
     const mcp_json *answer = mcp_json_getn(m->earlier, key, klen);
-    if (!answer_fits(method, answer))
+    if (!mcp_mrtr_answer_fits(method, answer))
         answer = mcp_json_getn(m->responses, key, klen);
-    if (answer_fits(method, answer)) {
+    if (mcp_mrtr_answer_fits(method, answer)) {
         if (m->nkept++)
             mcp_buf_putc(&m->kept, ',');
         mcp_json_string(&m->kept, key, klen);

@@ -431,7 +431,9 @@ static void tasks_get_start(mcp_req *r)
 }
 
 /* The members of pending not answered by responses (an object): answers
- * (objects) go to t->answers. Lock held. */
+ * go to t->answers; one that is not a result of its request's method (an
+ * elicitation answer without an action) is ignored, its key outstanding
+ * still. Lock held. */
 static bool take_answers(task *t, const mcp_json *responses, mcp_arena *a)
 {
     char *text = mcp_arena_printf(a, "{%.*s}", (int)t->pending.len, t->pending.data ? t->pending.data : "");
@@ -445,7 +447,8 @@ static bool take_answers(task *t, const mcp_json *responses, mcp_arena *a)
     for (size_t i = 0; i < pending->n; i++) {
         const mcp_json_member *m = &pending->members[i];
         const mcp_json *answer = mcp_json_getn(responses, m->key, m->key_len);
-        if (answer && answer->kind == MCP_JOBJECT) {
+        const mcp_json *method = mcp_json_get(m->value, "method");
+        if (method && method->kind == MCP_JSTRING && mcp_mrtr_answer_fits(method->s, answer)) {
             if (t->answers.len)
                 mcp_buf_putc(&t->answers, ',');
             mcp_json_string(&t->answers, m->key, m->key_len);

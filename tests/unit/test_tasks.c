@@ -320,6 +320,10 @@ START_TEST(input_required)
                            mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"zz\":{\"action\":\"accept\"}}", tid)));
     ck_assert_str_eq(str_of(r, "resultType"), "complete");
     ck_assert_uint_eq(mcp_json_get(get(id), "inputRequests")->n, 2);
+    /* So is an answer that is no elicitation result (no action). */
+    result_of(call_ext("tasks/update",
+                       mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"a\":{\"v\":\"x\"}}", tid)));
+    ck_assert_uint_eq(mcp_json_get(get(id), "inputRequests")->n, 2);
     result_of(call_ext(
         "tasks/update",
         mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"a\":{\"action\":\"accept\",\"content\":{\"v\":\"x\"}}}",
