@@ -67,7 +67,19 @@ struct mcp_call {
     bool failed;                      /* the handler returned MCP_ERROR */
     /* A modern request's multi round-trip state (mrtr.c); NULL otherwise. */
     struct mcp_mrtr *mrtr;
+    /* Tasks (tasks.c). */
+    int task_mode;                    /* MCP_CALL_* below */
+    bool task_start;                  /* mcp_task_start said yes */
+    unsigned task_caps;               /* a task's run: the client capabilities of its call */
+    int rpc_code;                     /* mcp_fail_protocol: a JSON-RPC error (0: none) */
 };
+
+/* call->task_mode: an ordinary call; one that may become a task (a tool
+ * with `task:`, a client that declares the extension); a task's run. */
+enum { MCP_CALL_PLAIN = 0, MCP_CALL_TASK_MAY, MCP_CALL_TASK_RUN };
+/* The client capabilities (MCP_CLIENT_*) of the call: its request's, or, in
+ * a task's run, those of the request that created the task. */
+unsigned mcp_call_client_caps(const mcp_call *call);
 
 /* A call outside any session (tests, benchmarks: logging, progress and
  * client requests are then no-ops or errors). */
@@ -95,6 +107,19 @@ void mcp_mrtr_missing(mcp_call *call, unsigned capability);
  * client lacks. Releases what begin took. */
 int mcp_mrtr_end(mcp_call *call, const mcp_env *env, int code, bool failed, mcp_buf *out, const char **msg,
                  mcp_buf *err_data);
+/* A task's run (tasks.c): the handler's requests to the client are answered
+ * from `answers` (an object of KEY: ANSWER, or NULL); the others become the
+ * task's input requests. False when out of memory. */
+bool mcp_mrtr_begin_task(mcp_call *call, const mcp_json *answers);
+/* After the handler of a call begun by either: appends the requests asked
+ * ("KEY":{"method":..,"params":..},...) to asked and the answers used
+ * ("KEY":ANSWER,...) to kept (either may be NULL); returns how many were
+ * asked. */
+size_t mcp_mrtr_peek(const mcp_call *call, mcp_buf *asked, mcp_buf *kept);
+/* Whether answer is a result of method (elicitation/create: an action; ...). */
+bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer);
+/* Release what a task run's begin took (mcp_mrtr_end does for requests). */
+void mcp_mrtr_release(mcp_call *call);
 
 /* ---------------------------------------------------------------- the table and its state */
 
@@ -128,11 +153,27 @@ extern const mcp_method mcp_method_prompts_list, mcp_method_prompts_get;
 extern const mcp_method mcp_method_complete;
 extern const mcp_method mcp_method_set_level;
 extern const mcp_method mcp_method_listen;
+extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel;
+
+/* ---------------------------------------------------------------- tasks (tasks.c) */
+
+/* The tasks of a runtime: at most opt->max_tasks live at once, each kept
+ * opt->task_ttl seconds from its creation. */
+typedef struct mcp_tasks mcp_tasks;
+mcp_tasks *mcp_tasks_new(const mcp_methods_state *st, const mcp_options *opt);
+/* Cancels the runs still going and waits for them. */
+void mcp_tasks_free(mcp_tasks *ts);
+mcp_tasks *mcp_methods_tasks(const mcp_methods_state *st);
+/* A task for a call of `tool` (arguments: an object or NULL) whose handler
+ * asked to become one: the task's runs see the answers (JSON object
+ * members "KEY":ANSWER,..., len bytes) the call used. Writes the
+ * CreateTaskResult's members to out (an object without resultType) and
+ * returns MCP_RUN_TASK; or an error code with *msg. */
+int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
+                    size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg);
 
 /* ---------------------------------------------------------------- shared by the methods */
 
-/* The tasks extension's name (capabilities.extensions, clientCapabilities). */
-#define MCP_TASKS_EXTENSION "io.modelcontextprotocol/tasks"
 /* The server's capabilities object (initialize; modern: server/discover). */
 void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern);
 /* The server's Implementation object: {"name","title"?,"version"}. */

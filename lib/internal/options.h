@@ -28,6 +28,9 @@
 #define MCP_DEFAULT_MAX_WAITING 256
 /* How long a requestState stays valid: a round may wait for a person. */
 #define MCP_DEFAULT_STATE_TTL 900
+/* Tasks (the tasks extension): live at once, and seconds each is kept. */
+#define MCP_DEFAULT_MAX_TASKS 256
+#define MCP_DEFAULT_TASK_TTL 3600
 
 #define MCP_HTTP_DEFAULT_PATH "/mcp"
 #define MCP_HTTP_DEFAULT_MAX_SESSIONS 1024

@@ -81,7 +81,11 @@ enum {
     MCP_CLIENT_SAMPLING = 1 << 0,
     MCP_CLIENT_ELICITATION = 1 << 1,
     MCP_CLIENT_ROOTS = 1 << 2,
+    MCP_CLIENT_TASKS = 1 << 3, /* the tasks extension (modern: clientCapabilities.extensions) */
 };
+
+/* The tasks extension's name (capabilities.extensions, clientCapabilities). */
+#define MCP_TASKS_EXTENSION "io.modelcontextprotocol/tasks"
 
 /* The context of one request, whichever way it came: what a 2025 session
  * learnt in initialize and logging/setLevel, copied when the request starts.
@@ -115,6 +119,9 @@ enum {
 /* A run's return for an InputRequiredResult (MRTR): out holds its members
  * ("inputRequests", "requestState"), as an object without resultType. */
 #define MCP_RUN_INPUT_REQUIRED 1
+/* A run's return for a CreateTaskResult (the tasks extension): out holds the
+ * task's members, as an object without resultType. */
+#define MCP_RUN_TASK 2
 
 typedef struct mcp_method {
     const char *name;

@@ -68,6 +68,9 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "                         of 2026-07-28 multi round-trip requests; replicas\n"
             "                         behind one proxy share it (default: a random key)\n"
             "  --state-ttl SECONDS    how long a requestState stays valid (default %d)\n"
+            "  --max-tasks N          tasks (2026-07-28 tasks extension) held at once\n"
+            "                         (default %d)\n"
+            "  --task-ttl SECONDS     how long a task and its result are kept (default %d)\n"
             "  --http HOST:PORT       serve Streamable HTTP at http://HOST:PORT/mcp instead\n"
             "                         of stdio (needs the server linked with mcpidl-http)\n"
             "  --allow-host NAME      with --http, accept this Host name too (besides\n"
@@ -88,7 +91,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
             MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array, def->max_values,
             def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
-            def->max_subscriptions, def->max_waiting, def->state_ttl,
+            def->max_subscriptions, def->max_waiting, def->state_ttl, def->max_tasks, def->task_ttl,
             def->max_sessions, def->session_idle, def->replay_bytes, def->http_timeout,
             def->max_inflight);
 }
@@ -112,7 +115,7 @@ static const char *const VALUED[] = {
     "--max-values", "--max-concurrent", "--page-size", "--client-timeout", "--max-pending",
     "--max-subscriptions", "--max-waiting", "--log-level", "--http", "--allow-host",
     "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout", "--max-inflight-bytes",
-    "--state-key-file", "--state-ttl", "--node-id",
+    "--state-key-file", "--state-ttl", "--node-id", "--max-tasks", "--task-ttl",
 };
 static const char *const HTTP_ONLY[] = {"--allow-host", "--max-sessions", "--session-idle",
                                         "--replay-bytes", "--http-timeout", "--max-inflight-bytes",

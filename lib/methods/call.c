@@ -28,6 +28,15 @@ void mcp_call_for_job(mcp_call *call, mcp_job *j)
     call->job = j;
 }
 
+unsigned mcp_call_client_caps(const mcp_call *call)
+{
+    if (!call)
+        return 0;
+    if (call->task_mode == MCP_CALL_TASK_RUN)
+        return call->task_caps;
+    return call->job ? mcp_job_ctx(call->job)->client_caps : 0;
+}
+
 const mcp_caller *mcp_call_caller(const mcp_call *call)
 {
     return call && call->job ? mcp_job_ctx(call->job)->caller : NULL;
@@ -96,6 +105,17 @@ mcp_status mcp_fail(mcp_call *call, const char *fmt, ...)
     char *msg = vformat(call->arena, fmt, ap);
     va_end(ap);
     call->fail_message = msg ? msg : "the handler failed (and its message could not be stored)";
+    return MCP_ERROR;
+}
+
+mcp_status mcp_fail_protocol(mcp_call *call, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = vformat(call->arena, fmt, ap);
+    va_end(ap);
+    call->fail_message = msg ? msg : "the handler failed (and its message could not be stored)";
+    call->rpc_code = code ? code : MCP_RPC_INTERNAL_ERROR;
     return MCP_ERROR;
 }
 

@@ -51,11 +51,11 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
         return NULL;
     call->client_error = NULL;
     mcp_job *j = call->job;
-    if (!j)
+    if (!j && call->task_mode != MCP_CALL_TASK_RUN)
         return client_fail(call, "%s: no client to ask (the call is not served by a session)", method);
     const char *cap = NULL;
     unsigned need = needed_capability(method, &cap);
-    if (need && !(mcp_job_ctx(j)->client_caps & need)) {
+    if (need && !(mcp_call_client_caps(call) & need)) {
         mcp_mrtr_missing(call, need);
         return client_fail(call, "%s: the client did not declare the %s capability", method, cap);
     }

@@ -31,6 +31,7 @@ struct mcp_methods_state {
     mcp_subs *subs;
     mcp_listeners *listeners;
     mcp_tool_invoker invoke;
+    mcp_tasks *tasks;
 };
 
 static int tool_ref_cmp(const void *x, const void *y)
@@ -115,7 +116,8 @@ mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_option
     if (ok) {
         st->subs = mcp_subs_new();
         st->listeners = mcp_listeners_new();
-        ok = st->subs != NULL && st->listeners != NULL;
+        st->tasks = mcp_tasks_new(st, opt);
+        ok = st->subs != NULL && st->listeners != NULL && st->tasks != NULL;
     }
     if (!ok) {
         mcp_methods_state_free(st);
@@ -128,6 +130,7 @@ void mcp_methods_state_free(mcp_methods_state *st)
 {
     if (!st)
         return;
+    mcp_tasks_free(st->tasks); /* first: its runs use the rest */
     for (size_t l = 0; l < sizeof st->lists / sizeof *st->lists; l++) {
         for (size_t p = 0; st->lists[l].pages && p < st->lists[l].npages; p++)
             mcp_buf_free(&st->lists[l].pages[p].text);
@@ -142,6 +145,8 @@ void mcp_methods_state_free(mcp_methods_state *st)
 mcp_subs *mcp_methods_subs(const mcp_methods_state *st) { return st->subs; }
 
 mcp_listeners *mcp_methods_listeners(const mcp_methods_state *st) { return st->listeners; }
+
+mcp_tasks *mcp_methods_tasks(const mcp_methods_state *st) { return st->tasks; }
 
 void mcp_methods_set_invoker(mcp_methods_state *st, mcp_tool_invoker f) { st->invoke = f ? f : mcp_tool_invoke; }
 
@@ -257,7 +262,8 @@ static const mcp_method *const TABLE[] = {
     &mcp_method_tools_call,     &mcp_method_set_level,      &mcp_method_resources_list,
     &mcp_method_templates_list, &mcp_method_resources_read, &mcp_method_subscribe,
     &mcp_method_unsubscribe,    &mcp_method_prompts_list,   &mcp_method_prompts_get,
-    &mcp_method_complete,       &mcp_method_listen,
+    &mcp_method_complete,       &mcp_method_listen,         &mcp_method_tasks_get,
+    &mcp_method_tasks_update,   &mcp_method_tasks_cancel,
 };
 
 const mcp_method_table mcp_methods = {TABLE, sizeof TABLE / sizeof *TABLE};

@@ -196,7 +196,7 @@ int mcp_mrtr_begin(mcp_call *call, mcp_job *j, const char *method, const char **
 
 /* Whether `answer` is a result of `method` (a client that answers 12345 to
  * an elicitation has not answered it). */
-static bool answer_fits(const char *method, const mcp_json *answer)
+bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer)
 {
     if (!answer || answer->kind != MCP_JOBJECT)
         return false;
@@ -248,9 +248,9 @@ const mcp_json *mcp_mrtr_request(mcp_call *call, const char *method, const char 
     }
     size_t klen = strlen(key);
     const mcp_json *answer = mcp_json_getn(m->earlier, key, klen);
-    if (!answer_fits(method, answer))
+    if (!mcp_mrtr_answer_fits(method, answer))
         answer = mcp_json_getn(m->responses, key, klen);
-    if (answer_fits(method, answer)) {
+    if (mcp_mrtr_answer_fits(method, answer)) {
         if (m->nkept++)
             mcp_buf_putc(&m->kept, ',');
         mcp_json_string(&m->kept, key, klen);
@@ -348,6 +348,48 @@ int mcp_mrtr_end(mcp_call *call, const mcp_env *env, int code, bool failed, mcp_
     return rc;
 }
 
+bool mcp_mrtr_begin_task(mcp_call *call, const mcp_json *answers)
+{
+    mcp_mrtr *m = mcp_arena_alloc(call->arena, sizeof *m);
+    call->mrtr = m;
+    if (!m)
+        return false;
+    memset(m, 0, sizeof *m);
+    m->method = "tools/call";
+    m->earlier = answers && answers->kind == MCP_JOBJECT ? answers : NULL;
+    mcp_buf_init(&m->asked);
+    mcp_buf_init(&m->kept);
+    return true;
+}
+
+size_t mcp_mrtr_peek(const mcp_call *call, mcp_buf *asked, mcp_buf *kept)
+{
+    const mcp_mrtr *m = call->mrtr;
+    if (!m)
+        return 0;
+    if (asked && m->asked.len)
+        mcp_buf_put(asked, m->asked.data, m->asked.len);
+    if (kept && m->kept.len)
+        mcp_buf_put(kept, m->kept.data, m->kept.len);
+    if ((asked && m->asked.oom) || (kept && m->kept.oom)) {
+        if (asked)
+            asked->oom = true;
+        if (kept)
+            kept->oom = true;
+    }
+    return m->nasked;
+}
+
+void mcp_mrtr_release(mcp_call *call)
+{
+    mcp_mrtr *m = call->mrtr;
+    if (!m)
+        return;
+    mcp_buf_free(&m->asked);
+    mcp_buf_free(&m->kept);
+    call->mrtr = NULL;
+}
+
 /* ---------------------------------------------------------------- the handler's API */
 
 void mcp_input_key(mcp_call *call, const char *key)
@@ -374,7 +416,7 @@ static unsigned capability_bit(const char *capability)
 bool mcp_client_supports(const mcp_call *call, const char *capability)
 {
     unsigned bit = capability_bit(capability);
-    return call && call->job && bit && (mcp_job_ctx(call->job)->client_caps & bit);
+    return call && bit && (mcp_call_client_caps(call) & bit);
 }
 
 mcp_status mcp_require_client(mcp_call *call, const char *capability)

@@ -291,6 +291,14 @@ static void tools_call_start(mcp_req *r)
         mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, name->s, name->len, "Unknown tool: ");
         return;
     }
+    if (tool->task == MCP_TASK_REQUIRED && mcp_req_ctx(r)->modern &&
+        !(mcp_req_ctx(r)->client_caps & MCP_CLIENT_TASKS)) {
+        static const char DATA[] = "{\"requiredCapabilities\":{\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}}}";
+        mcp_req_error_data(r, MCP_RPC_MISSING_CAPABILITY,
+                           "Missing required client capability: the tool runs only as a task (extension " MCP_TASKS_EXTENSION ")",
+                           DATA, sizeof DATA - 1);
+        return;
+    }
     const mcp_json *args;
     if (!mcp_arguments_of(r, &args))
         return;
@@ -309,10 +317,35 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
     mcp_call call;
     mcp_call_for_job(&call, j);
     call.tool = d->tool;
+    const mcp_reqctx *ctx = mcp_job_ctx(j);
+    if (d->tool->task != MCP_TASK_NONE && ctx->modern && (ctx->client_caps & MCP_CLIENT_TASKS))
+        call.task_mode = MCP_CALL_TASK_MAY;
+    const mcp_env *env = mcp_job_env(j);
     int code = mcp_mrtr_begin(&call, j, "tools/call", msg);
-    if (code == 0 && !mcp_methods_invoker(mcp_job_env(j)->mstate)(&call, d->args, out))
+    if (code == 0 && !mcp_methods_invoker(env->mstate)(&call, d->args, out))
         out->oom = true;
-    return mcp_mrtr_end(&call, mcp_job_env(j), code, call.failed, out, msg, err_data);
+    if (code == 0 && call.task_start && mcp_mrtr_peek(&call, NULL, NULL) == 0 && !out->oom) {
+        /* The handler asked to go on as a task, with the answers it used. */
+        mcp_buf kept;
+        mcp_buf_init(&kept);
+        mcp_mrtr_peek(&call, NULL, &kept);
+        mcp_buf_clear(out);
+        if (kept.oom) {
+            out->oom = true;
+        } else {
+            code = mcp_task_create(mcp_methods_tasks(env->mstate), d->tool, d->args, kept.data ? kept.data : "",
+                                   kept.len, ctx->client_caps, mcp_caller_subject(ctx->caller), out, msg);
+        }
+        mcp_buf_free(&kept);
+        mcp_mrtr_release(&call);
+        return code;
+    }
+    if (code == 0 && call.rpc_code && mcp_mrtr_peek(&call, NULL, NULL) == 0) {
+        mcp_mrtr_release(&call);
+        *msg = call.fail_message;
+        return call.rpc_code;
+    }
+    return mcp_mrtr_end(&call, env, code, call.failed, out, msg, err_data);
 }
 
 const mcp_method mcp_method_tools_list = {.name = "tools/list", .flags = MCP_METHOD_CACHEABLE, .start = tools_list_start};

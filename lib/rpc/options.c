@@ -35,6 +35,8 @@ void mcp_options_default(mcp_options *o)
         .http_timeout = MCP_HTTP_DEFAULT_TIMEOUT_SECONDS,
         .max_inflight = MCP_HTTP_DEFAULT_MAX_INFLIGHT,
         .state_ttl = MCP_DEFAULT_STATE_TTL,
+        .max_tasks = MCP_DEFAULT_MAX_TASKS,
+        .task_ttl = MCP_DEFAULT_TASK_TTL,
     };
 }
 
@@ -88,6 +90,10 @@ void mcp_options_complete(mcp_options *o)
         o->max_inflight = MCP_HTTP_DEFAULT_MAX_INFLIGHT;
     if (o->state_ttl <= 0)
         o->state_ttl = MCP_DEFAULT_STATE_TTL;
+    if (o->max_tasks <= 0)
+        o->max_tasks = MCP_DEFAULT_MAX_TASKS;
+    if (o->task_ttl <= 0)
+        o->task_ttl = MCP_DEFAULT_TASK_TTL;
 }
 
 bool mcp_log_level_parse(const char *name, mcp_log_level *out)
@@ -154,6 +160,8 @@ static const struct {
     {"--http-timeout", offsetof(mcp_options, http_timeout), T_INT, 1, 24 * 3600},
     {"--max-inflight-bytes", offsetof(mcp_options, max_inflight), T_SIZE, 1, SIZE_MAX / 4},
     {"--state-ttl", offsetof(mcp_options, state_ttl), T_INT, 1, 30 * 24 * 3600},
+    {"--max-tasks", offsetof(mcp_options, max_tasks), T_INT, 1, 1 << 20},
+    {"--task-ttl", offsetof(mcp_options, task_ttl), T_INT, 1, 30 * 24 * 3600},
 };
 
 bool mcp_options_set(mcp_options *o, const char *name, const char *value, const char **why)

@@ -442,10 +442,14 @@ static void render_error(mcp_buf *out, const rpc_id *id, int code, const char *m
  * bytes of that text the caller still sends after it (without its '{').
  * A retry of a multi round-trip request (params with inputResponses or
  * requestState) is never cacheable. */
-static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_method *m, bool input_required,
+static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_method *m, int code,
                                 const cache_hint *hint, const mcp_json *params, const char *result, size_t n)
 {
-    mcp_buf_puts(out, input_required ? "{\"resultType\":\"input_required\"" : "{\"resultType\":\"complete\"");
+    /* input_required and task results are never cacheable. */
+    bool input_required = code != 0;
+    mcp_buf_puts(out, code == MCP_RUN_INPUT_REQUIRED ? "{\"resultType\":\"input_required\""
+                      : code == MCP_RUN_TASK        ? "{\"resultType\":\"task\""
+                                                    : "{\"resultType\":\"complete\"");
     mcp_buf_puts(out, ",\"_meta\":{\"" MCP_META_SERVER_INFO "\":");
     mcp_buf_puts(out, env->server_info);
     mcp_buf_putc(out, '}');
@@ -487,7 +491,7 @@ static void reply_result_ctx(mcp_session *s, batch *b, const rpc_id *id, const m
     render_head(&s->reply, id);
     size_t rest = n;
     if (ctx && ctx->modern) {
-        rest = put_modern_result(&s->reply, s->env, m, false, NULL, params, result, n);
+        rest = put_modern_result(&s->reply, s->env, m, 0, NULL, params, result, n);
         result += n - rest;
     }
     if (s->reply.oom) {
@@ -625,7 +629,7 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
     int code = j->m->run(j, j->data, &sl->result, &msg, &data);
     size_t nparts = 0;
     if (!sl->result.oom && !data.oom) {
-        if (code != 0 && code != MCP_RUN_INPUT_REQUIRED) {
+        if (code != 0 && code != MCP_RUN_INPUT_REQUIRED && code != MCP_RUN_TASK) {
             if (!msg)
                 msg = "Internal error";
             render_error_data(&sl->head, &j->id, code, msg, strlen(msg), data.len ? data.data : NULL,
@@ -639,7 +643,7 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
             const char *text = sl->result.data ? sl->result.data : "{}";
             size_t len = sl->result.data ? sl->result.len : 2, rest = len;
             if (j->ctx.modern)
-                rest = put_modern_result(&sl->head, j->s->env, j->m, code == MCP_RUN_INPUT_REQUIRED, &j->cache,
+                rest = put_modern_result(&sl->head, j->s->env, j->m, code, &j->cache,
                                          j->params, text, len);
             if (!sl->head.oom) {
                 parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
@@ -1292,7 +1296,8 @@ static bool dispatch_modern(mcp_session *s, mcp_req *r, const mcp_json *method, 
     r->ctx = (mcp_reqctx){.version = version, .modern = true, .log_min = MCP_LOG_NONE, .caller = s->caller};
     r->ctx.client_caps = (mcp_json_get(caps, "sampling") ? MCP_CLIENT_SAMPLING : 0) |
                          (mcp_json_get(caps, "elicitation") ? MCP_CLIENT_ELICITATION : 0) |
-                         (mcp_json_get(caps, "roots") ? MCP_CLIENT_ROOTS : 0);
+                         (mcp_json_get(caps, "roots") ? MCP_CLIENT_ROOTS : 0) |
+                         (mcp_json_get(mcp_json_get(caps, "extensions"), MCP_TASKS_EXTENSION) ? MCP_CLIENT_TASKS : 0);
     const mcp_json *level = mcp_json_get(r->meta, MCP_META_LOG_LEVEL);
     if (level) {
         int found = -1;

@@ -2,7 +2,10 @@
 // in tests/e2e as conformance-next) against the everything example over Streamable HTTP, with
 // the scenarios one revision of the specification requires.
 //
-// run_next.mjs --server EVERYTHING_SERVER --out DIR --requirements 2026-07-28|2025-11-25
+// run_next.mjs --server EVERYTHING_SERVER --out DIR --requirements 2026-07-28|2025-11-25 [--only REASON]
+//
+// --only REASON counts only the scenarios the set runs without scoring for that reason (`extension`:
+// the tasks extension's), the suite still running them all.
 //
 // Starts `everything-server --http 127.0.0.1:0`, runs
 // `conformance server --url http://localhost:PORT/mcp --requirements REV -o DIR/results-REV`
@@ -96,7 +99,9 @@ function thrownIn(output, scenario) {
 
 async function main() {
   const { values } = parseArgs({
-    options: { server: { type: 'string' }, out: { type: 'string' }, requirements: { type: 'string' } },
+    options: {
+      server: { type: 'string' }, out: { type: 'string' }, requirements: { type: 'string' }, only: { type: 'string' },
+    },
   });
   assert.ok(values.server && values.out && values.requirements,
     'usage: run_next.mjs --server EVERYTHING_SERVER --out DIR --requirements REVISION');
@@ -104,7 +109,9 @@ async function main() {
   assert.ok(set, `no requirement set ${values.requirements} here: ${Object.keys(REQUIRED).join(', ')}`);
   const version = JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')).version;
   assert.equal(version, SUITE_VERSION, 'the conformance suite installed in tests/e2e is not the pinned one: run scripts/setup.sh');
-  const expected = [...set.scored, ...Object.keys(set.notScored)];
+  const all = [...set.scored, ...Object.keys(set.notScored)];
+  const expected = values.only ? all.filter((s) => set.notScored[s] === values.only) : all;
+  assert.ok(expected.length > 0, `no scenario of ${values.requirements} is run unscored for ${values.only}`);
 
   const results = path.join(values.out, `results-${values.requirements}`);
   rmSync(results, { recursive: true, force: true });
@@ -156,7 +163,7 @@ async function main() {
       }
       summary.push(`  ${bad ? 'x' : 'ok'} ${scenario}${tag}: ${good} passed, ${bad} not`);
     }
-    const unexpected = [...dirs.keys()].filter((s) => !expected.includes(s));
+    const unexpected = [...dirs.keys()].filter((s) => !all.includes(s));
     if (unexpected.length) failures.push(`scenarios the set does not name ran: ${unexpected.join(', ')}`);
     if (!server.alive()) failures.push('the server died during the suite');
 

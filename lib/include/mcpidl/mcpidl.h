@@ -172,6 +172,32 @@ MCPIDL_API bool mcp_client_supports(const mcp_call *call, const char *capability
  * in 2025-11-25. */
 MCPIDL_API mcp_status mcp_require_client(mcp_call *call, const char *capability);
 
+/* Tasks (2026-07-28's io.modelcontextprotocol/tasks extension). A tool whose
+ * IDL says `task: optional` or `task: required`, called by a client that
+ * declares the extension in the request's clientCapabilities.extensions, may
+ * become a task: the client gets a CreateTaskResult at once and polls
+ * tasks/get for the result while the handler runs on a thread of the
+ * runtime's own. The handler decides where: mcp_task_start returns true when
+ * the call has just become a task, and the handler must then return (MCP_OK)
+ * at once; the runtime calls it again, as the task, with the same arguments
+ * and the answers the client gave so far, and there mcp_task_start returns
+ * false. It returns false too when the call cannot become a task (no `task:`,
+ * a client without the extension, a 2025-11-25 request): the handler goes on
+ * and answers as any call. Code before it runs twice, as code before a
+ * request to the client does on a retry; requests to the client before it
+ * are multi round-trip requests of the tools/call itself; those after it, in
+ * the task, park the task as input_required until the client answers them
+ * with tasks/update (the handler then runs again, the answers recorded). A
+ * `task: required` tool called by a client without the extension is refused
+ * with -32021 before its handler runs. */
+MCPIDL_API bool mcp_task_start(mcp_call *call);
+/* Whether the call runs as a task. */
+MCPIDL_API bool mcp_in_task(const mcp_call *call);
+/* Fail the call with a JSON-RPC error (code, e.g. -32603) instead of an
+ * isError result: the request's error, or a task's `failed` status with
+ * the error. Returns MCP_ERROR. */
+MCPIDL_API mcp_status mcp_fail_protocol(mcp_call *call, int code, const char *fmt, ...) MCP_PRINTF(3, 4);
+
 /* `method` with `params` (NULL: none): the client's `result`. */
 MCPIDL_API const mcp_json *mcp_client_request(mcp_call *call, const char *method, const mcp_json *params);
 /* Why the last request to the client of this call failed, e.g.

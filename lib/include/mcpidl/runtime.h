@@ -79,6 +79,9 @@ typedef struct mcp_options {
     /* --node-id: the prefix of this replica's session ids (2025-11-25 over
      * HTTP), so that a proxy routes a session back to it; NULL: none. */
     const char *node_id;
+    /* Tasks (the io.modelcontextprotocol/tasks extension of 2026-07-28). */
+    int max_tasks;           /* --max-tasks: tasks the runtime holds at once */
+    int task_ttl;            /* --task-ttl: seconds a task is kept after its creation */
 } mcp_options;
 
 MCPIDL_API void mcp_options_default(mcp_options *o);
