@@ -176,6 +176,7 @@ const TAP_ENV = 'MCPIDL_E2E_SPEC_TAP';
 export class SpecChecker {
   constructor() {
     this.pending = new Map(); // idKey -> method, the client's requests not yet answered
+    this.cancelled = new Map(); // idKey -> method, requests the client cancelled that may still get one answer
     this.revisions = new Map(); // idKey -> revision, of the same requests
     this.latest = LEGACY; // the revision of the client's latest request
     this.problems = []; // strings
@@ -220,8 +221,12 @@ export class SpecChecker {
         this.revisions.set(idKey(m.id), revision);
         this.latest = revision;
       } else if (m && m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {
-        // A request the client cancelled gets no answer (a subscriptions/listen it closes, too).
-        this.pending.delete(idKey(m.params.requestId));
+        // A request the client cancelled gets no answer (a subscriptions/listen it closes, too),
+        // unless the server answered before the cancellation reached it, which the specification
+        // allows: one answer may still come, never two.
+        const key = idKey(m.params.requestId);
+        if (this.pending.has(key)) this.cancelled.set(key, this.pending.get(key));
+        this.pending.delete(key);
       }
     }
     return revision;
@@ -270,12 +275,14 @@ export class SpecChecker {
       // answers that request.
       if (message.id !== undefined && message.id !== null) {
         this.pending.delete(idKey(message.id));
+        this.cancelled.delete(idKey(message.id));
         this.revisions.delete(idKey(message.id));
       }
     } else if ('result' in message) {
-      const method = this.pending.get(idKey(message.id));
+      const method = this.pending.get(idKey(message.id)) ?? this.cancelled.get(idKey(message.id));
       if (!method) return problem(`a response to id ${idKey(message.id)}, which no pending request has`);
       this.pending.delete(idKey(message.id));
+      this.cancelled.delete(idKey(message.id));
       this.revisions.delete(idKey(message.id));
       name = spec.result[method];
       if (!name) return problem(`a response to ${method}, whose Result type in ${revision} this checker does not know`);
