@@ -4,7 +4,7 @@
 set -euo pipefail
 
 DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check
-      clang python3 python3-jsonschema python3-yaml valgrind)
+      clang clang-tidy clang-format python3 python3-jsonschema python3-yaml valgrind)
 
 missing=()
 for p in "${DEBS[@]}"; do
