@@ -3,7 +3,7 @@
 # Safe to run again: it installs only what is not there yet.
 set -euo pipefail
 
-DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check
+DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check dpkg-dev
       clang clang-tidy clang-format python3 python3-jsonschema python3-yaml valgrind)
 
 missing=()
