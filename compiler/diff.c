@@ -81,8 +81,6 @@ static char *vformat(differ *d, const char *fmt, va_list ap)
 /* A change at `loc` of NEW: "SUBJECT: WHAT; EFFECT [KIND]". `client` and
  * `server`: whether it breaks clients, servers. */
 void dx_report(differ *d, idl_loc loc, kind k, bool client, bool server, const char *subject, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-void dx_report(differ *d, idl_loc loc, kind k, bool client, bool server, const char *subject, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -16,6 +16,7 @@
 #include "check_int.h"
 #include "mcpidl/buf.h"
 #include "internal/uritemplate.h"
+#include "internal/utf8.h"
 
 static const char *const RESOURCE_KEYS[] = {"uri",  "title",  "description", "mimeType", "text",
                                             "blob", "c_name", "cache",       "scopes"};
@@ -118,10 +119,9 @@ static const char *char_desc(checker *c, const char *s, size_t n)
         return "a line break";
     if (b < 0x20 || b == 0x7f)
         return "a control character";
-    size_t len = 1;
-    if (b >= 0x80)
-        while (len < n && len < 4 && ((unsigned char)s[len] & 0xC0) == 0x80)
-            len++;
+    size_t len = mcp_utf8_seq((const unsigned char *)s, n, NULL, NULL);
+    if (len == 0)
+        len = 1;
     const char *d = mcp_arena_printf(c->a, "'%.*s'", (int)len, s);
     return d ? d : "this character";
 }

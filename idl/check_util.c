@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "internal/utf8.h"
 
 /* ---------------------------------------------------------------- keys */
 
@@ -127,9 +128,12 @@ static size_t line_start(checker *c, uint32_t line)
     return c->line_starts[line - 1];
 }
 
-static size_t utf8_width(unsigned char ch)
+/* The byte length of the source character at src[p] (the loader has checked
+ * the file is UTF-8; a stray byte counts as one). */
+static size_t utf8_width(const char *src, size_t len, size_t p)
 {
-    return ch < 0x80 ? 1 : ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC0 ? 2 : 1;
+    size_t w = mcp_utf8_seq((const unsigned char *)src + p, len - p, NULL, NULL);
+    return w ? w : 1;
 }
 
 static size_t hex_value(const char *s, size_t n, size_t digits, uint32_t *out)
@@ -160,7 +164,7 @@ void ck_scalar_pos_start(checker *c, ck_scalar_pos *sp, const idl_node *n)
     const char *src = c->d->src;
     size_t len = c->d->src_len;
     for (uint32_t col = 1; col < n->loc.col && p < len && src[p] != '\n' && src[p] != '\r'; col++)
-        p += utf8_width((unsigned char)src[p]);
+        p += utf8_width(src, len, p);
     if (n->style != IDL_STYLE_PLAIN) {
         p++; /* the opening quote */
         sp->loc.col++;
@@ -192,7 +196,7 @@ idl_loc ck_scalar_pos_at(checker *c, ck_scalar_pos *sp, size_t off)
             sp->lost = true;
             break;
         }
-        size_t src_w = utf8_width((unsigned char)src[p]), val_w = src_w;
+        size_t src_w = utf8_width(src, len, p), val_w = src_w;
         uint32_t cols = 1;
         size_t q = p;
         while (q < len && (src[q] == ' ' || src[q] == '\t'))

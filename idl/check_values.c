@@ -9,17 +9,10 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "internal/utf8.h"
 #include "mcpidl/buf.h"
 
 /* ---------------------------------------------------------------- values in messages */
-
-static size_t utf8_chars(const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return k;
-}
 
 /* Text of a scalar for a message: at most 40 characters, control characters
  * escaped. */
@@ -173,7 +166,7 @@ static bool fits_string(const ir_type *t, const idl_node *v, mcp_buf *msg)
         mcp_buf_puts(msg, "contains a NUL character");
         return false;
     }
-    size_t n = utf8_chars(v->str, v->len);
+    size_t n = mcp_utf8_chars(v->str, v->len);
     if (t->c.has_min_length && (int64_t)n < t->c.min_length) {
         mcp_buf_printf(msg, "is shorter than minLength %lld", (long long)t->c.min_length);
         return false;

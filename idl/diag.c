@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/utf8.h"
 #include "mcpidl/buf.h"
 
 void idl_diags_init(idl_diags *d, mcp_arena *arena, const char *path, const char *src, size_t src_len)
@@ -60,11 +61,7 @@ void idl_diag_add(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt, 
 
 uint32_t idl_char_col(const char *src, size_t line_start, size_t off)
 {
-    uint32_t col = 1;
-    for (size_t i = line_start; i < off; i++)
-        if (((unsigned char)src[i] & 0xC0) != 0x80)
-            col++;
-    return col;
+    return off > line_start ? (uint32_t)(1 + mcp_utf8_chars(src + line_start, off - line_start)) : 1;
 }
 
 /* A line ends at "\n", "\r\n" or a lone "\r" (as libyaml reads them). */
@@ -136,23 +133,6 @@ static const char *severity_name(idl_severity s)
     return s == IDL_ERROR ? "error" : s == IDL_WARNING ? "warning" : "note";
 }
 
-/* The byte length of the valid UTF-8 character at src[i], or 0. */
-static size_t utf8_char_len(const unsigned char *s, size_t n)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t w = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    if (w == 0 || w > n)
-        return 0;
-    for (size_t k = 1; k < w; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-        (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0; /* overlong, surrogate, beyond U+10FFFF */
-    return w;
-}
-
 /* Source line `line`, which starts at byte `start`, and a caret under column
  * `col`. Tabs are kept so the caret lines up; control characters and bytes
  * that are not UTF-8 are shown as '?'. */
@@ -168,7 +148,7 @@ static void put_source_line(const idl_diags *d, mcp_buf *out, uint32_t line, siz
     mcp_buf_printf(out, "%5u | ", (unsigned)line);
     const unsigned char *s = (const unsigned char *)d->src;
     for (size_t k = start; k < end;) {
-        size_t w = utf8_char_len(s + k, end - k);
+        size_t w = mcp_utf8_seq(s + k, end - k, NULL, NULL); /* 0: not a valid character */
         bool control = (w == 2 && s[k] == 0xC2 && s[k + 1] < 0xA0) || /* C1 controls, U+2028, U+2029 */
                        (w == 3 && s[k] == 0xE2 && s[k + 1] == 0x80 && (s[k + 2] == 0xA8 || s[k + 2] == 0xA9));
         if (w > 1 && !control)

@@ -1,6 +1,7 @@
 /* names.c: titles, C identifiers, "did you mean", description trimming. */
 #include <string.h>
 
+#include "internal/utf8.h"
 #include "ir.h"
 
 static bool is_ascii_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
@@ -13,15 +14,12 @@ static size_t white_space_at(const char *s, size_t n)
     const unsigned char *u = (const unsigned char *)s;
     if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r') || (u[0] >= 0x1C && u[0] <= 0x1F))
         return 1;
-    if (n >= 2 && u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
-        return 2; /* U+0085, U+00A0 */
-    if (n < 3)
-        return 0;
-    unsigned cp = (unsigned)(u[0] & 0x0F) << 12 | (unsigned)(u[1] & 0x3F) << 6 | (u[2] & 0x3F);
-    if ((u[0] & 0xF0) != 0xE0 || (u[1] & 0xC0) != 0x80 || (u[2] & 0xC0) != 0x80)
-        return 0;
-    bool white = cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
-                 cp == 0x202F || cp == 0x205F || cp == 0x3000;
+    uint32_t cp;
+    size_t w = mcp_utf8_seq(u, n, &cp, NULL);
+    if (w == 2 && (cp == 0x85 || cp == 0xA0))
+        return 2;
+    bool white = w == 3 && (cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+                            cp == 0x202F || cp == 0x205F || cp == 0x3000);
     return white ? 3 : 0;
 }
 

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal/utf8.h"
 #include "texpr.h"
 
 /*!re2c
@@ -58,24 +59,6 @@ static int hexval(char c)
     if (c >= 'a' && c <= 'f')
         return c - 'a' + 10;
     return c - 'A' + 10;
-}
-
-/* Append code point cp (not a surrogate, <= 0xFFFF) to out in UTF-8. */
-static size_t put_utf8(char *out, unsigned cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    out[0] = (char)(0xE0 | (cp >> 12));
-    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[2] = (char)(0x80 | (cp & 0x3F));
-    return 3;
 }
 
 /* Scan the string whose opening quote is at src[open]. On success, return true
@@ -134,7 +117,7 @@ static bool scan_string(const char *src, size_t len, size_t open, char *out, siz
         "\\x" hex hex {
             unsigned cp = (unsigned)(hexval(src[start + 2]) << 4 | hexval(src[start + 3]));
             if (out)
-                n += put_utf8(out + n, cp);
+                n += mcp_utf8_encode(cp, out + n);
             else
                 n += cp < 0x80 ? 1 : 2;
             continue;
@@ -149,7 +132,7 @@ static bool scan_string(const char *src, size_t len, size_t open, char *out, siz
                 return false;
             }
             if (out)
-                n += put_utf8(out + n, cp);
+                n += mcp_utf8_encode(cp, out + n);
             else
                 n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3;
             continue;

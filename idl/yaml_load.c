@@ -15,6 +15,8 @@
  */
 #include "node.h"
 
+#include "internal/utf8.h"
+
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -296,15 +298,12 @@ static const char *show_with(loader *L, const char *prefix, const char *s, size_
             break;
         }
         unsigned char c = (unsigned char)s[i];
-        size_t w = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-        if (i + w > n)
-            w = 1;
         uint32_t cp = c;
-        if (w == 2)
-            cp = (uint32_t)(c & 0x1F) << 6 | ((unsigned char)s[i + 1] & 0x3F);
-        else if (w == 3)
-            cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)((unsigned char)s[i + 1] & 0x3F) << 6 |
-                 ((unsigned char)s[i + 2] & 0x3F);
+        size_t w = mcp_utf8_seq((const unsigned char *)s + i, n - i, &cp, NULL);
+        if (w == 0) { /* libyaml passes only UTF-8: a byte cut from a name */
+            w = 1;
+            cp = c;
+        }
         if (c == '\n' || c == '\t' || c == '\r') {
             out[o++] = '\\';
             out[o++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';

@@ -3,8 +3,8 @@
 # Safe to run again: it installs only what is not there yet.
 set -euo pipefail
 
-DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check dpkg-dev
-      clang python3 python3-jsonschema python3-yaml valgrind)
+DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check dpkg-dev
+      clang clang-tidy clang-format python3 python3-jsonschema python3-yaml valgrind)
 
 missing=()
 for p in "${DEBS[@]}"; do

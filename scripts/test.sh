@@ -17,6 +17,10 @@ run_suite() {
 
 echo "== build and test"
 run_suite build
+if command -v clang-tidy >/dev/null 2>&1; then
+  echo "== lint"
+  scripts/lint.sh build
+fi
 echo "== build and test under ASan and UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_suite build-asan -DMCPIDL_SANITIZE=ON

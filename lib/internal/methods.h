@@ -17,6 +17,7 @@
 #include "internal/codec.h"
 #include "internal/rpc.h"
 #include "mcpidl/buf.h"
+#include "mcpidl/generated.h"
 #include "mcpidl/mcpidl.h"
 #include "mcpidl/report.h"
 

@@ -24,6 +24,7 @@
 #include "internal/log.h"
 #include "internal/pool.h"
 #include "mcpidl/buf.h"
+#include "mcpidl/generated.h"
 #include "mcpidl/mcpidl.h"
 #include "mcpidl/runtime.h"
 #include "mcpidl/transport.h"

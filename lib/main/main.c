@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mcpidl/generated.h"
 #include "mcpidl/mcpidl.h"
 
 static const char *prog_name(char **argv)

@@ -150,18 +150,18 @@ static const struct {
     {"--max-values", offsetof(mcp_options, max_values), T_SIZE, 1, SIZE_MAX / 4},
     {"--max-concurrent", offsetof(mcp_options, max_concurrent), T_INT, 1, 1 << 20},
     {"--page-size", offsetof(mcp_options, page_size), T_SIZE, 1, 1 << 20},
-    {"--client-timeout", offsetof(mcp_options, client_timeout_ms), T_INT, 1, 24 * 3600 * 1000},
+    {"--client-timeout", offsetof(mcp_options, client_timeout_ms), T_INT, 1, UINT64_C(24) * 3600 * 1000},
     {"--max-pending", offsetof(mcp_options, max_pending), T_INT, 1, 1 << 16},
     {"--max-subscriptions", offsetof(mcp_options, max_subscriptions), T_INT, 1, 1 << 20},
     {"--max-waiting", offsetof(mcp_options, max_waiting), T_INT, 1, 1 << 16},
     {"--max-sessions", offsetof(mcp_options, max_sessions), T_INT, 1, 1 << 20},
-    {"--session-idle", offsetof(mcp_options, session_idle), T_INT, 1, 7 * 24 * 3600},
+    {"--session-idle", offsetof(mcp_options, session_idle), T_INT, 1, UINT64_C(7) * 24 * 3600},
     {"--replay-bytes", offsetof(mcp_options, replay_bytes), T_SIZE, 1, SIZE_MAX / 4},
-    {"--http-timeout", offsetof(mcp_options, http_timeout), T_INT, 1, 24 * 3600},
+    {"--http-timeout", offsetof(mcp_options, http_timeout), T_INT, 1, UINT64_C(24) * 3600},
     {"--max-inflight-bytes", offsetof(mcp_options, max_inflight), T_SIZE, 1, SIZE_MAX / 4},
-    {"--state-ttl", offsetof(mcp_options, state_ttl), T_INT, 1, 30 * 24 * 3600},
+    {"--state-ttl", offsetof(mcp_options, state_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},
     {"--max-tasks", offsetof(mcp_options, max_tasks), T_INT, 1, 1 << 20},
-    {"--task-ttl", offsetof(mcp_options, task_ttl), T_INT, 1, 30 * 24 * 3600},
+    {"--task-ttl", offsetof(mcp_options, task_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},
 };
 
 bool mcp_options_set(mcp_options *o, const char *name, const char *value, const char **why)

@@ -334,7 +334,4 @@ static inline int mcp_main(const mcp_server *server, int argc, char **argv)
 }
 #endif
 
-/* What generated code needs (until every generated source includes it). */
-#include "mcpidl/generated.h"
-
 #endif

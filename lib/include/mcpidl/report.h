@@ -100,14 +100,20 @@ typedef struct mcp_report {
 MCPIDL_API void mcp_report_init(mcp_report *r, mcp_arena *arena);
 static inline void mcp_report_push_key(mcp_report *r, const char *key, size_t len)
 {
-    if (r->depth < MCP_LOC_MAX)
-        r->path[r->depth] = (mcp_loc_seg){key, len, 0};
+    if (r->depth < MCP_LOC_MAX) { /* member by member: no compound literal, which C++ lacks */
+        r->path[r->depth].key = key;
+        r->path[r->depth].key_len = len;
+        r->path[r->depth].index = 0;
+    }
     r->depth++;
 }
 static inline void mcp_report_push_index(mcp_report *r, size_t i)
 {
-    if (r->depth < MCP_LOC_MAX)
-        r->path[r->depth] = (mcp_loc_seg){NULL, 0, i};
+    if (r->depth < MCP_LOC_MAX) {
+        r->path[r->depth].key = NULL;
+        r->path[r->depth].key_len = 0;
+        r->path[r->depth].index = i;
+    }
     r->depth++;
 }
 static inline void mcp_report_pop(mcp_report *r) { r->depth--; }
