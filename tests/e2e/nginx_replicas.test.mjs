@@ -135,6 +135,8 @@ ${NODES.map((n) => `        ~^${n}-  mcp_${n};`).join('\n')}
         listen 127.0.0.1:${listen};
 
         location = /mcp {
+            # The servers' --max-message-bytes (8 MiB by default); nginx's own default is 1 MiB.
+            client_max_body_size 8m;
             proxy_pass http://$mcp_upstream;
             proxy_http_version 1.1;
             proxy_set_header Host $host;
