@@ -240,6 +240,20 @@ async function openClient(url, modern, log, route) {
   return state;
 }
 
+const WATCHED = 'test://watched-resource';
+
+/** A subscriptions/listen held through nginx: { node, sub, cause } (cause once it closed). */
+async function listen(c, log) {
+  const from = log.length;
+  const sub = await c.client.listen({ resourceSubscriptions: [WATCHED] });
+  assert.deepEqual(sub.honoredFilter.resourceSubscriptions, [WATCHED]);
+  const posted = log.slice(from).find((e) => e.rpc === 'subscriptions/listen');
+  const l = { node: nodeOfPort[posted?.upstream], sub, cause: null };
+  sub.closed.then((cause) => (l.cause = cause));
+  return l;
+}
+const nodeOfPort = {};
+
 const text = (result) => (result?.content ?? []).map((c) => c.text).join('');
 const nodeOfSession = (id) => (id ? id.split('-')[0] : null);
 
@@ -261,6 +275,7 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
       const port = Number(new URL(r.url).port);
       ctx.ports[node] = port;
       ctx.nodeOfPort[`127.0.0.1:${port}`] = node;
+      nodeOfPort[`127.0.0.1:${port}`] = node;
     }
     // nginx on a free port; a port taken between the probe and nginx's bind is tried again.
     for (let attempt = 1; ; attempt++) {
@@ -364,6 +379,13 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
       run.modern.push(c);
       ctx.clients.push(c);
     }
+    // Held 2026-07-28 subscriptions/listen streams, until each replica holds one.
+    run.listener = await openClient(ctx.url, true, run.log);
+    ctx.clients.push(run.listener);
+    run.listens = [];
+    for (let i = 0; i < 3 * NODES.length && !NODES.every((n) => run.listens.some((l) => l.node === n)); i++)
+      run.listens.push(await listen(run.listener, run.log));
+    for (const node of NODES) assert.ok(run.listens.some((l) => l.node === node), `a listen held on ${node}`);
 
     let next = 0;
     const killAt = Math.floor(CALLS / 2);
@@ -511,6 +533,20 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
     }
     for (const c of run.legacy.filter((c) => nodeOfSession(c.sessions[0]) !== VICTIM)) assert.equal(c.reinits ?? 0, 0, `${c.sessions[0]} kept its session`);
     t.diagnostic(`2025-11-25 session POSTs by replica: ${JSON.stringify(Object.fromEntries(NODES.map((n) => [n, bySession.filter((e) => e.method === 'POST' && e.status === 200 && ctx.nodeOfPort[e.upstream] === n).length])))}; 404s ${notFound.length}`);
+  });
+
+  test('the listen held on the dead replica ended, the others stayed open, and listening again lands on a live replica', async () => {
+    const dead = run.listens.filter((l) => l.node === VICTIM);
+    for (const l of dead) assert.equal(await timed(l.sub.closed, EXIT_TIMEOUT_MS), 'remote', `the listen on ${VICTIM} ended from the server's side`);
+    const live = run.listens.filter((l) => l.node !== VICTIM);
+    assert.deepEqual(live.map((l) => [l.node, l.cause]), live.map((l) => [l.node, null]), 'the listens on live replicas are open');
+    const again = await listen(run.listener, run.log);
+    assert.notEqual(again.node, VICTIM);
+    assert.ok(NODES.includes(again.node));
+    for (const l of [...live, again]) {
+      await l.sub.close();
+      assert.equal(await timed(l.sub.closed, EXIT_TIMEOUT_MS), 'local');
+    }
   });
 
   test('the surviving replicas and nginx stop with exit status 0', async () => {
