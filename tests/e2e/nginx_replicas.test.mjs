@@ -17,19 +17,24 @@
 //     complete;
 //   - a run of 2,000 calls (tools/call with a tag echoed in the answer, and MRTR elicitations
 //     whose answer names the call) from 2026-07-28 clients and 2025-11-25 sessions at once, one
-//     replica killed (SIGKILL) halfway: every call ends with exactly one answer, the right one,
-//     after at most one retry by the client (a 404 on a session of the dead replica is followed
-//     by a new initialize, as the specification says, and the call sent again); the 2026
-//     requests were spread over all three replicas; every request of a 2025 session went to its
-//     replica; only sessions of the dead replica got 404; nothing hangs (each call has a hang
-//     guard); the calls started after the replica's exit all succeed at once (2026: nginx passes
-//     the refused connection to another replica);
+//     replica killed (SIGKILL) past the middle, from inside a call it is serving (a 2025
+//     session's elicitation): every call ends with exactly one answer, the right one, after at
+//     most one retry by the client (a 404 on a session of the dead replica is followed by a new
+//     initialize, as the specification says, and the call sent again); the call in flight on
+//     the dead replica was retried; the 2026 requests were spread over all three replicas; every
+//     request of a 2025 session went to its replica; only sessions of the dead replica got 404;
+//     nothing hangs (a call that reaches its hang guard fails the test); the calls started after
+//     the replica's exit all succeed at once (2026: nginx passes the refused connection to
+//     another replica);
+//   - a subscriptions/listen held on each replica: the dead replica's ends, the others stay
+//     open, and listening again lands on a live replica;
 //   - the surviving replicas and nginx then stop with exit status 0.
 //
 // Environment:
 //   EVERYTHING_SERVER  the everything-server executable (required)
 //   NGINX              the nginx executable (required; ctest's wrapper finds it or skips)
 //   DEPLOY_CALLS       calls in the run (default 2000)
+//   DEPLOY_KEEP        set: keep the temporary folder (nginx.conf, error.log, access.log)
 //
 // Run: node_modules/.bin/node --test nginx_replicas.test.mjs (from tests/e2e; ctest does it).
 import { after, before, describe, test } from 'node:test';
@@ -41,7 +46,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 import { startHttpServer } from './e2e_util.mjs';
 
@@ -57,7 +62,7 @@ const MODERN_CLIENTS = 6;
 const LEGACY_CLIENTS = 6;
 // Hang guards only: no result depends on how fast anything is.
 const START_TIMEOUT_MS = 60_000;
-const CALL_TIMEOUT_MS = 30_000;
+const CALL_TIMEOUT_MS = 60_000;
 const EXIT_TIMEOUT_MS = 60_000;
 
 /** p, or null once ms have passed. */
@@ -364,7 +369,7 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
 
   const run = { calls: [], log: [], legacy: [], modern: [] };
 
-  test(`${CALLS} calls from both eras through nginx, replica ${VICTIM} killed halfway: each answered once, rightly`, { timeout: 10 * 60_000 }, async () => {
+  test(`${CALLS} calls from both eras through nginx, replica ${VICTIM} killed mid-run: each answered once, rightly`, { timeout: 10 * 60_000 }, async () => {
     // The 2025-11-25 sessions first, one after another: round robin puts two on each replica.
     for (let i = 0; i < LEGACY_CLIENTS; i++) {
       const c = await openClient(ctx.url, false, run.log);
@@ -413,8 +418,9 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
 
     /** One attempt of call n on client c: the answer's text, or throws. */
     const attempt = async (c, n, mrtr) => {
-      c.current = new AbortController();
-      const options = { timeout: CALL_TIMEOUT_MS, signal: c.current.signal };
+      const controller = new AbortController();
+      c.current = controller;
+      const options = { timeout: CALL_TIMEOUT_MS, signal: controller.signal };
       try {
         if (mrtr) {
           c.answerName = `call-${n}`;
@@ -423,6 +429,9 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
         }
         const r = await c.client.callTool({ name: 'json_schema_2020_12_tool', arguments: { name: `call-${n}` } }, options);
         return { got: text(r), want: `name=call-${n} street= city=`, isError: r.isError };
+      } catch (err) {
+        err.streamCut = controller.signal.aborted; // aborted by recordingFetch, not timed out
+        throw err;
       } finally {
         c.current = null;
       }
@@ -471,7 +480,11 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
               await reinitialize(i);
               continue;
             }
-            call.failures.push(`${code ?? ''} ${String(err).slice(0, 200)}`);
+            call.failures.push(`${code ?? ''} ${String(err).slice(0, 100)}`);
+            if (err?.code === SdkErrorCode.RequestTimeout && !err.streamCut) {
+              call.hung = true; // the hang guard: a failure, not a reason to retry
+              break;
+            }
             if (retried) break;
             retried = true;
           }
