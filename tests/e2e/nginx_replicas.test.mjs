@@ -32,7 +32,7 @@
 //
 // Environment:
 //   EVERYTHING_SERVER  the everything-server executable (required)
-//   NGINX              the nginx executable (required; ctest's wrapper finds it or skips)
+//   NGINX_BIN          the nginx executable (required; ctest's wrapper finds it or skips)
 //   DEPLOY_CALLS       calls in the run (default 2000)
 //   DEPLOY_KEEP        set: keep the temporary folder (nginx.conf, error.log, access.log)
 //
@@ -51,7 +51,7 @@ import { Client, SdkErrorCode, StreamableHTTPClientTransport } from '@modelconte
 import { startHttpServer } from './e2e_util.mjs';
 
 const SERVER = process.env.EVERYTHING_SERVER;
-const NGINX = process.env.NGINX;
+const NGINX = process.env.NGINX_BIN;
 const CALLS = Number(process.env.DEPLOY_CALLS ?? 2000);
 const NODES = ['r1', 'r2', 'r3'];
 const VICTIM = 'r2';
@@ -267,7 +267,7 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
 
   before(async () => {
     assert.ok(SERVER, 'set EVERYTHING_SERVER');
-    assert.ok(NGINX, 'set NGINX');
+    assert.ok(NGINX, 'set NGINX_BIN');
     ctx.dir = mkdtempSync(path.join(os.tmpdir(), 'mcpidl-nginx-'));
     // nginx's workers may run as another user when the test runs as root: they read the folder.
     chmodSync(ctx.dir, 0o755);
@@ -283,11 +283,14 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
       nodeOfPort[`127.0.0.1:${port}`] = node;
     }
     // nginx on a free port; a port taken between the probe and nginx's bind is tried again.
+    // (nginx reads sockets to inherit from a variable NGINX: none is passed.)
+    const nginxEnv = { ...process.env };
+    delete nginxEnv.NGINX;
     for (let attempt = 1; ; attempt++) {
       ctx.port = await freePort();
       writeFileSync(path.join(ctx.dir, 'nginx.conf'), nginxConf(ctx.dir, ctx.port, ctx.ports));
       const nginx = spawn(NGINX, ['-p', ctx.dir, '-c', path.join(ctx.dir, 'nginx.conf'), '-e', path.join(ctx.dir, 'error.log'),
-        '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'], env: nginxEnv });
       let stderr = '';
       nginx.stderr.on('data', (d) => (stderr += d));
       const exited = new Promise((resolve) => nginx.once('exit', (code, signal) => resolve({ code, signal })));
@@ -311,7 +314,11 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
   after(async () => {
     for (const c of ctx.clients) await c.client.close().catch(() => {});
     for (const r of Object.values(ctx.replicas)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    if (ctx.nginx && ctx.nginx.child.exitCode === null && ctx.nginx.child.signalCode === null) ctx.nginx.child.kill('SIGKILL');
+    if (ctx.nginx && ctx.nginx.child.exitCode === null && ctx.nginx.child.signalCode === null) {
+      // SIGTERM: the master stops its workers too (a killed master would leave them running).
+      ctx.nginx.child.kill('SIGTERM');
+      if (!(await timed(ctx.nginx.exited, EXIT_TIMEOUT_MS))) ctx.nginx.child.kill('SIGKILL');
+    }
     if (ctx.dir && !process.env.DEPLOY_KEEP) rmSync(ctx.dir, { recursive: true, force: true });
   });
 
