@@ -24,7 +24,7 @@
 //     the dead replica was retried; the 2026 requests were spread over all three replicas; every
 //     request of a 2025 session went to its replica; only sessions of the dead replica got 404;
 //     nothing hangs (a call that reaches its hang guard fails the test); the calls started after
-//     the replica's exit all succeed at once (2026: nginx passes the refused connection to
+//     the replica's exit all succeed at once (2026: nginx passes a refused connection to
 //     another replica);
 //   - a subscriptions/listen held on each replica: the dead replica's ends, the others stay
 //     open, and listening again lands on a live replica;
@@ -524,16 +524,19 @@ describe('three everything-server replicas behind nginx', { concurrency: 1 }, ()
     t.diagnostic(`calls ${run.calls.length}, retried once ${retried.length}, 404 then a new session ${run.calls.filter((c) => c.notFound).length}; started after ${VICTIM}'s exit ${later.length}`);
   });
 
-  test('2026-07-28 calls were spread over the three replicas; nginx passed refused connections on', (t) => {
+  test('2026-07-28 calls were spread over the three replicas', (t) => {
     const served = Object.fromEntries(NODES.map((n) => [n, 0]));
     const modern = run.log.filter((e) => e.rpc === 'tools/call' && !e.session && e.status === 200);
     for (const e of modern) served[ctx.nodeOfPort[e.upstream]]++;
     t.diagnostic(`2026-07-28 tools/call POSTs answered 200 by replica: ${JSON.stringify(served)}`);
     for (const n of NODES) assert.ok(served[n] > 0, `${n} served no 2026 call: ${JSON.stringify(served)}`);
-    const passedOn = modern.filter((e) => e.tries > 1);
-    t.diagnostic(`2026-07-28 requests nginx passed to another replica after a refused connection: ${passedOn.length}`);
-    assert.ok(passedOn.length > 0, 'nginx tried the dead replica and passed the request on');
-    assert.ok(passedOn.every((e) => e.upstream !== `127.0.0.1:${ctx.ports[VICTIM]}`));
+    // Requests without a session (2026-07-28 ones, and the initialize of a new session) that nginx
+    // first tried on the dead replica. How many depends on timing (a replica that failed once is
+    // left out for fail_timeout), so the count is only reported; that they all succeeded at
+    // once is checked above.
+    const passedOn = run.log.filter((e) => !e.session && e.tries > 1);
+    t.diagnostic(`requests without a session that nginx passed to another replica after a refused connection: ${passedOn.length}`);
+    assert.ok(passedOn.every((e) => e.status === 200 && ctx.nodeOfPort[e.upstream] !== VICTIM));
   });
 
   test('2025-11-25 sessions stayed on their replica; only those of the dead replica got 404, and each started a new session', (t) => {
