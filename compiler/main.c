@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "init.h"
 #include "mcpidl/buf.h"
 #include "mcpidlc/mcpidlc.h"
 
@@ -15,8 +16,14 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char USAGE[] =
     "usage: mcpidlc [OPTIONS] FILE.mcp.yaml\n"
+    "       mcpidlc --init NAME\n"
     "\n"
     "Compile an MCP server description (.mcp.yaml) into JSON Schema and C.\n"
+    "\n"
+    "Start a project:\n"
+    "  --init NAME          write NAME/NAME.mcp.yaml, NAME/NAME.c (handlers that compile)\n"
+    "                       and NAME/CMakeLists.txt (find_package(mcpidl)): a server to\n"
+    "                       build with cmake -S NAME -B NAME/build && cmake --build NAME/build\n"
     "\n"
     "Output:\n"
     "  --print-tools        write the JSON array that tools/list returns to standard output\n"
@@ -45,6 +52,7 @@ static const char USAGE[] =
 
 typedef struct options {
     const char *input;
+    const char *init; /* --init NAME */
     const char *out_dir;
     bool print_tools;
     bool emit_schema;
@@ -100,6 +108,12 @@ static int parse_args(options *o, int argc, char **argv)
         } else if (strcmp(a, "--version") == 0) {
             printf("mcpidlc %s\n", mcpidlc_version());
             exit(0);
+        } else if (strcmp(a, "--init") == 0) {
+            if (++i == argc)
+                return usage_error("%s needs a project name", a);
+            o->init = argv[i];
+        } else if (strncmp(a, "--init=", 7) == 0) {
+            o->init = a + 7;
         } else if (strcmp(a, "--print-tools") == 0) {
             o->print_tools = true;
         } else if (strcmp(a, "--check") == 0) {
@@ -130,6 +144,10 @@ static int parse_args(options *o, int argc, char **argv)
             return usage_error("unknown option '%s'", a);
         }
     }
+    if (o->init && (o->input || o->print_tools || o->emit_schema || o->emit_c || o->check_only))
+        return usage_error("%s", "--init takes no input file and no other output");
+    if (o->init)
+        return 0;
     if (!o->input)
         return usage_error("%s", "no input file");
     if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c))
@@ -237,6 +255,8 @@ int main(int argc, char **argv)
     int rc = parse_args(&o, argc, argv);
     if (rc)
         return rc;
+    if (o.init)
+        return mcpidlc_init(o.init, mcpidlc_version(), stdout, stderr);
     mcpidlc_options opts = {.warnings_as_errors = o.werror,
                             .no_source_lines = !o.show_caret,
                             .on_diagnostic = print_diagnostic,

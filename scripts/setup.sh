@@ -5,7 +5,7 @@ set -euo pipefail
 
 # nginx: the load-balancer test (tests/e2e/nginx_replicas.test.mjs) starts one of its own, with its
 # own configuration; where services may start, the package also starts the system's on port 80.
-DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check
+DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check dpkg-dev
       clang python3 python3-jsonschema python3-yaml valgrind nginx)
 
 missing=()
