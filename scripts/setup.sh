@@ -3,8 +3,10 @@
 # Safe to run again: it installs only what is not there yet.
 set -euo pipefail
 
+# nginx: the load-balancer test (tests/e2e/nginx_replicas.test.mjs) starts one of its own, with its
+# own configuration; where services may start, the package also starts the system's on port 80.
 DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check dpkg-dev
-      clang clang-tidy clang-format python3 python3-jsonschema python3-yaml valgrind)
+      clang clang-tidy clang-format python3 python3-jsonschema python3-yaml valgrind nginx)
 
 missing=()
 for p in "${DEBS[@]}"; do
