@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "internal/formats.h"
 #include "mcpidl/buf.h"
 
 /* ---------------------------------------------------------------- values in messages */
@@ -189,6 +190,28 @@ static bool fits_string(const ir_type *t, const idl_node *v, mcp_buf *msg)
     return true;
 }
 
+/* A default (or any value written in the IDL) of a string-format type: the
+ * runtime's own check, so that a default that passes here passes there. */
+static bool fits_format(checker *c, const ir_type *t, const idl_node *v, mcp_buf *msg)
+{
+    if (t->format == MCP_FMT_DECIMAL ? v->kind != IDL_NODE_STR && v->kind != IDL_NODE_INT && v->kind != IDL_NODE_FLOAT
+                                      : v->kind != IDL_NODE_STR) {
+        mcp_buf_printf(msg, "is not a string%s", t->format == MCP_FMT_DECIMAL ? " or a number" : "");
+        return false;
+    }
+    const mcp_json *x = ck_value(c, v);
+    if (!x)
+        return true; /* out of memory: reported elsewhere */
+    const char *canon;
+    bool oom = false;
+    mcp_format_error e;
+    if (mcp_format_check(t->format, x, c->a, &canon, &oom, &e) || oom)
+        return true;
+    mcp_buf_printf(msg, "is not a valid %s: %s [type=%s]", ir_format_name(t->format), e.message,
+                   mcp_verr_type_name(e.kind));
+    return false;
+}
+
 /* A dict[int, T] key: -?(0|[1-9][0-9]*) within int64. */
 static bool is_int64_key(const char *s)
 {
@@ -326,6 +349,8 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         return true;
     case IR_CONTENT:
         return false;
+    case IR_FORMAT:
+        return fits_format(c, t, v, msg);
     case IR_LIST:
     case IR_SET:
     case IR_TUPLE: {
