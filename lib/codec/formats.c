@@ -119,10 +119,10 @@ static const char *time_fields(const char *s, size_t n, mcp_time *t, time_form *
     if (!isdig(s[0]) || !isdig(s[1]))
         return "invalid character in hour";
     t->hour = (s[0] - '0') * 10 + (s[1] - '0');
-    if (t->hour > 23)
-        return "hour value is outside expected range of 0-23";
     if (s[2] != ':')
         return "invalid time separator, expected `:`";
+    if (t->hour > 23)
+        return "hour value is outside expected range of 0-23";
     if (!isdig(s[3]) || !isdig(s[4]))
         return "invalid character in minute";
     t->minute = (s[3] - '0') * 10 + (s[4] - '0');
@@ -218,8 +218,17 @@ static bool check_date(const char *s, size_t n, mcp_date *d, mcp_format_error *e
     if (!why && n > 10)
         why = EXTRA;
     if (why) {
-        if (timestamp_like(s, n, false))
+        if (timestamp_like(s, n, false)) {
+            /* pydantic takes an integer as a Unix timestamp (seconds, or milliseconds
+             * beyond 2e10), a date only when it is a midnight */
+            long long ts = 0;
+            bool big = n > 18;
+            for (size_t i = s[0] == '-'; i < n && !big; i++)
+                ts = ts * 10 + (s[i] - '0');
+            if (big || (ts % 86400 != 0 && !(ts > 20000000000LL && ts % 86400000 == 0)))
+                return perr(e, MCP_FMT_DATE, "Timestamp is not an exact date");
             return perr(e, MCP_FMT_DATE, "expected YYYY-MM-DD, not a timestamp");
+        }
         return perr(e, MCP_FMT_DATE, why);
     }
     return true;
@@ -274,14 +283,14 @@ static bool check_datetime(const char *s, size_t n, mcp_datetime *dt, mcp_format
 /* ---------------------------------------------------------------- durations */
 
 #define DAYS_MAX 999999999LL
-#define DUR_ISO "expected an ISO 8601 duration such as PT1H30M"
+#define DUR_ISO "expected a duration of the form P[nY][nM][nD][T[nH][nM][nS]] or PnW (RFC 3339), such as PT1H30M"
 
 /* speedate's ISO 8601 duration parser after the 'P' at s[i-1], with the
  * strict rule checked on the way (*strict_why set at the first breach). */
 static const char *dur_iso(const char *s, size_t n, size_t i, bool neg, mcp_timedelta *out, const char **strict_why)
 {
     static const char ORDER_D[] = "YMWD", ORDER_T[] = "HMS";
-    bool got_t = false, last_frac = false, any = false;
+    bool got_t = false, last_frac = false, any = false, saw_w = false;
     uint64_t days = 0, secs = 0;
     double us_acc = 0;
     int rank = -1;            /* strict order of the components seen */
@@ -342,8 +351,9 @@ static const char *dur_iso(const char *s, size_t n, size_t i, bool neg, mcp_time
             if (r <= rank && !*strict_why)
                 *strict_why = DUR_ISO;
             rank = r;
-            if (has_frac && !*strict_why)
+            if ((has_frac || (u == 'W' && any) || (u != 'W' && saw_w)) && !*strict_why)
                 *strict_why = DUR_ISO;
+            saw_w |= u == 'W';
             if (v * (unit / 86400) > (uint64_t)DAYS_MAX * 2)
                 return "durations may not exceed 999,999,999 days";
             days += v * (unit / 86400);
@@ -360,7 +370,7 @@ static const char *dur_iso(const char *s, size_t n, size_t i, bool neg, mcp_time
             if (r <= rank && !*strict_why)
                 *strict_why = DUR_ISO;
             rank = r;
-            if (has_frac && u != 'S' && !*strict_why)
+            if ((has_frac || saw_w) && !*strict_why)
                 *strict_why = DUR_ISO;
             if (v * unit > UINT32_MAX || secs + v * unit > UINT32_MAX)
                 return "a numeric value in the duration is too large";
@@ -433,14 +443,14 @@ static bool check_timedelta(const char *s, size_t n, mcp_timedelta *out, mcp_for
         const char *why = dur_iso(s, n, i + 1, neg, out, &strict_why);
         if (why)
             return perr(e, MCP_FMT_TIMEDELTA, why);
-        if (strict_why || plus)
+        if (strict_why || plus || neg)
             return perr(e, MCP_FMT_TIMEDELTA, DUR_ISO);
         return true;
     }
     if (dur_other_ok(s, n))
         return perr(e, MCP_FMT_TIMEDELTA, DUR_ISO);
     if (i < n && !isdig(s[i]))
-        return perr(e, MCP_FMT_TIMEDELTA, "invalid digit in duration");
+        return perr(e, MCP_FMT_TIMEDELTA, n - i < 5 ? "invalid digit in duration" : "invalid character in hour");
     return perr(e, MCP_FMT_TIMEDELTA, DUR_ISO);
 }
 
@@ -582,9 +592,195 @@ typedef struct url_parts {
     size_t port_start, port_end;       /* digits after ':' (port_start == port_end: none or empty) */
     bool has_port;
     size_t path_start, path_end;
+    bool slashes;                      /* a special scheme without its "//" (or with more) */
 } url_parts;
 
-static bool check_url(const char *s, size_t n, url_parts *p, mcp_format_error *e)
+/* A violation of the URL Standard's syntax, which pydantic's strict mode reports. */
+static bool url_violation(mcp_format_error *e, const char *why)
+{
+    if (e) {
+        e->kind = MCP_VERR_URL_SYNTAX_VIOLATION;
+        snprintf(e->message, sizeof e->message, "Input violated strict URL syntax rules, %s", why);
+    }
+    return false;
+}
+
+#define URL_RFC "expected an absolute URI (RFC 3986) in its normal form"
+
+/* A character that may not stand where it is: pydantic's (the URL Standard's)
+ * words for an ASCII one, ours for the rest (the URL Standard would
+ * percent-encode it, RFC 3986 has no room for it). */
+static bool url_bad_char(mcp_format_error *e, char c)
+{
+    unsigned char u = (unsigned char)c;
+    if (u < 0x80)
+        return url_violation(e, "non-URL code point");
+    return perr(e, MCP_FMT_URL, URL_RFC ", ASCII only");
+}
+
+static long atoi_n(const char *s, size_t n)
+{
+    long v = 0;
+    for (size_t i = 0; i < n && v < 100000; i++)
+        v = v * 10 + (s[i] - '0');
+    return v;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdig(s[i]))
+            return false;
+    return n > 0;
+}
+
+/* A special scheme's host whose last label is a number is an IPv4 address
+ * for the URL Standard: only the dotted quad in decimal is its normal form. */
+static bool url_ipv4(const char *h, size_t n, mcp_format_error *e)
+{
+    size_t end = n && h[n - 1] == '.' ? n - 1 : n;
+    size_t last = end;
+    while (last > 0 && h[last - 1] != '.')
+        last--;
+    bool numeric_last = all_digits(h + last, end - last) ||
+                        (end - last >= 2 && h[last] == '0' && (h[last + 1] | 0x20) == 'x');
+    if (!numeric_last)
+        return true;
+    size_t parts = 0, i = 0;
+    bool canonical = end == n;
+    while (i <= end) {
+        size_t j = i;
+        while (j < end && h[j] != '.')
+            j++;
+        bool dec = all_digits(h + i, j - i);
+        bool hex = j - i >= 2 && h[i] == '0' && (h[i + 1] | 0x20) == 'x';
+        for (size_t k = i + 2; hex && k < j; k++)
+            hex = ishex(h[k]);
+        if (!dec && !hex)
+            return perr(e, MCP_FMT_URL, "invalid IPv4 address");
+        if (!dec || (j - i > 1 && h[i] == '0') || j - i > 3 || atoi_n(h + i, j - i) > 255)
+            canonical = false;
+        parts++;
+        i = j + 1;
+    }
+    if (parts > 4)
+        return perr(e, MCP_FMT_URL, "invalid IPv4 address");
+    if (parts != 4 || !canonical)
+        return perr(e, MCP_FMT_URL, URL_RFC ": an IPv4 address as four decimal numbers");
+    return true;
+}
+
+/* An IPv6 address (RFC 3986's IPv6address) into 8 groups; false when malformed. */
+static bool ipv6_parse(const char *s, size_t n, unsigned g[8])
+{
+    unsigned v[8];
+    int nv = 0, gap = -1;
+    size_t i = 0;
+    if (n >= 2 && s[0] == ':' && s[1] == ':') {
+        gap = 0;
+        i = 2;
+    } else if (n && s[0] == ':') {
+        return false;
+    }
+    while (i < n) {
+        if (nv == 8)
+            return false;
+        size_t j = i;
+        while (j < n && ishex(s[j]) && j - i < 5)
+            j++;
+        if (j < n && s[j] == '.') {
+            /* a trailing IPv4 address: two groups */
+            unsigned q[4];
+            int nq = 0;
+            size_t k = i;
+            while (nq < 4) {
+                size_t m = k;
+                while (m < n && isdig(s[m]))
+                    m++;
+                if (m == k || m - k > 3 || (m - k > 1 && s[k] == '0') || atoi_n(s + k, m - k) > 255)
+                    return false;
+                q[nq++] = (unsigned)atoi_n(s + k, m - k);
+                k = m;
+                if (nq < 4) {
+                    if (k >= n || s[k] != '.')
+                        return false;
+                    k++;
+                }
+            }
+            if (k != n || nv > 6)
+                return false;
+            v[nv++] = q[0] << 8 | q[1];
+            v[nv++] = q[2] << 8 | q[3];
+            i = n;
+            break;
+        }
+        if (j == i || j - i > 4)
+            return false;
+        unsigned x = 0;
+        for (size_t k = i; k < j; k++)
+            x = x << 4 | (unsigned)hexv(s[k]);
+        v[nv++] = x;
+        i = j;
+        if (i == n)
+            break;
+        if (s[i] != ':')
+            return false;
+        i++;
+        if (i < n && s[i] == ':') {
+            if (gap >= 0)
+                return false;
+            gap = nv;
+            i++;
+        } else if (i == n) {
+            return false;
+        }
+    }
+    if (gap < 0 ? nv != 8 : nv > 7)
+        return false;
+    int fill = 8 - nv, o = 0;
+    for (int k = 0; k < nv; k++) {
+        if (k == gap)
+            for (int z = 0; z < fill; z++)
+                g[o++] = 0;
+        g[o++] = v[k];
+    }
+    if (gap == nv)
+        for (int z = 0; z < fill; z++)
+            g[o++] = 0;
+    return o == 8;
+}
+
+/* The URL Standard's serialization of an IPv6 address (without brackets). */
+static void ipv6_text(const unsigned g[8], char *out)
+{
+    int best = -1, bestlen = 1;
+    for (int k = 0; k < 8;) {
+        if (g[k]) {
+            k++;
+            continue;
+        }
+        int m = k;
+        while (m < 8 && !g[m])
+            m++;
+        if (m - k > bestlen) {
+            best = k;
+            bestlen = m - k;
+        }
+        k = m;
+    }
+    int o = 0;
+    for (int k = 0; k < 8; k++) {
+        if (k == best) {
+            o += sprintf(out + o, k == 0 ? "::" : ":");
+            k += bestlen - 1;
+            continue;
+        }
+        o += sprintf(out + o, "%x%s", g[k], k < 7 ? ":" : "");
+    }
+    out[o] = 0;
+}
+
+static bool check_url_parse(const char *s, size_t n, url_parts *p, mcp_format_error *e)
 {
     url_parts tmp;
     if (!p)
@@ -592,15 +788,17 @@ static bool check_url(const char *s, size_t n, url_parts *p, mcp_format_error *e
     memset(p, 0, sizeof *p);
     if (n == 0)
         return perr(e, MCP_FMT_URL, "input is empty");
-    /* the url crate trims C0 controls and spaces at both ends */
+    /* the URL Standard trims C0 controls and spaces at both ends */
     if ((unsigned char)s[0] <= 0x20 || (unsigned char)s[n - 1] <= 0x20) {
-        size_t a = 0, b = n;
-        while (a < b && (unsigned char)s[a] <= 0x20)
+        size_t a = 0;
+        while (a < n && (unsigned char)s[a] <= 0x20)
             a++;
-        if (a == b)
+        if (a == n)
             return perr(e, MCP_FMT_URL, "input is empty");
-        return perr(e, MCP_FMT_URL, "expected an absolute URI (RFC 3986): leading or trailing spaces or controls");
+        return url_violation(e, "leading or trailing control or space character are ignored in URLs");
     }
+    if (memchr(s, '\t', n) || memchr(s, '\n', n) || memchr(s, '\r', n))
+        return url_violation(e, "tabs or newlines are ignored in URLs");
     /* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
     size_t i = 0;
     bool alpha0 = (s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z';
@@ -614,9 +812,23 @@ static bool check_url(const char *s, size_t n, url_parts *p, mcp_format_error *e
         return perr(e, MCP_FMT_URL, "relative URL without a base");
     p->scheme_end = i;
     bool special = special_scheme(s, i);
+    bool file = i == 4 && ci_eq(s, "file", 4);
     i++;
     bool bad_pct = false;
-    if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
+    /* A special scheme's authority follows "//"; without them, or with more, the URL
+     * Standard skips the slashes it finds and reads the authority all the same,
+     * reporting the violation only when nothing worse follows. */
+    bool slashes = false;
+    if (special && !file && !(n - i >= 3 && s[i] == '/' && s[i + 1] == '/' && s[i + 2] != '/' && s[i + 2] != '\\') &&
+        !(n - i == 2 && s[i] == '/' && s[i + 1] == '/')) {
+        slashes = p->slashes = true;
+        while (i < n && (s[i] == '/' || s[i] == '\\'))
+            i++;
+        i -= 2; /* as if "//" stood before the authority */
+    } else if (file && !(n - i >= 2 && s[i] == '/' && s[i + 1] == '/')) {
+        return url_violation(e, "expected // after file:");
+    }
+    if (slashes || (n - i >= 2 && s[i] == '/' && s[i + 1] == '/')) {
         p->has_authority = true;
         i += 2;
         size_t auth = i, auth_end = i;
@@ -631,42 +843,65 @@ static bool check_url(const char *s, size_t n, url_parts *p, mcp_format_error *e
         if (at < auth_end) {
             size_t r = url_run(s, at, auth, "", ":", &bad_pct);
             if (bad_pct)
-                return e ? (e->kind = MCP_VERR_URL_SYNTAX_VIOLATION,
-                            snprintf(e->message, sizeof e->message,
-                                     "Input violated strict URL syntax rules, expected 2 hex digits after %%"),
-                            false)
-                         : false;
+                return url_violation(e, "expected 2 hex digits after %");
             if (r != at)
-                return perr(e, MCP_FMT_URL, "expected an absolute URI (RFC 3986): invalid character in userinfo");
+                return url_bad_char(e, s[r]);
+            size_t colons = 0;
+            for (size_t k = auth; k < at; k++)
+                colons += s[k] == ':';
+            if (colons > 1)
+                return perr(e, MCP_FMT_URL, URL_RFC ": the URL Standard percent-encodes a second ':' in userinfo");
+            for (size_t k = auth; k < at; k++)
+                if (s[k] == ';' || s[k] == '=')
+                    return perr(e, MCP_FMT_URL, URL_RFC ": the URL Standard percent-encodes ';' and '=' in userinfo");
             h = at + 1;
+            if (at == auth || s[at - 1] == ':')
+                return perr(e, MCP_FMT_URL, URL_RFC ": an empty user name or password is left out");
+            if (file)
+                return perr(e, MCP_FMT_URL, URL_RFC ": a file URL has no userinfo");
         }
         p->host_start = h;
         size_t hend;
         if (h < auth_end && s[h] == '[') {
             size_t k = h + 1;
-            while (k < auth_end && s[k] != ']' &&
-                   (ishex(s[k]) || s[k] == ':' || s[k] == '.' || s[k] == 'v' || s[k] == 'V'))
+            while (k < auth_end && s[k] != ']')
                 k++;
-            if (k >= auth_end || s[k] != ']' || k == h + 1)
+            unsigned g[8];
+            if (k >= auth_end || !ipv6_parse(s + h + 1, k - h - 1, g))
                 return perr(e, MCP_FMT_URL, "invalid IPv6 address");
+            char norm[48];
+            ipv6_text(g, norm);
+            if (strlen(norm) != k - h - 1 || memcmp(norm, s + h + 1, k - h - 1) != 0)
+                return perr(e, MCP_FMT_URL, URL_RFC ": an IPv6 address as the URL Standard writes it");
             hend = k + 1;
+            if (hend < auth_end && s[hend] != ':')
+                return perr(e, MCP_FMT_URL, "invalid IPv6 address");
         } else {
             hend = url_run(s, auth_end, h, ":", "", &bad_pct);
             if (bad_pct)
-                return e ? (e->kind = MCP_VERR_URL_SYNTAX_VIOLATION,
-                            snprintf(e->message, sizeof e->message,
-                                     "Input violated strict URL syntax rules, expected 2 hex digits after %%"),
-                            false)
-                         : false;
-            if (hend < auth_end && s[hend] != ':')
-                return perr(e, MCP_FMT_URL, "invalid international domain name");
+                return special ? perr(e, MCP_FMT_URL, "invalid international domain name")
+                               : url_violation(e, "expected 2 hex digits after %");
+            if (hend < auth_end && s[hend] != ':') {
+                if (special && (unsigned char)s[hend] < 0x80)
+                    return perr(e, MCP_FMT_URL, "invalid international domain name");
+                if (!special && (unsigned char)s[hend] < 0x80)
+                    return perr(e, MCP_FMT_URL, "invalid domain character");
+                return url_bad_char(e, s[hend]);
+            }
+            for (size_t k = h; special && k < hend; k++)
+                if (s[k] == '%')
+                    return perr(e, MCP_FMT_URL, URL_RFC ": no percent-encoding in a host");
+            if (special && hend > h && !url_ipv4(s + h, hend - h, e))
+                return false;
         }
         p->host_end = hend;
-        if (hend == h && special && !(s[0] == 'f' || s[0] == 'F'))
+        if (hend == h && special && !file)
             return perr(e, MCP_FMT_URL, "empty host");
         if (hend < auth_end) {
             if (s[hend] != ':')
-                return perr(e, MCP_FMT_URL, "invalid international domain name");
+                return url_bad_char(e, s[hend]);
+            if (file)
+                return perr(e, MCP_FMT_URL, "invalid port number");
             p->has_port = true;
             p->port_start = hend + 1;
             size_t k = hend + 1;
@@ -682,30 +917,33 @@ static bool check_url(const char *s, size_t n, url_parts *p, mcp_format_error *e
             p->port_end = k;
         }
         i = auth_end;
+        if (file && n - i >= 2 && s[i] == '/' && s[i + 1] == '/')
+            return perr(e, MCP_FMT_URL, URL_RFC ": a file URL's path does not start with //");
     }
     p->path_start = i;
     i = url_run(s, n, i, "?#", ":@/", &bad_pct);
     p->path_end = i;
-    if (!bad_pct && i < n && s[i] == '?')
-        i = url_run(s, n, i + 1, "#", ":@/?", &bad_pct);
+    if (!bad_pct && !p->has_authority && p->path_end == p->path_start && (i == n || s[i] == '?' || s[i] == '#'))
+        return perr(e, MCP_FMT_URL, URL_RFC ": nothing after the scheme");
+    if (!bad_pct && i < n && s[i] == '?') {
+        size_t q0 = i + 1;
+        i = url_run(s, n, q0, "#", ":@/?", &bad_pct);
+        for (size_t k = q0; special && k < i; k++)
+            if (s[k] == '\'')
+                return perr(e, MCP_FMT_URL, URL_RFC ": the URL Standard percent-encodes ' in a query");
+    }
     if (!bad_pct && i < n && s[i] == '#')
         i = url_run(s, n, i + 1, "", ":@/?", &bad_pct);
     if (bad_pct)
-        return e ? (e->kind = MCP_VERR_URL_SYNTAX_VIOLATION,
-                    snprintf(e->message, sizeof e->message,
-                             "Input violated strict URL syntax rules, expected 2 hex digits after %%"),
-                    false)
-                 : false;
+        return url_violation(e, "expected 2 hex digits after %");
+    if (i == n && slashes)
+        return url_violation(e, "expected //");
     if (i < n) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == ' ' || c < 0x20 || c == '"' || c == '<' || c == '>' || c == '`' || c == '{' || c == '}' ||
-            c == '|' || c == '\\' || c == '^' || c == 0x7F)
-            return e ? (e->kind = MCP_VERR_URL_SYNTAX_VIOLATION,
-                        snprintf(e->message, sizeof e->message,
-                                 "Input violated strict URL syntax rules, non-URL code point"),
-                        false)
-                     : false;
-        return perr(e, MCP_FMT_URL, "expected an absolute URI (RFC 3986), ASCII only");
+        /* the URL Standard percent-encodes what is not ASCII, but objects to some ASCII */
+        for (size_t k = i; (unsigned char)s[i] >= 0x80 && k < n; k++)
+            if ((unsigned char)s[k] < 0x80 && strchr(" \"<>[\\]^`{|}", s[k]))
+                return url_violation(e, "non-URL code point");
+        return url_bad_char(e, s[i]);
     }
     return true;
 }
@@ -715,21 +953,22 @@ static const char *url_canon(mcp_arena *a, const char *s, size_t n, const url_pa
     mcp_buf b;
     mcp_buf_init(&b);
     for (size_t i = 0; i < p->scheme_end; i++)
-        mcp_buf_putc(&b, (char)(s[i] | 0x20) == s[i] || !((s[i] >= 'A' && s[i] <= 'Z')) ? s[i] : (char)(s[i] | 0x20));
+        mcp_buf_putc(&b, s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] | 0x20) : s[i]);
     bool special = special_scheme(s, p->scheme_end);
     size_t i = p->scheme_end;
-    if (special && p->has_authority) {
+    if (p->has_authority) {
         mcp_buf_put(&b, s + i, p->host_start - i); /* "://" and userinfo */
         for (size_t k = p->host_start; k < p->host_end; k++)
-            mcp_buf_putc(&b, s[k] >= 'A' && s[k] <= 'Z' ? (char)(s[k] | 0x20) : s[k]);
+            mcp_buf_putc(&b, special && s[k] >= 'A' && s[k] <= 'Z' ? (char)(s[k] | 0x20) : s[k]);
         if (p->has_port && p->port_end > p->port_start) {
             size_t k = p->port_start;
             while (k + 1 < p->port_end && s[k] == '0')
                 k++;
             char port[8];
             snprintf(port, sizeof port, "%.*s", (int)(p->port_end - k), s + k);
-            static const struct { const char *scheme, *port; } DEF[] = {
-                {"http", "80"}, {"https", "443"}, {"ws", "80"}, {"wss", "443"}, {"ftp", "21"}};
+            static const struct {
+                const char *scheme, *port;
+            } DEF[] = {{"http", "80"}, {"https", "443"}, {"ws", "80"}, {"wss", "443"}, {"ftp", "21"}};
             bool dflt = false;
             for (size_t d = 0; d < sizeof DEF / sizeof *DEF; d++)
                 if (strlen(DEF[d].scheme) == p->scheme_end && strncmp(b.data, DEF[d].scheme, p->scheme_end) == 0 &&
@@ -740,7 +979,7 @@ static const char *url_canon(mcp_arena *a, const char *s, size_t n, const url_pa
                 mcp_buf_puts(&b, port);
             }
         }
-        if (p->path_start == p->path_end)
+        if (special && p->path_start == p->path_end)
             mcp_buf_putc(&b, '/');
         mcp_buf_put(&b, s + p->path_start, n - p->path_start);
     } else {
@@ -749,6 +988,19 @@ static const char *url_canon(mcp_arena *a, const char *s, size_t n, const url_pa
     const char *r = b.oom ? NULL : mcp_arena_strndup(a, b.data ? b.data : "", b.len);
     mcp_buf_free(&b);
     return r;
+}
+
+static bool check_url(const char *s, size_t n, url_parts *p, mcp_format_error *e)
+{
+    url_parts tmp;
+    if (!p)
+        p = &tmp;
+    if (check_url_parse(s, n, p, e))
+        return true;
+    /* the missing "//" outranks the rules of our own (a URL's normal form) */
+    if (p->slashes && e && e->kind == MCP_VERR_URL_PARSING && strstr(e->message, URL_RFC))
+        return url_violation(e, "expected //");
+    return false;
 }
 
 /* ----------------------------------------------------------------- decimals */
@@ -961,6 +1213,9 @@ const char *mcp_timedelta_format(mcp_arena *a, const mcp_timedelta *v)
 {
     if (v->seconds < 0 || v->seconds >= 86400 || v->microseconds < 0 || v->microseconds >= 1000000 ||
         v->days > DAYS_MAX || v->days < -DAYS_MAX - 1)
+        return NULL;
+    /* the published format (RFC 3339's duration) has neither a sign nor fractions */
+    if (v->days < 0 || v->microseconds)
         return NULL;
     /* pydantic: the sign, then the magnitude */
     int64_t days = v->days, secs = v->seconds, us = v->microseconds;

@@ -16,8 +16,11 @@
  *              (T and Z also in lowercase; a time zone is required)
  *   date       RFC 3339 full-date: YYYY-MM-DD (year 0001..9999)
  *   time       RFC 3339 partial-time or full-time: HH:MM:SS[.f][Z|+HH:MM|-HH:MM]
- *   timedelta  ISO 8601 duration: [-]P[nY][nM][nW][nD][T[nH][nM][n[.f]S]], at
- *              least one component; Y counts 365 days, M 30 days (as pydantic)
+ *   timedelta  RFC 3339 duration (the JSON Schema `duration` format, as Ajv's
+ *              ajv-formats reads it): P[nY][nM][nD][T[nH][nM][nS]] with at least
+ *              one component (and one after T), or PnW; no sign, no fractions.
+ *              Y counts 365 days, M 30 days, W 7 (as pydantic). A negative
+ *              duration, or one with a fraction of a second, has no text.
  *   uuid       RFC 9562 text form: 8-4-4-4-12 hexadecimal digits, any case
  *   url        RFC 3986 absolute URI (scheme ":" ...), ASCII only
  *   decimal    a JSON number, or a string matching ^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$
@@ -81,7 +84,8 @@ MCPIDL_API bool mcp_timedelta_parse(const char *text, mcp_timedelta *out);
 MCPIDL_API bool mcp_uuid_parse(const char *text, mcp_uuid *out);
 
 /* The canonical text of a value, allocated in the arena; NULL when the value
- * is out of range (a month of 13, a 30th of February, ...) or out of memory. */
+ * is out of range (a month of 13, a 30th of February, a negative timedelta or
+ * one with microseconds, ...) or out of memory. */
 MCPIDL_API const char *mcp_datetime_format(mcp_arena *a, const mcp_datetime *v);
 MCPIDL_API const char *mcp_date_format(mcp_arena *a, const mcp_date *v);
 MCPIDL_API const char *mcp_time_format(mcp_arena *a, const mcp_time *v);
