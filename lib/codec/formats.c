@@ -924,7 +924,7 @@ static bool check_url_parse(const char *s, size_t n, url_parts *p, mcp_format_er
     i = url_run(s, n, i, "?#", ":@/", &bad_pct);
     p->path_end = i;
     if (!bad_pct && !p->has_authority && p->path_end == p->path_start && (i == n || s[i] == '?' || s[i] == '#'))
-        return perr(e, MCP_FMT_URL, URL_RFC ": nothing after the scheme");
+        return perr(e, MCP_FMT_URL, "expected an absolute URI (RFC 3986), with a path or an authority after the scheme");
     if (!bad_pct && i < n && s[i] == '?') {
         size_t q0 = i + 1;
         i = url_run(s, n, q0, "#", ":@/?", &bad_pct);
@@ -1026,7 +1026,8 @@ static bool decimal_pattern(const char *s, size_t n)
     return i == n;
 }
 
-/* Python's str(Decimal(t)) for t matching the pattern (no exponent). */
+/* Python's str(Decimal(t)) for t matching the pattern (no exponent), in plain
+ * notation always (format(Decimal(t), 'f')). */
 static const char *decimal_canon_text(mcp_arena *a, const char *s, size_t n)
 {
     mcp_buf b;
@@ -1062,7 +1063,9 @@ static const char *decimal_canon_text(mcp_arena *a, const char *s, size_t n)
     if (neg)
         mcp_buf_putc(&b, '-');
     const char *c = coef.data;
-    if (exp <= 0 && leftdigits > -6) {
+    /* Python's str() switches to exponent form below 1e-6 ("1E-7"), which the
+     * published pattern refuses: such a value is written as format(d, 'f') is */
+    if (exp <= 0) {
         long dotplace = leftdigits;
         if (dotplace <= 0) {
             mcp_buf_puts(&b, "0.");

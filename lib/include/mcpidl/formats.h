@@ -100,7 +100,8 @@ MCPIDL_API bool mcp_timedelta_to_us(const mcp_timedelta *v, int64_t *us);
 /* url and decimal stay text. The canonical form of a valid value (for a
  * url: scheme and, for http, https, ws, wss and ftp, host in lowercase, the
  * default port dropped, an empty path written "/"; for a decimal: Python's
- * str(Decimal(text))), in the arena; NULL when text is not valid or out of memory. */
+ * str(Decimal(text)), always in plain notation:
+ * "0.0000001", not "1E-7", which the published pattern refuses), in the arena; NULL when text is not valid or out of memory. */
 MCPIDL_API const char *mcp_url_normalize(mcp_arena *a, const char *text);
 MCPIDL_API const char *mcp_decimal_normalize(mcp_arena *a, const char *text);
 
