@@ -79,8 +79,11 @@ static void emit_fields(hwriter *w, const ir_field *fields, size_t nfields, bool
         mcp_buf_putc(h, ';');
         bool json_name_differs = strcmp(f->c_name, f->name) != 0;
         const char *desc = f->description ? c_comment(n, f->description) : NULL;
-        if (desc || f->default_value || json_name_differs) {
+        const char *fmt = f->type->kind == IR_FORMAT ? ir_format_name(f->type->format) : NULL;
+        if (desc || f->default_value || json_name_differs || fmt) {
             mcp_buf_puts(h, " /*");
+            if (fmt) /* the text of a string-format type: mcpidl/formats.h */
+                mcp_buf_printf(h, " %s text%s", fmt, desc || f->default_value || json_name_differs ? ";" : "");
             if (json_name_differs) {
                 mcp_buf_printf(h, " \"%s\"", c_comment(n, f->name));
                 if (desc || f->default_value)

@@ -185,6 +185,9 @@ static void type_key(mcp_buf *b, const ir_type *t, c_hold h, int mode)
     case IR_ANY:
         mcp_buf_puts(b, SCALAR[t->kind]);
         break;
+    case IR_FORMAT:
+        mcp_buf_puts(b, ir_format_name(t->format));
+        break;
     case IR_LIST:
         mcp_buf_puts(b, full && t->tuple_variadic ? "tuple*[" : "list[");
         type_key(b, t->elem, C_HOLD_VALUE, mode);
@@ -324,6 +327,9 @@ static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled, bo
                                          [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "none",
                                          [IR_ANY] = "any"};
     switch (t->kind) {
+    case IR_FORMAT:
+        mcp_buf_puts(b, ir_format_name(t->format));
+        return;
     case IR_LIST:
         base_name(n, b, t->elem, spelled, true);
         mcp_buf_puts(b, spelled && t->tuple_variadic ? "_tuple" : "_list");
@@ -530,6 +536,7 @@ const char *c_type_of(c_names *n, const ir_type *t, c_hold h)
     case IR_FLOAT:
         return "double";
     case IR_STR:
+    case IR_FORMAT:
         return "const char *";
     case IR_BOOL:
         return "bool";

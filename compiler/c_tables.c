@@ -77,6 +77,10 @@ static void tag_of(c_names *n, mcp_buf *b, const ir_type *t)
         return;
     case IR_CONTENT:
         return;
+    case IR_FORMAT:
+        /* pydantic's names; AnyUrl's validator is a wrap function */
+        mcp_buf_puts(b, t->format == MCP_FMT_URL ? "function-wrap[wrap_val()]" : ir_format_name(t->format));
+        return;
     default:
         mcp_buf_puts(b, SCALAR[t->kind]);
     }
@@ -284,6 +288,7 @@ static void desc_body(twriter *w, const c_desc *d)
         [IR_BYTES] = "MCP_T_BYTES", [IR_NONE] = "MCP_T_NONE", [IR_ANY] = "MCP_T_ANY",     [IR_LIST] = "MCP_T_LIST",
         [IR_SET] = "MCP_T_SET",   [IR_TUPLE] = "MCP_T_TUPLE", [IR_DICT] = "MCP_T_DICT",   [IR_UNION] = "MCP_T_UNION",
         [IR_LITERAL] = "MCP_T_LITERAL", [IR_NAMED] = "MCP_T_ENUM", [IR_CONTENT] = "MCP_T_NONE",
+        [IR_FORMAT] = "MCP_T_FORMAT",
     };
     mcp_buf_printf(b, "%sconst mcp_type %s = {\n    .kind = %s,\n", d->exported ? "" : "static ", d->name,
                    c_is_optional(t) ? "MCP_T_OPTIONAL" : KIND[t->kind]);
@@ -308,6 +313,13 @@ static void desc_body(twriter *w, const c_desc *d)
         mcp_buf_printf(b, "    .values = %s_values,\n    .nvalues = %zu,\n", d->name, t->nvalues);
     if (t->kind == IR_NAMED)
         mcp_buf_printf(b, "    .values = %s_values,\n    .nvalues = %zu,\n", d->name, t->def->nvalues);
+    if (t->kind == IR_FORMAT) {
+        static const char *const FMT[] = {[MCP_FMT_DATETIME] = "MCP_FMT_DATETIME", [MCP_FMT_DATE] = "MCP_FMT_DATE",
+                                          [MCP_FMT_TIME] = "MCP_FMT_TIME", [MCP_FMT_TIMEDELTA] = "MCP_FMT_TIMEDELTA",
+                                          [MCP_FMT_UUID] = "MCP_FMT_UUID", [MCP_FMT_URL] = "MCP_FMT_URL",
+                                          [MCP_FMT_DECIMAL] = "MCP_FMT_DECIMAL"};
+        mcp_buf_printf(b, "    .format = %s,\n", FMT[t->format]);
+    }
     mcp_buf_puts(b, "};\n\n");
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "c_names.h"
+#include "internal/formats.h"
 #include "mcpidl/jsonw.h"
 
 static void value(c_names *n, mcp_buf *b, const ir_type *t, c_hold h, const mcp_json *v);
@@ -60,6 +61,10 @@ static bool fits(const ir_type *t, const mcp_json *v)
     case IR_STR:
     case IR_BYTES: return v->kind == MCP_JSTRING;
     case IR_BOOL: return v->kind == MCP_JBOOL;
+    case IR_FORMAT:
+        if (v->kind == MCP_JSTRING)
+            return mcp_format_check_text(t->format, v->s, v->len, NULL);
+        return t->format == MCP_FMT_DECIMAL && (v->kind == MCP_JINT || v->kind == MCP_JBIGINT || v->kind == MCP_JFLOAT);
     case IR_NONE: return v->kind == MCP_JNULL;
     case IR_ANY: return true;
     case IR_CONTENT: return false;
@@ -241,6 +246,17 @@ static void items_value(c_names *n, mcp_buf *b, const ir_type *t, const mcp_json
 static void value(c_names *n, mcp_buf *b, const ir_type *t, c_hold h, const mcp_json *v)
 {
     switch (t->kind) {
+    case IR_FORMAT: {
+        /* the canonical text, as the decoder would hold it */
+        const char *canon = NULL;
+        bool oom = false;
+        mcp_format_error e;
+        if (v && mcp_format_check(t->format, v, n->a, &canon, &oom, &e) && canon)
+            c_string(b, canon, strlen(canon));
+        else
+            mcp_buf_puts(b, "NULL");
+        return;
+    }
     case IR_INT:
     case IR_FLOAT:
         if (v)

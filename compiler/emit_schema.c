@@ -171,6 +171,26 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
         o = mcp_json_new_object(a);
         sj_put(&e->b, o, "type", e->words[WORD_BOOLEAN]);
         break;
+    case IR_FORMAT:
+        o = mcp_json_new_object(a);
+        if (t->format == MCP_FMT_DECIMAL) {
+            /* pydantic's Decimal: a number, or a string of digits */
+            mcp_json *arms = mcp_json_new_array(a);
+            mcp_json *num = mcp_json_new_object(a);
+            sj_put(&e->b, num, "type", e->words[WORD_NUMBER]);
+            mcp_json *str = mcp_json_new_object(a);
+            sj_put(&e->b, str, "pattern", sj_str(a, "^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$"));
+            sj_put(&e->b, str, "type", e->words[WORD_STRING]);
+            sj_push(&e->b, arms, num);
+            sj_push(&e->b, arms, str);
+            sj_put(&e->b, o, "anyOf", arms);
+            break;
+        }
+        sj_put(&e->b, o, "format", sj_str(a, ir_format_schema(t->format)));
+        if (t->format == MCP_FMT_URL)
+            sj_put(&e->b, o, "minLength", mcp_json_new_int(a, 1));
+        sj_put(&e->b, o, "type", e->words[WORD_STRING]);
+        break;
     case IR_NONE:
         o = mcp_json_new_object(a);
         sj_put(&e->b, o, "type", e->words[WORD_NULL]);
@@ -209,14 +229,20 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
          * dict-based deduplication leaves them. */
         mcp_json *arms = mcp_json_new_array(a);
         for (size_t i = 0; i < t->nitems; i++) {
-            mcp_json *s = type_schema(e, t->items[i]);
-            size_t j = 0;
-            while (j < arms->n && !mcp_json_equal_py(arms->items[j], s))
-                j++;
-            if (j < arms->n)
-                arms->items[j] = s;
-            else
-                sj_push(&e->b, arms, s);
+            mcp_json *whole = type_schema(e, t->items[i]);
+            /* an arm that is itself an anyOf (decimal's) gives its arms, as pydantic flattens it */
+            bool flat = whole && t->items[i]->kind == IR_FORMAT && t->items[i]->format == MCP_FMT_DECIMAL;
+            size_t nsub = flat ? whole->members[0].value->n : 1;
+            for (size_t k = 0; k < nsub; k++) {
+                mcp_json *s = flat ? whole->members[0].value->items[k] : whole;
+                size_t j = 0;
+                while (j < arms->n && !mcp_json_equal_py(arms->items[j], s))
+                    j++;
+                if (j < arms->n)
+                    arms->items[j] = s;
+                else
+                    sj_push(&e->b, arms, s);
+            }
         }
         if (arms->n == 1)
             return arms->items[0];

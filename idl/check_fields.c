@@ -42,6 +42,16 @@ static const char *kind_phrase(const ir_type *t)
     case IR_LITERAL: return "a Literal";
     case IR_NAMED: return "a named type";
     case IR_CONTENT: return "'content'";
+    case IR_FORMAT:
+        switch (t->format) {
+        case MCP_FMT_DATETIME: return "'datetime'";
+        case MCP_FMT_DATE: return "'date'";
+        case MCP_FMT_TIME: return "'time'";
+        case MCP_FMT_TIMEDELTA: return "'timedelta'";
+        case MCP_FMT_UUID: return "'uuid'";
+        case MCP_FMT_URL: return "'url'";
+        default: return "'decimal'";
+        }
     }
     return "this type";
 }

@@ -135,6 +135,8 @@ static bool type_equal(const ir_type *x, const ir_type *y)
                                                         x->nvalues, value_hash_of, ck_values_at_equal);
     case IR_NAMED:
         return x->def == y->def;
+    case IR_FORMAT:
+        return x->format == y->format;
     default:
         return true;
     }
@@ -218,6 +220,8 @@ uint64_t ck_type_hash(const ir_type *t)
         return h;
     case IR_NAMED:
         return hash_mix(h, (uint64_t)(uintptr_t)t->def);
+    case IR_FORMAT:
+        return hash_mix(h, (uint64_t)t->format);
     default:
         return h;
     }

@@ -38,7 +38,26 @@ static void add_def(checker *c, ir_def *def)
 static const char *const BUILTIN_NAMES[] = {
     "int", "float", "str", "bool", "bytes", "None", "any", "Any", "content", "list", "List", "dict",
     "Dict", "set", "Set", "tuple", "Tuple", "Optional", "Union", "Literal", "True", "False",
+    "datetime", "date", "time", "timedelta", "uuid", "url", "decimal",
 };
+
+const char *ir_format_name(mcp_format f)
+{
+    static const char *const N[] = {[MCP_FMT_DATETIME] = "datetime", [MCP_FMT_DATE] = "date",
+                                    [MCP_FMT_TIME] = "time",         [MCP_FMT_TIMEDELTA] = "timedelta",
+                                    [MCP_FMT_UUID] = "uuid",         [MCP_FMT_URL] = "url",
+                                    [MCP_FMT_DECIMAL] = "decimal"};
+    return f > MCP_FMT_NONE && f <= MCP_FMT_DECIMAL ? N[f] : "?";
+}
+
+const char *ir_format_schema(mcp_format f)
+{
+    static const char *const N[] = {[MCP_FMT_DATETIME] = "date-time", [MCP_FMT_DATE] = "date",
+                                    [MCP_FMT_TIME] = "time",          [MCP_FMT_TIMEDELTA] = "duration",
+                                    [MCP_FMT_UUID] = "uuid",          [MCP_FMT_URL] = "uri",
+                                    [MCP_FMT_DECIMAL] = NULL};
+    return f > MCP_FMT_NONE && f <= MCP_FMT_DECIMAL ? N[f] : NULL;
+}
 
 static bool is_builtin_name(const char *s)
 {
@@ -152,6 +171,13 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
     for (size_t i = 0; i < COUNT(SCALARS); i++)
         if (strcmp(e->name, SCALARS[i].name) == 0)
             return ck_new_type(c, SCALARS[i].kind, loc);
+    for (mcp_format f = MCP_FMT_DATETIME; f <= MCP_FMT_DECIMAL; f++)
+        if (strcmp(e->name, ir_format_name(f)) == 0) {
+            ir_type *t = ck_new_type(c, IR_FORMAT, loc);
+            if (t)
+                t->format = f;
+            return t;
+        }
     if (strcmp(e->name, "content") == 0) {
         if (!x->allow_content) {
             ERR(c, loc, "'content' is only allowed as a tool's whole return type");
@@ -187,7 +213,8 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
             c->suggest_budget -= c->srv->ndefs;
         const char *near = shown ? idl_did_you_mean(e->name, c->def_names, c->srv->ndefs) : NULL;
         if (!near && shown) {
-            static const char *const KNOWN[] = {"int", "float", "str", "bool", "bytes", "None", "any"};
+            static const char *const KNOWN[] = {"int", "float", "str", "bool", "bytes", "None", "any", "datetime",
+                                                "date", "time", "timedelta", "uuid", "url", "decimal"};
             near = idl_did_you_mean(e->name, KNOWN, COUNT(KNOWN));
         }
         if (near)

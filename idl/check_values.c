@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "internal/formats.h"
 #include "internal/utf8.h"
 #include "mcpidl/buf.h"
 
@@ -182,6 +183,28 @@ static bool fits_string(const ir_type *t, const idl_node *v, mcp_buf *msg)
     return true;
 }
 
+/* A default (or any value written in the IDL) of a string-format type: the
+ * runtime's own check, so that a default that passes here passes there. */
+static bool fits_format(checker *c, const ir_type *t, const idl_node *v, mcp_buf *msg)
+{
+    if (t->format == MCP_FMT_DECIMAL ? v->kind != IDL_NODE_STR && v->kind != IDL_NODE_INT && v->kind != IDL_NODE_FLOAT
+                                      : v->kind != IDL_NODE_STR) {
+        mcp_buf_printf(msg, "is not a string%s", t->format == MCP_FMT_DECIMAL ? " or a number" : "");
+        return false;
+    }
+    const mcp_json *x = ck_value(c, v);
+    if (!x)
+        return true; /* out of memory: reported elsewhere */
+    const char *canon;
+    bool oom = false;
+    mcp_format_error e;
+    if (mcp_format_check(t->format, x, c->a, &canon, &oom, &e) || oom)
+        return true;
+    mcp_buf_printf(msg, "is not a valid %s: %s [type=%s]", ir_format_name(t->format), e.message,
+                   mcp_verr_type_name(e.kind));
+    return false;
+}
+
 /* A dict[int, T] key: -?(0|[1-9][0-9]*) within int64. */
 static bool is_int64_key(const char *s)
 {
@@ -319,6 +342,8 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
         return true;
     case IR_CONTENT:
         return false;
+    case IR_FORMAT:
+        return fits_format(c, t, v, msg);
     case IR_LIST:
     case IR_SET:
     case IR_TUPLE: {
@@ -470,11 +495,83 @@ void ck_add_default(checker *c, ir_field *f, const idl_node *node, const char *o
         c->defaults[c->ndefaults++] = (ck_default){f, node, o};
 }
 
+/* A default as pydantic would dump the Python value it stands for: the texts
+ * of the string-format types in canonical form ("PT90M" is published as
+ * "PT1H30M"), wherever they are in v. v itself when nothing changes, or when
+ * the value does not fit (the checks report that). */
+static const mcp_json *canonical_default(checker *c, const ir_type *t, const mcp_json *v, size_t depth)
+{
+    if (!v || depth > 64)
+        return v;
+    switch (t->kind) {
+    case IR_FORMAT: {
+        if (v->kind != MCP_JSTRING)
+            return v; /* a decimal's number stays a number, as a Python float default would */
+        const char *canon;
+        bool oom = false;
+        mcp_format_error e;
+        if (!mcp_format_check(t->format, v, c->a, &canon, &oom, &e) || !canon)
+            return v;
+        return mcp_json_new_string(c->a, canon, strlen(canon));
+    }
+    case IR_LIST:
+    case IR_SET:
+    case IR_TUPLE:
+    case IR_DICT: {
+        if (v->kind != (t->kind == IR_DICT ? MCP_JOBJECT : MCP_JARRAY) || (t->kind == IR_TUPLE && v->n != t->nitems))
+            return v;
+        mcp_json *copy = mcp_json_copy(c->a, v);
+        if (!copy)
+            return v;
+        for (size_t i = 0; i < v->n; i++) {
+            const ir_type *et = t->kind == IR_TUPLE ? t->items[i] : t->elem;
+            if (t->kind == IR_DICT)
+                copy->members[i].value = (mcp_json *)canonical_default(c, et, v->members[i].value, depth + 1);
+            else
+                copy->items[i] = (mcp_json *)canonical_default(c, et, v->items[i], depth + 1);
+        }
+        return copy;
+    }
+    case IR_UNION:
+        /* the first arm that takes the value, when it is one whose verdict is plain */
+        for (size_t i = 0; i < t->nitems; i++) {
+            const ir_type *a = t->items[i];
+            if (a->kind == IR_NONE && v->kind == MCP_JNULL)
+                return v;
+            if (a->kind == IR_STR)
+                return v;
+            if (a->kind == IR_FORMAT) {
+                if (v->kind == MCP_JSTRING && mcp_format_check_text(a->format, v->s, v->len, NULL))
+                    return canonical_default(c, a, v, depth + 1);
+                continue;
+            }
+            return v;
+        }
+        return v;
+    case IR_NAMED:
+        if (t->def->kind == IR_DEF_ENUM || v->kind != MCP_JOBJECT)
+            return v;
+        {
+            mcp_json *copy = mcp_json_copy(c->a, v);
+            if (!copy)
+                return v;
+            for (size_t i = 0; i < copy->n; i++)
+                for (size_t j = 0; j < t->def->nfields; j++)
+                    if (strcmp(copy->members[i].key, t->def->fields[j].name) == 0)
+                        copy->members[i].value =
+                            (mcp_json *)canonical_default(c, t->def->fields[j].type, v->members[i].value, depth + 1);
+            return copy;
+        }
+    default:
+        return v;
+    }
+}
+
 void ck_check_defaults(checker *c)
 {
     for (size_t i = 0; i < c->ndefaults; i++) {
         const ck_default *d = &c->defaults[i];
         check_default(c, d->field, d->node, d->owner);
-        d->field->default_value = ck_value(c, d->node);
+        d->field->default_value = canonical_default(c, d->field->type, ck_value(c, d->node), 0);
     }
 }

@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "mcpidl/json.h"
+#include "mcpidl/types.h"
 
 typedef struct ir_def ir_def;
 typedef struct ir_type ir_type;
@@ -36,6 +37,7 @@ typedef enum ir_kind {
     IR_LITERAL,  /* values */
     IR_NAMED,    /* a type from `types:` */
     IR_CONTENT,  /* `content`: only as a tool's return */
+    IR_FORMAT,   /* a string-format type: datetime, date, time, timedelta, uuid, url, decimal (format) */
 } ir_kind;
 
 /* A number as written in the IDL: an integer stays an integer. */
@@ -69,7 +71,13 @@ struct ir_type {
     const char *c_name;      /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
     ir_def *def;             /* NAMED */
     ir_constraints c;        /* on INT/FLOAT/STR/BYTES/LIST/SET */
+    mcp_format format;       /* FORMAT */
 };
+
+/* The IDL name of a string-format type ("datetime"), and the JSON Schema
+ * `format` it publishes ("date-time"; NULL for decimal). */
+const char *ir_format_name(mcp_format f);
+const char *ir_format_schema(mcp_format f);
 
 typedef enum ir_def_kind { IR_DEF_MODEL, IR_DEF_RECORD, IR_DEF_ENUM } ir_def_kind;
 

@@ -23,7 +23,7 @@ LAYERS = ["base", "json", "codec", "rpc", "methods", "runtime", "transport", "ma
 PRIVATE = {
     "log.h": "base", "utf8.h": "base", "uritemplate.h": "base", "options.h": "base", "seal.h": "base",
     "json_scan.h": "json",
-    "codec.h": "codec", "pyrepr.h": "codec",
+    "codec.h": "codec", "pyrepr.h": "codec", "formats.h": "codec",
     "rpc.h": "rpc", "pool.h": "rpc",
     "methods.h": "methods",
     "runtime.h": "runtime",

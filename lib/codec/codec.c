@@ -15,6 +15,7 @@
 #include <pcre2.h>
 
 #include "internal/codec.h"
+#include "internal/formats.h"
 #include "internal/pyrepr.h"
 #include "mcpidl/jsonw.h"
 
@@ -710,6 +711,20 @@ static bool dec(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out)
         return dec_choice(c, t, v, out);
     case MCP_T_OBJECT:
         return dec_object(c, t, v, out);
+    case MCP_T_FORMAT: {
+        const char *canon;
+        bool oom = false;
+        mcp_format_error e;
+        if (!mcp_format_check(t->format, v, c->a, &canon, &oom, &e)) {
+            if (oom)
+                c->rep->oom = true;
+            else
+                mcp_report_add(c->rep, e.kind, v, e.message);
+            return false;
+        }
+        memcpy(out, &canon, sizeof canon);
+        return true;
+    }
     }
     return false;
 }
@@ -971,6 +986,19 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
                      : oom(c);
         }
         return literal_json(a, &t->values[i]);
+    }
+    case MCP_T_FORMAT: {
+        const char *s;
+        memcpy(&s, p, sizeof s);
+        if (!s)
+            return fail(c, "a string is NULL");
+        mcp_json tmp = {.kind = MCP_JSTRING, .s = s, .len = strlen(s)};
+        const char *canon;
+        bool oom = false;
+        mcp_format_error e;
+        if (!mcp_format_check(t->format, &tmp, a, &canon, &oom, &e))
+            return fail(c, oom ? "out of memory" : "a datetime, date, time, timedelta, uuid, url or decimal holds an invalid text");
+        return mcp_json_new_string(a, canon, strlen(canon));
     }
     case MCP_T_OBJECT: {
         mcp_json *o = mcp_json_new_object(a);

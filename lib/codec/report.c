@@ -47,6 +47,22 @@ static const struct {
     [MCP_VERR_STRING_UNICODE] = {"string_unicode",
                                  "Input should be a valid string, unable to parse raw data as a unicode string"},
     [MCP_VERR_VALUE_ERROR] = {"value_error", NULL},
+    [MCP_VERR_DATETIME_TYPE] = {"datetime_type", "Input should be a valid datetime"},
+    [MCP_VERR_DATETIME_PARSING] = {"datetime_parsing", NULL},
+    [MCP_VERR_TIMEZONE_AWARE] = {"timezone_aware", "Input should have timezone info"},
+    [MCP_VERR_DATE_TYPE] = {"date_type", "Input should be a valid date"},
+    [MCP_VERR_DATE_PARSING] = {"date_parsing", NULL},
+    [MCP_VERR_TIME_TYPE] = {"time_type", "Input should be a valid time"},
+    [MCP_VERR_TIME_PARSING] = {"time_parsing", NULL},
+    [MCP_VERR_TIME_DELTA_TYPE] = {"time_delta_type", "Input should be a valid duration"},
+    [MCP_VERR_TIME_DELTA_PARSING] = {"time_delta_parsing", NULL},
+    [MCP_VERR_UUID_TYPE] = {"uuid_type", "UUID input should be a string, bytes or UUID object"},
+    [MCP_VERR_UUID_PARSING] = {"uuid_parsing", NULL},
+    [MCP_VERR_URL_TYPE] = {"url_type", "URL input should be a string or URL"},
+    [MCP_VERR_URL_PARSING] = {"url_parsing", NULL},
+    [MCP_VERR_URL_SYNTAX_VIOLATION] = {"url_syntax_violation", NULL},
+    [MCP_VERR_DECIMAL_TYPE] = {"decimal_type", "Decimal input should be an integer, float, string or Decimal object"},
+    [MCP_VERR_DECIMAL_PARSING] = {"decimal_parsing", "Input should be a valid decimal"},
 };
 
 const char *mcp_verr_type_name(mcp_verr_kind k)

@@ -1,7 +1,10 @@
 // Ajv's verdicts for the differential test (tests/diff/run.py).
 //
-//   node ajv.mjs NODE_MODULES SCHEMAS.json INSTANCES.tsv
+//   node ajv.mjs NODE_MODULES SCHEMAS.json INSTANCES.tsv [FORMATS.json]
 //
+// FORMATS.json, {"date-time": [text, ...], ...}: the formats to assert, each
+// by membership in its list (those of the IDL's string-format types; the
+// others stay annotations).
 // NODE_MODULES is the folder holding ajv (tests/e2e/node_modules). SCHEMAS.json
 // is an object {"INDEX": schema, ...}; INSTANCES.tsv has lines INDEX<TAB>JSON.
 // Each schema is compiled once with Ajv's JSON Schema 2020-12 build (formats
@@ -11,7 +14,7 @@ import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-const [modules, schemasFile, instancesFile] = process.argv.slice(2);
+const [modules, schemasFile, instancesFile, formatsFile] = process.argv.slice(2);
 if (!instancesFile) {
   process.stderr.write("usage: node ajv.mjs NODE_MODULES SCHEMAS.json INSTANCES.tsv\n");
   process.exit(2);
@@ -19,7 +22,14 @@ if (!instancesFile) {
 const require = createRequire(path.join(path.resolve(modules), "noop.js"));
 const mod = require("ajv/dist/2020");
 const Ajv2020 = mod.default || mod.Ajv2020 || mod;
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+const pools = formatsFile ? JSON.parse(readFileSync(formatsFile, "utf8")) : {};
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, logger: false });
+for (const [name, values] of Object.entries(pools)) {
+  const set = new Set(values);
+  ajv.addFormat(name, { type: "string", validate: (v) => set.has(v) });
+}
+for (const name of ["binary", "email", "uri-reference", "ipv4", "ipv6", "hostname", "regex"])
+  if (!(name in pools)) ajv.addFormat(name, true);
 
 const schemas = JSON.parse(readFileSync(schemasFile, "utf8"));
 const validators = new Map();

@@ -50,6 +50,20 @@ KEYWORDS = ANNOTATIONS | {
     "minItems", "maxItems", "uniqueItems", "anyOf", "enum", "const", "minimum", "maximum",
     "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "$ref",
 }
+# Valid texts of each asserted string format (the IDL's types datetime, date, time,
+# timedelta, uuid and url; see tests/formats for the formats themselves).
+FORMAT_VALUES = {
+    "date-time": ["2026-12-03T07:00:00Z", "2024-02-29T23:59:59.123456+05:30", "0001-01-01T00:00:00-00:00",
+                  "9999-12-31t23:59:59z"],
+    "date": ["2026-12-03", "2024-02-29", "0001-01-01", "9999-12-31"],
+    "time": ["07:00:00", "23:59:59.5Z", "00:00:00+01:00", "12:30:00.000001-11:59"],
+    "duration": ["PT1H30M", "P1D", "P1Y2M3DT4H5M6S", "P2W", "PT0S", "P10Y"],
+    "uuid": ["12345678-1234-5678-1234-567812345678", "00000000-0000-0000-0000-000000000000",
+             "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"],
+    "uri": ["https://example.com/a?b=c#d", "http://127.0.0.1:8080/", "mailto:someone@example.org", "urn:isbn:0451450523",
+            "ftp://ftp.example.org/pub/x.txt", "x-y.z:opaque"],
+}
+
 JSON_TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 
 # Characters for strings in general: ASCII, escapes, controls, Latin-1, BMP,
@@ -520,6 +534,15 @@ class Generator:
     def gen_string(self, s):
         lo = s.get("minLength", 0)
         hi = s.get("maxLength")
+        if s.get("format") in FORMAT_VALUES and "pattern" not in s:
+            # The IDL's string-format types (datetime, uuid, ...) assert their format, the
+            # validators here do not: valid instances are valid texts of the format (which a
+            # `str` with the same `format` annotation takes as well). The formats
+            # themselves are tested in tests/formats.
+            pool = [v for v in FORMAT_VALUES[s["format"]] if len(v) >= lo and (hi is None or len(v) <= hi)]
+            if not pool:
+                raise Unsat("format and lengths")
+            return self.rng.choice(pool)
         if "pattern" in s:
             sm = self.sampler(s["pattern"])
             for _ in range(10):
@@ -828,6 +851,8 @@ class Generator:
             opts.append(lambda: fill(lo - 1))
         if hi is not None:
             opts.append(lambda: fill(hi + 1))
+        if s.get("format") in FORMAT_VALUES and not pat:
+            return opts  # no near miss in the text: the validators here do not assert formats
         if pat:
             def mutate():
                 v = list(self.gen_string(s) if self.chance(0.8) else self.rand_str(lo, hi, safe=True))

@@ -11,7 +11,9 @@ schema (every inputSchema and outputSchema), generate --per-schema seeded
 random instances (tests/diff/gen.py), half meant valid and half near misses,
 and judge each one three ways, each validator run once per IDL on the whole
 batch:
-  - Python's jsonschema, Draft202012Validator (formats not asserted): the label;
+  - Python's jsonschema, Draft202012Validator: the label (formats not asserted,
+    but those of the IDL's string-format types, judged by membership in the
+    texts the generator writes for them, gen.FORMAT_VALUES);
   - Ajv's 2020 build (tests/diff/ajv.mjs, ajv from tests/e2e/node_modules, or
     --node-modules DIR);
   - the generated decoder (mcp_decode with the tool's descriptor).
@@ -137,6 +139,17 @@ def verdict_lines(text, n, who):
     return lines
 
 
+def pool_format_checker():
+    """The formats the IDL's string-format types assert (date-time, uuid, ...), judged
+    by membership in gen.FORMAT_VALUES, the texts the generator writes for them: an
+    instance holding any other text there is invalid for all three judges (the
+    formats themselves are tested against real format checkers in tests/formats)."""
+    fc = jsonschema.FormatChecker(formats=())
+    for name, values in gen.FORMAT_VALUES.items():
+        fc.checks(name)(lambda v, values=frozenset(values): not isinstance(v, str) or v in values)
+    return fc
+
+
 def generate(stem, tools, schemas, int_keys, args, totals):
     """Seeded instances of every schema, labelled by jsonschema."""
     rows = []  # (index, text, label, intent)
@@ -147,7 +160,7 @@ def generate(stem, tools, schemas, int_keys, args, totals):
             g = gen.Generator(schema, rng, int_keys=int_keys)
         except gen.Unsupported as e:
             raise Failure("schema %d (%s): the generator does not support %s" % (idx, tools[idx // 2]["name"], e))
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = jsonschema.Draft202012Validator(schema, format_checker=pool_format_checker())
         made = attempts = 0
         labels = [0, 0]
         while made < args.per_schema:
@@ -234,8 +247,12 @@ def run_idl(idl, args, libs, totals):
 
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         c_job = pool.submit(judge, [exe], "the driver")
+        formats_path = os.path.join(work, "formats.json")
+        with open(formats_path, "w") as f:
+            json.dump(gen.FORMAT_VALUES, f)
         ajv_job = None if args.skip_node else pool.submit(
-            judge, [args.node, os.path.join(HERE, "ajv.mjs"), args.node_modules, schemas_path, tsv_path], "ajv.mjs")
+            judge, [args.node, os.path.join(HERE, "ajv.mjs"), args.node_modules, schemas_path, tsv_path,
+                    formats_path], "ajv.mjs")
         c_verdicts = c_job.result()
         ajv_verdicts = ajv_job.result() if ajv_job else None
 

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import sys
 
 import yaml
 
@@ -71,6 +72,20 @@ def texpr_corpus():
     ])
     for i, t in enumerate(sorted(seen)):
         write("fuzz_texpr", "texpr-%03d" % i, t)
+
+
+def formats_corpus():
+    """fuzz_formats: a byte choosing the format (datetime, date, time, timedelta, uuid, url,
+    decimal), then a text: the edge cases of the format differential test (tests/formats)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "formats"))
+    import run as formats_run  # noqa: E402
+    names = ["datetime", "date", "time", "timedelta", "uuid", "url", "decimal"]
+    n = 0
+    for k, name in enumerate(names):
+        for v in formats_run.EDGES[name]:
+            if isinstance(v, str):
+                write("fuzz_formats", "%s-%03d" % (name, n), chr(k) + v)
+                n += 1
 
 
 def golden_types():
@@ -352,6 +367,7 @@ def main():
     http_corpus()
     state_corpus()
     http_route_corpus()
+    formats_corpus()
     for d in sorted(os.listdir(OUT)):
         files = os.listdir(os.path.join(OUT, d))
         size = sum(os.path.getsize(os.path.join(OUT, d, f)) for f in files)

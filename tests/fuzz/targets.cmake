@@ -12,7 +12,7 @@
 # golden case with its mock handlers (fuzz_decode). The HTTP targets are built when lib/ defines
 # mcpidl-http_static: fuzz_http over sockets, fuzz_http_route in process (lib/internal/http_route.h).
 set(MCPIDL_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(MCPIDL_FUZZ_TARGETS idl texpr json jsonrpc state http http_route decode)
+set(MCPIDL_FUZZ_TARGETS idl texpr json jsonrpc state http http_route decode formats)
 
 function(mcpidl_fuzz_servers)
   if(TARGET mcpidl_fuzz_weather)

@@ -66,9 +66,21 @@ class _NoDefault:
 NODEFAULT = _NoDefault()
 
 IDL_BUILTINS = {"int", "float", "str", "bool", "bytes", "None", "any", "content", "list", "set", "tuple", "dict",
-                "Optional", "Union", "Literal", "True", "False", "Any", "List", "Dict", "Set", "Tuple", "server"}
+                "Optional", "Union", "Literal", "True", "False", "Any", "List", "Dict", "Set", "Tuple", "server",
+                "datetime", "date", "time", "timedelta", "uuid", "url", "decimal"}
+# The string-format types: the Python annotation of each, and canonical values (which both
+# sides publish as written when they are defaults).
+FORMAT_TYPES = {
+    "datetime": ("_dt.datetime", ["2026-12-03T07:00:00Z", "2024-02-29T23:59:59.500000+05:30"]),
+    "date": ("_dt.date", ["2026-12-03", "0001-01-01"]),
+    "time": ("_dt.time", ["07:00:00", "23:59:59Z"]),
+    "timedelta": ("_dt.timedelta", ["PT1H30M", "P1D", "PT0S"]),
+    "uuid": ("_uuid.UUID", ["6ba7b810-9dad-11d1-80b4-00c04fd430c8"]),
+    "url": ("AnyUrl", ["https://example.com/", "mailto:a@b.c"]),
+    "decimal": ("_decimal.Decimal", ["1.50", "-0.001", 2, 2.5]),
+}
 PY_NAMES = {"Any", "Optional", "Union", "Literal", "Annotated", "TypedDict", "NotRequired", "Enum", "BaseModel",
-            "ConfigDict", "Field", "ArgBase", "ArgBaseForbid"}
+            "ConfigDict", "Field", "ArgBase", "ArgBaseForbid", "AnyUrl", "_dt", "_uuid", "_decimal"}
 RESERVED_TYPE_NAMES = set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins)) | PY_NAMES | IDL_BUILTINS
 
 C_KEYWORDS = {
@@ -414,6 +426,8 @@ class Gen:
                  "list", "set", "tuplev", "tuple", "dict", "union", "optional"]
         if depth >= 3:
             kinds = kinds[:9]
+        if self.chance(0.15):
+            kinds = list(FORMAT_TYPES)
         if not direct:
             kinds = kinds + ["named"] * 4  # recursion, self and mutual
         for attempt in range(20):
@@ -526,6 +540,8 @@ class ValueGen:
             return self.g.string(cons.get("minLength", 0), cons.get("maxLength"))
         if k == "bool":
             return r.choice([True, False])
+        if k in FORMAT_TYPES:
+            return r.choice(FORMAT_TYPES[k][1])
         if k == "None":
             return None
         if k == "any":
@@ -771,7 +787,7 @@ def idl_lit(v):
 def texpr(t):
     """The IDL spelling of a type expression."""
     k = t.k
-    if k in ("int", "float", "str", "bool", "bytes", "None"):
+    if k in ("int", "float", "str", "bool", "bytes", "None") or k in FORMAT_TYPES:
         return k
     if k == "any":
         return t.sp or "any"
@@ -914,6 +930,8 @@ def py_type(t):
     k = t.k
     if k in ("int", "float", "str", "bool", "bytes", "None"):
         return k
+    if k in FORMAT_TYPES:
+        return FORMAT_TYPES[k][0]
     if k == "any":
         return "Any"
     if k in ("list", "set"):
@@ -1013,7 +1031,8 @@ def render_python(prog):
     out = ["from typing import Annotated, Any, Literal, Optional, Union",
            "from enum import Enum",
            "from typing_extensions import NotRequired, TypedDict",
-           "from pydantic import BaseModel, ConfigDict, Field", ""]
+           "import datetime as _dt, uuid as _uuid, decimal as _decimal",
+           "from pydantic import AnyUrl, BaseModel, ConfigDict, Field", ""]
     for d in prog.types:
         if d.kind == "enum":
             mixin = "str" if d.values and isinstance(d.values[0], str) else "int"

@@ -22,6 +22,7 @@
 #include "mcpidl/api.h"
 #include "mcpidl/arena.h"
 #include "mcpidl/codec.h"
+#include "mcpidl/formats.h"
 #include "mcpidl/json.h"
 #include "mcpidl/runtime.h"
 #include "mcpidl/transport.h"

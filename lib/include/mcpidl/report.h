@@ -55,6 +55,23 @@ typedef enum mcp_verr_kind {
     MCP_VERR_EXTRA_FORBIDDEN,    /* Extra inputs are not permitted */
     MCP_VERR_STRING_UNICODE,     /* Input should be a valid string, unable to parse raw data as a unicode string */
     MCP_VERR_VALUE_ERROR,        /* Value error, WHY (a C value no JSON can carry) */
+    /* the string-format types (mcpidl/formats.h) */
+    MCP_VERR_DATETIME_TYPE,      /* Input should be a valid datetime */
+    MCP_VERR_DATETIME_PARSING,   /* Input should be a valid datetime, WHY */
+    MCP_VERR_TIMEZONE_AWARE,     /* Input should have timezone info */
+    MCP_VERR_DATE_TYPE,          /* Input should be a valid date */
+    MCP_VERR_DATE_PARSING,       /* Input should be a valid date in the format YYYY-MM-DD, WHY */
+    MCP_VERR_TIME_TYPE,          /* Input should be a valid time */
+    MCP_VERR_TIME_PARSING,       /* Input should be in a valid time format, WHY */
+    MCP_VERR_TIME_DELTA_TYPE,    /* Input should be a valid duration */
+    MCP_VERR_TIME_DELTA_PARSING, /* Input should be a valid duration, WHY */
+    MCP_VERR_UUID_TYPE,          /* UUID input should be a string, bytes or UUID object */
+    MCP_VERR_UUID_PARSING,       /* Input should be a valid UUID, WHY */
+    MCP_VERR_URL_TYPE,           /* URL input should be a string or URL */
+    MCP_VERR_URL_PARSING,        /* Input should be a valid URL, WHY */
+    MCP_VERR_URL_SYNTAX_VIOLATION, /* Input violated strict URL syntax rules, WHY */
+    MCP_VERR_DECIMAL_TYPE,       /* Decimal input should be an integer, float, string or Decimal object */
+    MCP_VERR_DECIMAL_PARSING,    /* Input should be a valid decimal */
     MCP_VERR_KIND_COUNT
 } mcp_verr_kind;
 

@@ -18,6 +18,7 @@
  *                    `nullable`) or as a union arm; this also lets a type refer to itself
  *   UNION            struct { uint32_t which; union { ... } as; }   (which: 1 + arm index; 0 unset)
  *   LITERAL, ENUM    a C enum (int): the index of the value
+ *   FORMAT           const char *: the value's canonical text (mcpidl/formats.h)
  *   OBJECT           a struct with one member per field; a record's optional key
  *                    also gets `bool has_NAME`
  */
@@ -70,7 +71,20 @@ typedef enum mcp_tkind {
     MCP_T_LITERAL,
     MCP_T_ENUM,
     MCP_T_OBJECT,
+    MCP_T_FORMAT,    /* a string-format type (mcp_format): const char *, canonical text */
 } mcp_tkind;
+
+/* The string-format types (mcpidl/formats.h). */
+typedef enum mcp_format {
+    MCP_FMT_NONE,
+    MCP_FMT_DATETIME,
+    MCP_FMT_DATE,
+    MCP_FMT_TIME,
+    MCP_FMT_TIMEDELTA,
+    MCP_FMT_UUID,
+    MCP_FMT_URL,
+    MCP_FMT_DECIMAL,
+} mcp_format;
 
 /* A compiled `pattern`: the text, and a slot the runtime fills on first use. */
 typedef struct mcp_pattern {
@@ -153,6 +167,8 @@ struct mcp_type {
     uint32_t nfields;
     bool extra_forbid;
     bool is_record;           /* reports `dict_type` rather than `model_type` */
+    /* FORMAT */
+    mcp_format format;
 };
 
 MCPIDL_END_DECLS
