@@ -180,6 +180,7 @@ static void put_type(mcp_buf *b, const ir_type *t, int depth)
     case IR_NONE: mcp_buf_puts(b, "None"); return;
     case IR_ANY: mcp_buf_puts(b, "any"); return;
     case IR_CONTENT: mcp_buf_puts(b, "content"); return;
+    case IR_FORMAT: mcp_buf_puts(b, ir_format_name(t->format)); return;
     case IR_NAMED: mcp_buf_puts(b, t->def->name); return;
     case IR_LIST:
     case IR_SET:

@@ -232,6 +232,12 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth)
     case IR_BOOL:
     case IR_NONE:
     case IR_CONTENT: return n->kind == o->kind;
+    case IR_FORMAT:
+        /* A format's texts are strings (a decimal may also be a number): within a plain str. */
+        if (n->kind == IR_FORMAT)
+            return n->format == o->format;
+        return o->format != MCP_FMT_DECIMAL && (n->kind == IR_STR || n->kind == IR_BYTES) &&
+               !n->c.has_min_length && !n->c.has_max_length && !n->c.pattern;
     case IR_ANY: return false;
     case IR_LIST:
     case IR_SET:

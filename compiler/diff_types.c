@@ -340,6 +340,10 @@ void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const
             }
             break;
         case IR_NAMED: break; /* an enum and a model: below */
+        case IR_FORMAT:
+            if (o->format == n->format)
+                return;
+            break; /* datetime to date, ...: below */
         default: return;      /* bool, None, any, content */
         }
     }

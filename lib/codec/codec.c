@@ -991,13 +991,19 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
         const char *s;
         memcpy(&s, p, sizeof s);
         if (!s)
-            return fail(c, "a string is NULL");
-        mcp_json tmp = {.kind = MCP_JSTRING, .s = s, .len = strlen(s)};
+            return fault(c, MCP_VERR_STRING_TYPE, NULL, NULL);
+        mcp_json *text = mcp_arena_alloc(a, sizeof *text);
+        if (!text)
+            return oom(c);
+        *text = (mcp_json){.kind = MCP_JSTRING, .s = s, .len = strlen(s)};
+        if (!mcp_utf8_valid(s, text->len))
+            return not_unicode(c, s, text->len);
         const char *canon;
-        bool oom = false;
+        bool no_memory = false;
         mcp_format_error e;
-        if (!mcp_format_check(t->format, &tmp, a, &canon, &oom, &e))
-            return fail(c, oom ? "out of memory" : "a datetime, date, time, timedelta, uuid, url or decimal holds an invalid text");
+        /* a text the handler wrote is judged as a client's would be */
+        if (!mcp_format_check(t->format, text, a, &canon, &no_memory, &e))
+            return no_memory ? oom(c) : fault(c, e.kind, text, mcp_arena_strdup(a, e.message));
         return mcp_json_new_string(a, canon, strlen(canon));
     }
     case MCP_T_OBJECT: {
