@@ -3,7 +3,8 @@
 # Safe to run again: it installs only what is not there yet.
 set -euo pipefail
 
-DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check
+DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev
+      libgnutls28-dev libgmp-dev libcurl4-gnutls-dev openssl check
       clang python3 python3-jsonschema python3-yaml valgrind)
 
 missing=()

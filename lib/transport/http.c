@@ -29,6 +29,8 @@
 #include "internal/http.h"
 #include "mcpidl/generated.h"
 #include "internal/http_route.h"
+#include "internal/auth.h"
+#include "internal/tls.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -89,6 +91,7 @@ typedef struct stream {
     size_t body_len;
     char *req_id;        /* JSON mode: the request's id as JSON text (NULL: none, a batch) */
     uint64_t missed;     /* events a slow reader lost to the replay bound */
+    auth_caller *who;    /* the request's caller, kept until the stream goes (auth.h) */
     pthread_cond_t cv;
 } stream;
 
@@ -109,6 +112,7 @@ struct hsession {
     stream *streams;
     stream *standalone;
     uint64_t next_stream;
+    char *owner;        /* with auth: who started it ("iss sub"); only they may use it */
 };
 
 struct mcp_http {
@@ -134,6 +138,9 @@ struct mcp_http {
     /* Serialises the parse of POSTs without a session (initialize), as each
      * session's msg_mu does for its own: one message tree at a time. */
     pthread_mutex_t new_mu;
+
+    http_auth *auth;  /* NULL: no authorization (auth.h) */
+    http_tls *tls;    /* NULL: plain HTTP (tls.h) */
 };
 
 struct http_sse {
@@ -208,6 +215,8 @@ void http_resp_free(http_resp *r)
     if (r->sse)
         http_sse_free(r->sse);
     r->sse = NULL;
+    free(r->www_authenticate);
+    r->www_authenticate = NULL;
 }
 
 /* ---------------------------------------------------------------- host and origin */
@@ -221,7 +230,7 @@ static bool host_allowed(const mcp_http *h, const char *name, size_t n)
     for (size_t i = 0; i < h->nallow; i++)
         if (strlen(h->allow[i]) == n && strncasecmp(name, h->allow[i], n) == 0)
             return true;
-    return false;
+    return http_auth_host_ok(h->auth, name, n);
 }
 
 /* "name", "name:port", "[v6]", "[v6]:port": the length of the name part
@@ -316,6 +325,7 @@ static void stream_free(stream *st)
     }
     free(st->body);
     free(st->req_id);
+    auth_caller_unref(st->who);
     pthread_cond_destroy(&st->cv);
     free(st);
 }
@@ -542,6 +552,7 @@ static void hsession_unref(hsession *hs)
     }
     pthread_mutex_destroy(&hs->mu);
     pthread_mutex_destroy(&hs->msg_mu);
+    free(hs->owner);
     free(hs);
 }
 
@@ -793,12 +804,13 @@ typedef struct body_info {
     body_kind kind;
     bool initialize; /* an initialize request a new session takes */
     char *id;        /* a request's id as JSON text (malloc'd; NULL: none) */
+    char *forbid;    /* auth: the scopes the caller lacks for it (malloc'd; NULL: none) */
 } body_info;
 
 /* The caller serialises calls (a session's msg_mu, or h->new_mu), so that
  * one parse tree at a time exists per session: the memory a message costs
  * is counted once against the session's bound, not once per connection. */
-static body_info classify(const mcp_http *h, const char *body, size_t len)
+static body_info classify(const mcp_http *h, const char *body, size_t len, const auth_caller *who)
 {
     mcp_arena a;
     mcp_arena_init(&a);
@@ -817,6 +829,8 @@ static body_info classify(const mcp_http *h, const char *body, size_t len)
         size_t n;
         bi.id = t.oom ? (mcp_buf_free(&t), NULL) : mcp_buf_take(&t, &n);
     }
+    if (h->auth && m) /* the IDL's scopes of what it names (auth.h) */
+        bi.forbid = http_auth_missing(h->auth, m, who);
     mcp_arena_free(&a);
     return bi;
 }
@@ -950,10 +964,10 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             return;
         }
         pthread_mutex_lock(&hs->msg_mu);
-        bi = classify(h, text, rq->len);
+        bi = classify(h, text, rq->len, rq->who);
     } else {
         pthread_mutex_lock(&h->new_mu);
-        bi = classify(h, text, rq->len);
+        bi = classify(h, text, rq->len, rq->who);
         hs = post_session(h, out, NULL, &bi, new_id);
         pthread_mutex_unlock(&h->new_mu);
         if (!hs) {
@@ -962,7 +976,22 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             return;
         }
         new_sid = new_id;
+        if (h->auth && !(hs->owner = strdup(auth_caller_owner(rq->who))))
+            mcp_runtime_log(h->rt, MCP_LOG_ERROR, "http: out of memory: a session has no owner");
         pthread_mutex_lock(&hs->msg_mu);
+    }
+
+    /* Auth: a caller without a scope the request needs gets 403 before the
+     * session sees the request (a new session is only made by initialize,
+     * which needs no item's scopes). */
+    if (bi.forbid) {
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+        http_auth_forbid(h->auth, out, bi.forbid);
+        free(bi.forbid);
+        free(bi.id);
+        body_done(rq);
+        return;
     }
 
     /* A body that is not a request is answered with the session's error,
@@ -980,7 +1009,8 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             st->req_id = bi.id;
             bi.id = NULL;
         }
-        answered = mcp_session_message(hs->s, text, rq->len, st);
+        st->who = auth_caller_ref(rq->who); /* alive until the stream's last use */
+        answered = mcp_session_message_from(hs->s, text, rq->len, st, auth_caller_view(rq->who));
         pthread_mutex_lock(&hs->mu);
         if (answered)
             stream_link(hs, st);
@@ -1120,7 +1150,8 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         return false;
     }
     if (strcmp(rq->url, h->path) != 0) {
-        http_resp_error(out, 404, -32000, "Not Found");
+        if (!h->auth || !http_auth_metadata(h->auth, rq, out)) /* RFC 9728's document */
+            http_resp_error(out, 404, -32000, "Not Found");
         return false;
     }
     bool post = strcmp(rq->method, "POST") == 0, get = strcmp(rq->method, "GET") == 0,
@@ -1129,6 +1160,8 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         http_resp_error(out, 405, -32000, "Method Not Allowed");
         return false;
     }
+    if (h->auth && !http_auth_precheck(h->auth, rq, out)) /* no token: no body kept */
+        return false;
     const char *pv = rq->header(rq->conn, "MCP-Protocol-Version");
     if (pv) {
         if (!mcp_protocol_version_known(pv)) {
@@ -1175,6 +1208,19 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
     return true;
 }
 
+/* With auth, a session serves only the caller who started it: anyone else
+ * is told it does not exist. */
+static bool session_owned_by(mcp_http *h, const char *sid, const auth_caller *who)
+{
+    pthread_mutex_lock(&h->mu);
+    hsession *hs = h->sessions;
+    while (hs && strcmp(hs->id, sid) != 0)
+        hs = hs->next;
+    bool ok = !hs || !hs->owner || strcmp(hs->owner, auth_caller_owner(who)) == 0;
+    pthread_mutex_unlock(&h->mu);
+    return ok;
+}
+
 void http_route(mcp_http *h, const http_req *rq, http_resp *out)
 {
     if (!http_route_head(h, rq, out)) {
@@ -1182,18 +1228,35 @@ void http_route(mcp_http *h, const http_req *rq, http_resp *out)
         return;
     }
     const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
+    http_req authed = *rq;
+    if (h->auth) { /* the bearer token, before anything reaches a session */
+        if (!http_auth_check(h->auth, rq, out, &authed.who)) {
+            body_done(rq);
+            return;
+        }
+        if (sid && !session_owned_by(h, sid, authed.who)) {
+            auth_caller_unref(authed.who);
+            body_done(rq);
+            http_resp_error(out, 404, -32001, "Session not found");
+            return;
+        }
+        rq = &authed;
+    }
     if (strcmp(rq->method, "POST") == 0)
         do_post(h, rq, out, sid);
     else if (strcmp(rq->method, "GET") == 0)
         do_get(h, rq, out, sid);
     else
         do_delete(h, out, sid);
+    auth_caller_unref(authed.who);
 }
 
 /* ---------------------------------------------------------------- the core's life */
 
 static void http_free(mcp_http *h)
 {
+    http_auth_free(h->auth);
+    http_tls_free(h->tls);
     pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
     free(h);
@@ -1220,6 +1283,15 @@ mcp_http *http_core_new(mcp_runtime *rt)
     h->nallow = h->opt->nallow;
     atomic_init(&h->stopping, false);
     atomic_init(&h->draining, false);
+    if (http_auth_wanted(h->opt)) {
+        char why[512];
+        h->auth = http_auth_new(rt, why, sizeof why);
+        if (!h->auth) {
+            mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: authorization: %s", why);
+            http_free(h);
+            return NULL;
+        }
+    }
     return h;
 }
 
@@ -1315,6 +1387,11 @@ static const char *mhd_header(void *c, const char *name)
     return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
 }
 
+static const char *mhd_query(void *c, const char *name)
+{
+    return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+}
+
 /* The connection timeout measures the client: how long it takes to send its
  * request and to read the answer. libmicrohttpd measures from the last byte
  * that moved, and checks when our callback returns: a callback that waited
@@ -1368,6 +1445,8 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
         MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     if (a->session_id[0])
         MHD_add_response_header(r, "Mcp-Session-Id", a->session_id);
+    if (a->www_authenticate)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, a->www_authenticate);
     if (a->allow)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
     if (a->retry_after) {
@@ -1393,7 +1472,7 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
  * (501 for a transfer coding other than chunked) and a closed connection. */
 
 typedef struct framing {
-    int host, content_length, transfer_encoding;
+    int host, content_length, transfer_encoding, authorization;
     const char *te;
     bool bad_name, nul, bad_length, bad_line;
     const char *prev_end; /* where the previous header's value ends */
@@ -1450,6 +1529,8 @@ static enum MHD_Result frame_header(void *cls, enum MHD_ValueKind kind, const ch
     } else if (name_is(key, key_size, "Transfer-Encoding")) {
         f->transfer_encoding++;
         f->te = value;
+    } else if (name_is(key, key_size, "Authorization")) {
+        f->authorization++;
     }
     return MHD_YES;
 }
@@ -1471,6 +1552,8 @@ static bool framing_ok(struct MHD_Connection *c, http_resp *a)
         why = "Bad Request: NUL in a header field value, or a folded header line";
     else if (f.host > 1)
         why = "Bad Request: more than one Host header";
+    else if (f.authorization > 1) /* RFC 6750 section 3.1: one way of sending a token */
+        why = "Bad Request: more than one Authorization header";
     else if (f.content_length > 1)
         why = "Bad Request: more than one Content-Length header";
     else if (f.bad_length)
@@ -1580,7 +1663,7 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
             cn->over_budget = true;
     }
     http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
-                   .too_large = cn->too_large, .over_budget = cn->over_budget};
+                   .too_large = cn->too_large, .over_budget = cn->over_budget, .query = mhd_query};
     if (!http_route_head(h, &rq, &a)) {
         body_release(cn);
         cn->refused = true;
@@ -1621,7 +1704,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
                    .body = cn->body, .len = cn->len, .too_large = cn->too_large,
                    .over_budget = cn->over_budget, .waiting = mhd_waiting,
-                   .body_done = body_release, .body_ctx = cn};
+                   .body_done = body_release, .body_ctx = cn, .query = mhd_query};
     http_resp a;
     http_route(h, &rq, &a);
     body_release(cn);
@@ -1687,6 +1770,27 @@ static bool parse_host_port(const char *hp, char *host, size_t host_cap, unsigne
     return true;
 }
 
+/* Whether every address of the list is a loopback one (127.0.0.0/8, ::1,
+ * or IPv4-mapped 127.x): what a server may bind without authorization. */
+static bool loopback_only(const struct addrinfo *ai)
+{
+    for (; ai; ai = ai->ai_next) {
+        if (ai->ai_family == AF_INET) {
+            const struct sockaddr_in *a = (const struct sockaddr_in *)ai->ai_addr;
+            if ((ntohl(a->sin_addr.s_addr) >> 24) != 127)
+                return false;
+        } else if (ai->ai_family == AF_INET6) {
+            const struct in6_addr *a = &((const struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+            bool v4_loop = IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+            if (!IN6_IS_ADDR_LOOPBACK(a) && !v4_loop)
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
 mcp_http *mcp_http_start(mcp_runtime *rt)
 {
     const char *hp = mcp_runtime_options(rt)->http;
@@ -1707,22 +1811,61 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
         return NULL;
     }
 
+    const mcp_options *o = mcp_runtime_options(rt);
+    /* Anyone who can reach a non-loopback address could call every tool. */
+    if (!http_auth_wanted(o) && !o->no_auth && !loopback_only(ai)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR,
+                        "--http %s: this address is reachable from other machines, and without "
+                        "authorization anyone who reaches it can call every tool: configure "
+                        "--auth-issuer, --auth-resource and --auth-jwks (docs/auth.md), or say "
+                        "--no-auth to serve it open (behind a proxy that authenticates, say)", hp);
+        freeaddrinfo(ai);
+        return NULL;
+    }
+    if ((o->tls_cert || o->tls_key) && !MHD_is_feature_supported(MHD_FEATURE_HTTPS_CERT_CALLBACK)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "--tls-cert: this libmicrohttpd has no TLS certificate callback");
+        freeaddrinfo(ai);
+        return NULL;
+    }
     mcp_http *h = http_core_new(rt);
     if (!h) {
         freeaddrinfo(ai);
         return NULL;
+    }
+    if (o->tls_cert || o->tls_key) {
+        char why[512];
+        h->tls = http_tls_new(o->tls_cert, o->tls_key, why, sizeof why);
+        if (!h->tls) {
+            mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: %s", why);
+            freeaddrinfo(ai);
+            http_core_free(h);
+            return NULL;
+        }
     }
 
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
                      MHD_USE_POLL | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
+    if (h->tls)
+        flags |= MHD_USE_TLS;
+    /* Without TLS the two TLS options are given as no-ops (MHD_OPTION_ARRAY
+     * with nothing in it), so that the call is one. */
+    struct MHD_OptionItem tls_opts[] = {
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)http_tls_notify, h->tls},
+        {MHD_OPTION_HTTPS_CERT_CALLBACK, 0, (void *)&http_tls_retrieve},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)HTTP_TLS_PRIORITIES},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    if (!h->tls)
+        tls_opts[0].option = MHD_OPTION_END;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h,
                             MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+                            MHD_OPTION_ARRAY, tls_opts,
                             MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
@@ -1736,6 +1879,18 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
 }
 
 unsigned mcp_http_port(const mcp_http *h) { return h->port; }
+
+void mcp_http_reload(mcp_http *h)
+{
+    if (h->tls) {
+        char why[512];
+        if (http_tls_reload(h->tls, why, sizeof why))
+            mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: reload: TLS certificate and key loaded again");
+        else
+            mcp_runtime_log(h->rt, MCP_LOG_ERROR, "http: reload: %s: keeping the certificate in use", why);
+    }
+    http_auth_reload(h->auth);
+}
 
 void mcp_http_stop(mcp_http *h)
 {
@@ -1763,16 +1918,21 @@ int mcp_runtime_serve_http(mcp_runtime *rt)
     parse_host_port(h->opt->http, host, sizeof host, &port);
     bool v6 = strchr(host, ':') != NULL;
     const mcp_server *server = mcp_runtime_server(rt);
-    fprintf(stderr, "mcpidl: %s %s listening on http://%s%s%s:%u%s\n",
+    fprintf(stderr, "mcpidl: %s %s listening on %s://%s%s%s:%u%s\n",
             server->name ? server->name : "?", server->version ? server->version : "?",
-            v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
+            h->tls ? "https" : "http", v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
     fflush(stderr);
     int fd = mcp_runtime_stop_fd(rt);
     /* Sessions expire within a sweep interval of their idle time. */
     int sweep_secs = h->idle_seconds < 60 ? h->idle_seconds : 60;
     while (!mcp_runtime_stopping(rt)) {
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        int r = poll(&p, 1, sweep_secs * 1000);
+        struct pollfd p[2] = {{.fd = fd, .events = POLLIN},
+                              {.fd = mcp_runtime_reload_fd(rt), .events = POLLIN}};
+        int r = poll(p, 2, sweep_secs * 1000);
+        if (r > 0 && !p[0].revents && mcp_runtime_reload_taken(rt)) {
+            mcp_http_reload(h);
+            continue;
+        }
         if (r > 0 || (r < 0 && errno != EINTR))
             break;
         mcp_http_sweep(h);
