@@ -56,6 +56,10 @@ typedef struct http_req {
     /* Set by http_route once the bearer token is verified (internal/auth.h):
      * who calls, for the session and its handlers. */
     struct auth_caller *who;
+    /* Optional (NULL: never): whether the client has closed the connection,
+     * asked now and then while a 2026-07-28 answer is awaited (closing its
+     * stream cancels the request). */
+    bool (*gone)(void *conn);
 } http_req;
 
 /* An SSE stream being read by one connection. */
@@ -66,8 +70,9 @@ typedef struct http_resp {
     const char *content_type; /* NULL: none */
     char *body;               /* malloc'd; NULL: empty */
     size_t len;
-    char session_id[40];      /* Mcp-Session-Id to send; "": none */
+    char session_id[80];      /* Mcp-Session-Id to send; "": none */
     bool allow;               /* send Allow: GET, POST, DELETE */
+    bool allow_post_only;     /* send Allow: POST */
     unsigned retry_after;     /* send Retry-After: N (seconds; 0: none) */
     http_sse *sse;            /* status 200, text/event-stream: the body is read from this */
     char *www_authenticate;   /* malloc'd WWW-Authenticate value (auth.h); NULL: none */

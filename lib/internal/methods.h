@@ -127,6 +127,7 @@ extern const mcp_method mcp_method_resources_list, mcp_method_templates_list, mc
 extern const mcp_method mcp_method_prompts_list, mcp_method_prompts_get;
 extern const mcp_method mcp_method_complete;
 extern const mcp_method mcp_method_set_level;
+extern const mcp_method mcp_method_listen;
 
 /* ---------------------------------------------------------------- shared by the methods */
 
@@ -154,6 +155,24 @@ void mcp_subs_session_gone(mcp_subs *subs, mcp_session *s);
 void mcp_subs_updated(mcp_subs *subs, const char *uri);
 mcp_subs *mcp_methods_subs(const mcp_methods_state *st);
 const mcp_methods_state *mcp_req_methods(const mcp_req *r);
+
+/* Whether the server serves `uri` (a resource's, or one a template
+ * matches); false with *oom when out of memory. */
+bool mcp_uri_served(const mcp_server *srv, const char *uri, mcp_arena *a, bool *oom);
+/* What listens for changes (listen.c): modern subscriptions
+ * (subscriptions/listen) and, for list changes, the initialized 2025
+ * sessions. */
+typedef struct mcp_listeners mcp_listeners;
+mcp_listeners *mcp_listeners_new(void);
+void mcp_listeners_free(mcp_listeners *l);
+mcp_listeners *mcp_methods_listeners(const mcp_methods_state *st);
+/* initialize: the session hears list changes from now on. */
+void mcp_listeners_add_session(mcp_listeners *l, mcp_session *s);
+void mcp_listeners_session_gone(mcp_listeners *l, mcp_session *s);
+/* notifications/resources/updated to the subscriptions listening to uri. */
+void mcp_listeners_updated(mcp_listeners *l, const char *uri);
+/* notifications/KIND/list_changed to whoever listens. */
+void mcp_listeners_list_changed(mcp_listeners *l, const mcp_server *srv, mcp_list_kind which);
 
 /* The prompt named name[0..len) (prompts.c); NULL when none. */
 const mcp_prompt *mcp_find_prompt(const mcp_server *srv, const char *name, size_t len);

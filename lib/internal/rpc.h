@@ -205,6 +205,21 @@ void mcp_req_error_data(mcp_req *r, int code, const char *msg, const char *data,
  * concurrency limit, out of memory). */
 void mcp_req_run(mcp_req *r, void *data);
 
+/* Keep the request open without answering it (subscriptions/listen): what
+ * it sends goes out with mcp_held_send; it ends with the client's
+ * cancellation (notifications/cancelled naming it), unanswered, or with the
+ * session, gracefully (mcp_session_end_subscriptions, or the session freed
+ * while the client is there). on_end is called once, before the handle goes,
+ * on the thread that ends it: the owner must stop using h before it
+ * returns. NULL when out of memory, or with *why when the session holds
+ * max_subscriptions requests open already (or the request is in a batch). */
+typedef struct mcp_held mcp_held;
+mcp_held *mcp_req_hold(mcp_req *r, void (*on_end)(mcp_held *h, void *arg), void *arg, const char **why);
+/* The request's id as JSON text. */
+const char *mcp_held_id(const mcp_held *h);
+/* One whole message on the request's stream. False once the client is gone. */
+bool mcp_held_send(mcp_held *h, const char *text, size_t len);
+
 /* initialize: the session is initialized with this revision and what the
  * client declared. */
 void mcp_session_begin(mcp_session *s, const char *version, unsigned client_caps);

@@ -49,6 +49,10 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "  --max-waiting N        handlers waiting for a client's answer at once, in\n"
             "                         all sessions (default %d)\n"
             "  --log-level LEVEL      quiet, error, warn, info or debug (default warn)\n"
+            "  --state-key-file FILE  the key (at least 32 bytes) that seals the requestState\n"
+            "                         of 2026-07-28 multi round-trip requests; replicas\n"
+            "                         behind one proxy share it (default: a random key)\n"
+            "  --state-ttl SECONDS    how long a requestState stays valid (default %d)\n"
             "  --http HOST:PORT       serve Streamable HTTP at http://HOST:PORT/mcp instead\n"
             "                         of stdio (needs the server linked with mcpidl-http)\n"
             "  --allow-host NAME      with --http, accept this Host name too (besides\n"
@@ -62,6 +66,8 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "                         progress this long (default %d)\n"
             "  --max-inflight-bytes N with --http, bytes of request bodies held at once,\n"
             "                         all connections together (default %zu)\n"
+            "  --node-id NAME         with --http, start 2025-11-25 session ids with NAME-,\n"
+            "                         so that a proxy routes a session to this replica\n"
             "  --tls-cert FILE        with --http, serve HTTPS with this PEM certificate\n"
             "                         chain (TLS 1.2 and 1.3; SIGHUP loads it again)\n"
             "  --tls-key FILE         the PEM private key of --tls-cert\n"
@@ -86,7 +92,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
             MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array, def->max_values,
             def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
-            def->max_subscriptions, def->max_waiting,
+            def->max_subscriptions, def->max_waiting, def->state_ttl,
             def->max_sessions, def->session_idle, def->replay_bytes, def->http_timeout,
             def->max_inflight, def->auth_leeway, def->auth_jwks_refresh);
 }
@@ -110,13 +116,14 @@ static const char *const VALUED[] = {
     "--max-values", "--max-concurrent", "--page-size", "--client-timeout", "--max-pending",
     "--max-subscriptions", "--max-waiting", "--log-level", "--http", "--allow-host",
     "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout", "--max-inflight-bytes",
+    "--state-key-file", "--state-ttl", "--node-id",
     "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource", "--auth-jwks", "--auth-introspect",
     "--auth-client-id", "--auth-client-secret-file", "--auth-required-scope", "--auth-leeway",
     "--auth-jwks-refresh", "--auth-algorithms",
 };
 static const char *const HTTP_ONLY[] = {
     "--allow-host", "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout",
-    "--max-inflight-bytes", "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource",
+    "--max-inflight-bytes", "--node-id", "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource",
     "--auth-jwks", "--auth-introspect", "--auth-client-id", "--auth-client-secret-file",
     "--auth-required-scope", "--auth-leeway", "--auth-jwks-refresh", "--auth-algorithms", "--no-auth",
 };

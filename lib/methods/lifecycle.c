@@ -81,6 +81,7 @@ static void initialize_start(mcp_req *r)
         return;
     }
     mcp_session_begin(mcp_req_session(r), version, client);
+    mcp_listeners_add_session(mcp_methods_listeners(mcp_req_methods(r)), mcp_req_session(r));
     mcp_req_result(r, b.data, b.len);
     mcp_buf_free(&b);
 }

@@ -29,6 +29,7 @@ struct mcp_methods_state {
     tool_ref *tools;      /* sorted by name */
     size_t ntools;
     mcp_subs *subs;
+    mcp_listeners *listeners;
     mcp_tool_invoker invoke;
 };
 
@@ -113,7 +114,8 @@ mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_option
     st->invoke = mcp_tool_invoke;
     if (ok) {
         st->subs = mcp_subs_new();
-        ok = st->subs != NULL;
+        st->listeners = mcp_listeners_new();
+        ok = st->subs != NULL && st->listeners != NULL;
     }
     if (!ok) {
         mcp_methods_state_free(st);
@@ -133,10 +135,13 @@ void mcp_methods_state_free(mcp_methods_state *st)
     }
     free(st->tools);
     mcp_subs_free(st->subs);
+    mcp_listeners_free(st->listeners);
     free(st);
 }
 
 mcp_subs *mcp_methods_subs(const mcp_methods_state *st) { return st->subs; }
+
+mcp_listeners *mcp_methods_listeners(const mcp_methods_state *st) { return st->listeners; }
 
 void mcp_methods_set_invoker(mcp_methods_state *st, mcp_tool_invoker f) { st->invoke = f ? f : mcp_tool_invoke; }
 
@@ -147,11 +152,13 @@ const mcp_methods_state *mcp_req_methods(const mcp_req *r) { return mcp_req_env(
 void mcp_methods_session_gone(void *st, mcp_session *s)
 {
     mcp_subs_session_gone(((mcp_methods_state *)st)->subs, s);
+    mcp_listeners_session_gone(((mcp_methods_state *)st)->listeners, s);
 }
 
 void mcp_methods_resource_updated(mcp_methods_state *st, const char *uri)
 {
     mcp_subs_updated(st->subs, uri);
+    mcp_listeners_updated(st->listeners, uri);
 }
 
 const mcp_tool *mcp_find_tool(const mcp_methods_state *st, const char *name, size_t len)
@@ -250,7 +257,7 @@ static const mcp_method *const TABLE[] = {
     &mcp_method_tools_call,     &mcp_method_set_level,      &mcp_method_resources_list,
     &mcp_method_templates_list, &mcp_method_resources_read, &mcp_method_subscribe,
     &mcp_method_unsubscribe,    &mcp_method_prompts_list,   &mcp_method_prompts_get,
-    &mcp_method_complete,
+    &mcp_method_complete,       &mcp_method_listen,
 };
 
 const mcp_method_table mcp_methods = {TABLE, sizeof TABLE / sizeof *TABLE};

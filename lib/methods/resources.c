@@ -154,6 +154,14 @@ static bool find_served(const mcp_server *srv, const char *uri, mcp_arena *a, co
     return false;
 }
 
+bool mcp_uri_served(const mcp_server *srv, const char *uri, mcp_arena *a, bool *oom)
+{
+    const mcp_resource *r;
+    const mcp_resource_template *t;
+    const char **vars;
+    return find_served(srv, uri, a, &r, &t, &vars, oom);
+}
+
 /* -32002 Resource not found, with the URI as its data. */
 static void reply_not_found(mcp_req *r, const mcp_json *uri)
 {

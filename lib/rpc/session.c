@@ -103,6 +103,17 @@ struct mcp_req {
     bool taken; /* a job took over sl */
 };
 
+/* A request kept open without an answer (mcp_req_hold): a subscription. */
+struct mcp_held {
+    struct mcp_held *prev, *next; /* the session's list, under mu */
+    mcp_session *s;
+    rpc_id id;                    /* its string (s) is id_text's copy */
+    char *id_json;                /* the id as JSON text */
+    void *rctx;
+    void (*on_end)(mcp_held *h, void *arg);
+    void *arg;
+};
+
 /* A request to the client a handler waits for (mcp_job_ask). */
 typedef enum { P_WAIT, P_RESULT, P_ERROR } pend_state;
 
@@ -156,6 +167,10 @@ struct mcp_session {
     pending *pend;
     int64_t next_req_id;
     bool closing;
+
+    /* Requests kept open (subscriptions), under mu. */
+    mcp_held *held;
+    int nheld;
 };
 
 static const mcp_logger *LOG(const mcp_session *s) { return s->env->log; }
@@ -763,6 +778,142 @@ void mcp_req_run(mcp_req *r, void *data)
     }
 }
 
+/* ---------------------------------------------------------------- requests kept open */
+
+mcp_held *mcp_req_hold(mcp_req *r, void (*on_end)(mcp_held *h, void *arg), void *arg, const char **why)
+{
+    mcp_session *s = r->s;
+    *why = NULL;
+    if (r->b) {
+        *why = "a request that stays open cannot be part of a batch";
+        return NULL;
+    }
+    pthread_mutex_lock(&s->mu);
+    int open = s->nheld;
+    pthread_mutex_unlock(&s->mu);
+    if (open >= s->set->max_subscriptions) {
+        *why = "too many subscriptions open (limit: --max-subscriptions)";
+        return NULL;
+    }
+    mcp_held *h = calloc(1, sizeof *h);
+    mcp_buf t;
+    mcp_buf_init(&t);
+    put_id(&t, &r->id);
+    if (!h || t.oom) {
+        free(h);
+        mcp_buf_free(&t);
+        return NULL;
+    }
+    size_t n;
+    h->id_json = mcp_buf_take(&t, &n);
+    h->s = s;
+    h->id = r->id;
+    if (r->id.kind == ID_STR) {
+        char *copy = malloc(r->id.len + 1);
+        if (!copy) {
+            free(h->id_json);
+            free(h);
+            return NULL;
+        }
+        memcpy(copy, r->id.s, r->id.len);
+        copy[r->id.len] = 0;
+        h->id.s = copy;
+    }
+    h->rctx = s->rctx;
+    h->on_end = on_end;
+    h->arg = arg;
+    pthread_mutex_lock(&s->mu);
+    h->next = s->held;
+    if (s->held)
+        s->held->prev = h;
+    s->held = h;
+    s->nheld++;
+    pthread_mutex_unlock(&s->mu);
+    return h;
+}
+
+const char *mcp_held_id(const mcp_held *h) { return h->id_json; }
+
+bool mcp_held_send(mcp_held *h, const char *text, size_t len)
+{
+    if (atomic_load(&h->s->broken))
+        return false;
+    mcp_out_part part = {text, len};
+    sink_send(h->s, h->rctx, &part, 1, false);
+    return !atomic_load(&h->s->broken);
+}
+
+static void held_unlink(mcp_session *s, mcp_held *h)
+{
+    s->nheld--;
+    if (h->prev)
+        h->prev->next = h->next;
+    else
+        s->held = h->next;
+    if (h->next)
+        h->next->prev = h->prev;
+    h->prev = h->next = NULL;
+}
+
+/* End h, taken off the list: its owner lets go, then the transport gets the
+ * request's final call: the graceful result (a subscription the server
+ * ends), or nothing (cancelled, the client gone). */
+static void held_end(mcp_session *s, mcp_held *h, bool graceful)
+{
+    if (h->on_end)
+        h->on_end(h, h->arg);
+    if (graceful && !atomic_load(&s->broken)) {
+        mcp_buf t;
+        mcp_buf_init(&t);
+        mcp_buf_printf(&t, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"resultType\":\"complete\",\"_meta\":{\"" MCP_META_SERVER_INFO "\":%s,\"" MCP_META_SUBSCRIPTION_ID "\":%s}}}",
+                       h->id_json, s->env->server_info ? s->env->server_info : "{}", h->id_json);
+        mcp_out_part part = {t.data, t.len};
+        sink_send(s, h->rctx, t.oom ? NULL : &part, t.oom ? 0 : 1, true);
+        mcp_buf_free(&t);
+    } else {
+        sink_send(s, h->rctx, NULL, 0, true);
+    }
+    if (h->id.kind == ID_STR)
+        free((char *)h->id.s);
+    free(h->id_json);
+    free(h);
+}
+
+/* notifications/cancelled naming a request kept open: it ends, unanswered. */
+static int cancel_held(mcp_session *s, const rpc_id *id)
+{
+    int found = 0;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        mcp_held *h = s->held;
+        while (h && !(h->id.kind == id->kind &&
+                      (id->kind == ID_INT ? h->id.i == id->i
+                                          : h->id.len == id->len && memcmp(h->id.s, id->s, id->len) == 0)))
+            h = h->next;
+        if (h)
+            held_unlink(s, h);
+        pthread_mutex_unlock(&s->mu);
+        if (!h)
+            return found;
+        held_end(s, h, false);
+        found++;
+    }
+}
+
+void mcp_session_end_subscriptions(mcp_session *s)
+{
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        mcp_held *h = s->held;
+        if (h)
+            held_unlink(s, h);
+        pthread_mutex_unlock(&s->mu);
+        if (!h)
+            return;
+        held_end(s, h, true);
+    }
+}
+
 static void cancel(mcp_session *s, const mcp_json *rid)
 {
     rpc_id id = {ID_NONE, 0, NULL, 0};
@@ -788,6 +939,7 @@ static void cancel(mcp_session *s, const mcp_json *rid)
     if (found)
         pending_wake_all(s);
     pthread_mutex_unlock(&s->mu);
+    found += cancel_held(s, &id);
     mcp_log(LOG(s), MCP_LOG_DEBUG, "notifications/cancelled: %d request(s) cancelled", found);
 }
 
@@ -1505,6 +1657,8 @@ void mcp_session_free(mcp_session *s)
 {
     if (!s)
         return;
+    /* Subscriptions end: gracefully when the client is still there. */
+    mcp_session_end_subscriptions(s);
     if (s->env->session_gone) /* no more notifications for it */
         s->env->session_gone(s->env->mstate, s);
     /* No more input: a handler waiting for the client would wait in vain. */

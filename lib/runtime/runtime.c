@@ -172,6 +172,11 @@ void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri)
     mcp_methods_resource_updated(rt->mstate, uri);
 }
 
+void mcp_runtime_list_changed(mcp_runtime *rt, mcp_list_kind which)
+{
+    mcp_listeners_list_changed(mcp_methods_listeners(rt->mstate), rt->env.server, which);
+}
+
 mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx)
 {
     return mcp_session_create(&rt->env, sink, sink_ctx);

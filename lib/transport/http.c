@@ -58,6 +58,8 @@
 #define KEEPALIVE_SECONDS 15
 #define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */
 #define SESSION_ID_BYTES 16
+/* An id: the node's name (--node-id, at most 32 bytes), '-', 32 hex digits. */
+#define SESSION_ID_MAX (32 + 1 + 2 * SESSION_ID_BYTES)
 
 
 /* ---------------------------------------------------------------- types */
@@ -77,6 +79,7 @@ typedef struct stream {
     hsession *hs;
     uint64_t num;        /* 0: the standalone stream */
     bool json;           /* answered as application/json */
+    bool bare;           /* 2026-07-28: events without ids (nothing to resume), no priming event */
     bool final;          /* the session is done with it (its final call came) */
     bool closed;         /* no more events: final, or the session ended */
     event *head, *tail;
@@ -98,7 +101,8 @@ typedef struct stream {
 struct hsession {
     hsession *next; /* the table */
     mcp_http *h;
-    char id[2 * SESSION_ID_BYTES + 1];
+    char id[SESSION_ID_MAX + 1]; /* "" for a stateless session: never found by id */
+    bool stateless;   /* one 2026-07-28 request's: ends with it */
     int refs;         /* under h->mu: the table's and one per connection */
     time_t last_used; /* under h->mu */
     bool in_table;    /* under h->mu */
@@ -132,7 +136,11 @@ struct mcp_http {
 
     pthread_mutex_t mu;
     hsession *sessions;
-    int nsessions;
+    int nsessions;        /* 2025 sessions in the table */
+    int nstateless;       /* 2026-07-28 requests in flight, each with its session */
+    /* The tools whose parameters ride in Mcp-Param-* headers. */
+    const mcp_tool **header_tools;
+    size_t nheader_tools;
     size_t inflight;      /* under mu: bytes of request bodies held (max_inflight) */
 
     /* Serialises the parse of POSTs without a session (initialize), as each
@@ -377,8 +385,9 @@ static void stream_append(stream *st, const mcp_out_part *parts, size_t n)
     for (size_t i = 0; i < n; i++)
         len += parts[i].n;
     char idbuf[64];
-    int idn = snprintf(idbuf, sizeof idbuf, "id: %llu-%llu\ndata: ", (unsigned long long)st->num,
-                       (unsigned long long)st->next_seq);
+    int idn = st->bare ? snprintf(idbuf, sizeof idbuf, "data: ")
+                       : snprintf(idbuf, sizeof idbuf, "id: %llu-%llu\ndata: ", (unsigned long long)st->num,
+                                  (unsigned long long)st->next_seq);
     size_t total = (size_t)idn + len + 2;
     event *e = malloc(sizeof *e + total);
     if (!e) {
@@ -472,8 +481,16 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
 
 /* ---------------------------------------------------------------- sessions */
 
-static bool random_id(char *out)
+/* A session id: --node-id's prefix (so that a proxy routes the session
+ * back to this replica), then 128 random bits in hex. */
+static bool random_id(const char *node, char *out)
 {
+    if (node) {
+        size_t n = strlen(node);
+        memcpy(out, node, n);
+        out[n] = '-';
+        out += n + 1;
+    }
     unsigned char raw[SESSION_ID_BYTES];
     size_t got = 0;
     while (got < sizeof raw) {
@@ -510,7 +527,10 @@ static void hsession_end(hsession *hs)
                 break;
             }
         hs->in_table = false;
-        h->nsessions--;
+        if (hs->stateless)
+            h->nstateless--;
+        else
+            h->nsessions--;
     }
     pthread_mutex_unlock(&h->mu);
 
@@ -578,7 +598,7 @@ void mcp_http_sweep(mcp_http *h)
         hsession *victim = NULL;
         pthread_mutex_lock(&h->mu);
         for (hsession *hs = h->sessions; hs; hs = hs->next)
-            if (hs->refs == 1 && now - hs->last_used >= h->idle_seconds) {
+            if (!hs->stateless && hs->refs == 1 && now - hs->last_used >= h->idle_seconds) {
                 victim = hs;
                 victim->refs++;
                 break;
@@ -593,8 +613,10 @@ void mcp_http_sweep(mcp_http *h)
 }
 
 /* A new session, in the table, referenced for the caller; NULL when the
- * table is full (*full set) or out of memory. */
-static hsession *hsession_new(mcp_http *h, bool *full)
+ * table is full (*full set) or out of memory. A stateless one serves one
+ * 2026-07-28 request and ends with it; it is in the table (so that stopping
+ * finds it) without an id, and counted apart (max_sessions of each kind). */
+static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
 {
     *full = false;
     mcp_http_sweep(h);
@@ -606,7 +628,7 @@ static hsession *hsession_new(mcp_http *h, bool *full)
     pthread_mutex_init(&hs->mu, NULL);
     pthread_mutex_init(&hs->msg_mu, NULL);
     hs->refs = 1;
-    if (!random_id(hs->id))
+    if (!stateless && !random_id(h->opt->node_id, hs->id))
         goto fail;
     hs->standalone = xcalloc(1, sizeof *hs->standalone);
     if (!hs->standalone)
@@ -620,8 +642,12 @@ static hsession *hsession_new(mcp_http *h, bool *full)
     hs->s = mcp_session_new(h->rt, http_sink, hs);
     if (!hs->s)
         goto fail;
+    hs->stateless = stateless;
+    if (stateless)
+        mcp_session_set_stateless(hs->s);
     pthread_mutex_lock(&h->mu);
-    if (h->nsessions >= h->max_sessions) {
+    int *count = stateless ? &h->nstateless : &h->nsessions;
+    if (*count >= h->max_sessions) {
         pthread_mutex_unlock(&h->mu);
         *full = true;
         goto fail;
@@ -631,7 +657,7 @@ static hsession *hsession_new(mcp_http *h, bool *full)
     hs->last_used = time(NULL);
     hs->next = h->sessions;
     h->sessions = hs;
-    h->nsessions++;
+    (*count)++;
     pthread_mutex_unlock(&h->mu);
     return hs;
 fail:
@@ -753,6 +779,10 @@ void http_sse_free(http_sse *r)
     r->st->readers--;
     streams_gc(hs);
     pthread_mutex_unlock(&hs->mu);
+    /* A 2026-07-28 request ends with its stream: closed before its answer,
+     * it is cancelled (the handler's call sees it, nothing more is sent). */
+    if (hs->stateless)
+        hsession_end(hs);
     hsession_unref(hs);
     free(r);
 }
@@ -781,8 +811,11 @@ static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream 
     pthread_cond_broadcast(&st->cv);
     pthread_mutex_unlock(&hs->mu);
     r->next_seq = from;
-    int n = snprintf(r->pre, sizeof r->pre, "id: %llu-%llu\nretry: 500\ndata: \n\n",
-                     (unsigned long long)st->num, (unsigned long long)(from - 1));
+    /* The priming event (SEP-1699): where a resumption starts. A bare
+     * stream cannot be resumed: none. */
+    int n = st->bare ? 0
+                     : snprintf(r->pre, sizeof r->pre, "id: %llu-%llu\nretry: 500\ndata: \n\n",
+                                (unsigned long long)st->num, (unsigned long long)(from - 1));
     r->pre_len = n > 0 ? (size_t)n : 0;
     resp_empty(out, 200, sid);
     out->content_type = "text/event-stream";
@@ -803,14 +836,218 @@ typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
 typedef struct body_info {
     body_kind kind;
     bool initialize; /* an initialize request a new session takes */
+    bool modern;     /* a 2026-07-28 request: served statelessly */
     char *id;        /* a request's id as JSON text (malloc'd; NULL: none) */
     char *forbid;    /* auth: the scopes the caller lacks for it (malloc'd; NULL: none) */
+    char *mismatch;  /* modern: why its headers do not match its body (malloc'd; -32020) */
 } body_info;
+
+/* ---------------------------------------------------------------- 2026-07-28 request headers
+ * MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* mirror the body
+ * for intermediaries; the server checks that they say what the body says
+ * (a proxy may have routed on them). Values may carry the Base64 sentinel
+ * =?base64?...?=, decoded before the comparison. */
+
+#define MCP_HEADER_PROTOCOL_VERSION "MCP-Protocol-Version"
+#define META_PROTOCOL_VERSION "io.modelcontextprotocol/protocolVersion"
+
+static bool json_is(const mcp_json *v, const char *lit)
+{
+    size_t n = strlen(lit);
+    return v && v->kind == MCP_JSTRING && v->len == n && memcmp(v->s, lit, n) == 0;
+}
+
+static bool is_modern_version(const char *v) { return v && strcmp(v, "2026-07-28") == 0; }
+
+/* Standard Base64 with its padding, strictly (no stray bits, no other
+ * characters); into a. */
+static bool b64_decode(mcp_arena *a, const char *t, size_t n, char **out, size_t *len)
+{
+    if (n % 4 != 0)
+        return false;
+    char *o = mcp_arena_alloc(a, n / 4 * 3 + 1);
+    if (!o)
+        return false;
+    size_t w = 0;
+    for (size_t i = 0; i < n; i += 4) {
+        unsigned v = 0;
+        int pad = 0;
+        for (size_t k = 0; k < 4; k++) {
+            char ch = t[i + k];
+            int d = ch >= 'A' && ch <= 'Z'   ? ch - 'A'
+                    : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
+                    : ch >= '0' && ch <= '9' ? ch - '0' + 52
+                    : ch == '+'              ? 62
+                    : ch == '/'              ? 63
+                                             : -1;
+            if (ch == '=' && i + 4 == n && k >= 2 && (k == 3 || t[i + 3] == '=')) {
+                pad++;
+                d = 0;
+            } else if (d < 0 || pad) {
+                return false;
+            }
+            v = v << 6 | (unsigned)d;
+        }
+        /* the bits padding leaves must be zero */
+        if ((pad == 1 && (v & 0xff)) || (pad == 2 && (v & 0xffff)))
+            return false;
+        o[w++] = (char)(v >> 16);
+        if (pad < 2)
+            o[w++] = (char)(v >> 8 & 0xff);
+        if (pad < 1)
+            o[w++] = (char)(v & 0xff);
+    }
+    o[w] = 0;
+    *out = o;
+    *len = w;
+    return true;
+}
+
+/* What a header carries: OWS trimmed, the sentinel decoded; a plain value
+ * must be visible ASCII, spaces and tabs. NULL when it is not valid. */
+static const char *header_text(mcp_arena *a, const char *v, size_t *len)
+{
+    const char *p = v, *e = v + strlen(v);
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    size_t n = (size_t)(e - p);
+    static const char PRE[] = "=?base64?", SUF[] = "?=";
+    if (n >= sizeof PRE - 1 + sizeof SUF - 1 && memcmp(p, PRE, sizeof PRE - 1) == 0 &&
+        memcmp(e - (sizeof SUF - 1), SUF, sizeof SUF - 1) == 0) {
+        char *out;
+        if (!b64_decode(a, p + sizeof PRE - 1, n - (sizeof PRE - 1) - (sizeof SUF - 1), &out, len))
+            return NULL;
+        return out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!((p[i] >= 0x20 && p[i] <= 0x7e) || p[i] == '\t'))
+            return NULL;
+    *len = n;
+    return p;
+}
+
+static char *mismatch(const char *fmt, ...) MCP_PRINTF(1, 2);
+static char *mismatch(const char *fmt, ...)
+{
+    char text[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return strdup(text);
+}
+
+/* The tool named name[0..n) among those with header parameters. */
+static const mcp_tool *header_tool(const mcp_http *h, const char *name, size_t n)
+{
+    for (size_t i = 0; i < h->nheader_tools; i++)
+        if (strlen(h->header_tools[i]->name) == n && memcmp(h->header_tools[i]->name, name, n) == 0)
+            return h->header_tools[i];
+    return NULL;
+}
+
+/* One Mcp-Param-NAME header against the argument it mirrors. */
+static char *check_param(const http_req *rq, mcp_arena *a, const mcp_header_param *hp, const mcp_json *args)
+{
+    const mcp_json *v = args;
+    for (size_t i = 0; v && i < hp->depth; i++)
+        v = mcp_json_get(v, hp->path[i]);
+    char name[160];
+    snprintf(name, sizeof name, "Mcp-Param-%s", hp->name);
+    const char *raw = rq->header(rq->conn, name);
+    if (!v || v->kind == MCP_JNULL)
+        return NULL; /* no value: no header expected */
+    if (!raw)
+        return mismatch("Header mismatch: %s is required (the argument is in the body)", name);
+    size_t n = 0;
+    const char *t = header_text(a, raw, &n);
+    if (!t)
+        return mismatch("Header mismatch: %s holds invalid characters or invalid Base64", name);
+    bool same = false;
+    switch (hp->kind) {
+    case MCP_HEADER_STRING:
+        same = v->kind == MCP_JSTRING && v->len == n && memcmp(v->s, t, n) == 0;
+        break;
+    case MCP_HEADER_INTEGER: {
+        /* numerically: 42 and 42.0 are the same */
+        char buf[64];
+        if (n > 0 && n < sizeof buf && (v->kind == MCP_JINT || v->kind == MCP_JFLOAT)) {
+            memcpy(buf, t, n);
+            buf[n] = 0;
+            char *end;
+            double d = strtod(buf, &end);
+            same = *end == 0 && d == (v->kind == MCP_JINT ? (double)v->i : v->d);
+        }
+        break;
+    }
+    case MCP_HEADER_BOOLEAN:
+        same = v->kind == MCP_JBOOL && n == (v->b ? 4u : 5u) && memcmp(t, v->b ? "true" : "false", n) == 0;
+        break;
+    }
+    return same ? NULL : mismatch("Header mismatch: %s does not match the argument in the body", name);
+}
+
+/* Why a 2026-07-28 request's headers do not say what its body says, or
+ * NULL. What the body lacks or holds wrongly is the session's to answer
+ * (-32602): only the headers are judged here. */
+static char *check_headers(const mcp_http *h, const http_req *rq, mcp_arena *a, const mcp_json *m)
+{
+    const mcp_json *method = mcp_json_get(m, "method"), *params = mcp_json_get(m, "params");
+    const mcp_json *pv = mcp_json_get(mcp_json_get(params, "_meta"), META_PROTOCOL_VERSION);
+    const char *hv = rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION);
+    if (pv && pv->kind == MCP_JSTRING) {
+        if (!hv)
+            return mismatch("Header mismatch: the MCP-Protocol-Version header is required");
+        if (strlen(hv) != pv->len || memcmp(hv, pv->s, pv->len) != 0)
+            return mismatch("Header mismatch: MCP-Protocol-Version header value does not match the body's "
+                            "_meta protocol version");
+    }
+    const char *hm = rq->header(rq->conn, "Mcp-Method");
+    if (!hm)
+        return mismatch("Header mismatch: the Mcp-Method header is required");
+    if (strlen(hm) != method->len || memcmp(hm, method->s, method->len) != 0)
+        return mismatch("Header mismatch: Mcp-Method header value does not match the body's method");
+    const char *key = NULL;
+    if (json_is(method, "tools/call") || json_is(method, "prompts/get"))
+        key = "name";
+    else if (json_is(method, "resources/read"))
+        key = "uri";
+    else if (json_is(method, "tasks/get") || json_is(method, "tasks/update") ||
+             json_is(method, "tasks/cancel"))
+        key = "taskId";
+    const mcp_json *name = key ? mcp_json_get(params, key) : NULL;
+    if (name && name->kind == MCP_JSTRING) {
+        const char *hn = rq->header(rq->conn, "Mcp-Name");
+        if (!hn)
+            return mismatch("Header mismatch: the Mcp-Name header is required for %s", method->s);
+        size_t n = 0;
+        const char *t = header_text(a, hn, &n);
+        if (!t)
+            return mismatch("Header mismatch: Mcp-Name holds invalid characters or invalid Base64");
+        if (n != name->len || memcmp(t, name->s, n) != 0)
+            return mismatch("Header mismatch: Mcp-Name header value does not match the body's params.%s", key);
+        if (key[0] == 'n' && json_is(method, "tools/call")) {
+            const mcp_tool *tool = header_tool(h, name->s, name->len);
+            const mcp_json *args = mcp_json_get(params, "arguments");
+            for (size_t i = 0; tool && i < tool->nheaders; i++) {
+                char *why = check_param(rq, a, &tool->headers[i], args);
+                if (why)
+                    return why;
+            }
+        }
+    }
+    return NULL;
+}
 
 /* The caller serialises calls (a session's msg_mu, or h->new_mu), so that
  * one parse tree at a time exists per session: the memory a message costs
- * is counted once against the session's bound, not once per connection. */
-static body_info classify(const mcp_http *h, const char *body, size_t len, const auth_caller *who)
+ * is counted once against the session's bound, not once per connection.
+ * A request is modern when its MCP-Protocol-Version header names a modern
+ * revision, or its _meta names a protocol version (whatever the header
+ * says: a mismatch is the request's error). */
+static body_info classify(const mcp_http *h, const http_req *rq, const char *body, size_t len)
 {
     mcp_arena a;
     mcp_arena_init(&a);
@@ -830,7 +1067,15 @@ static body_info classify(const mcp_http *h, const char *body, size_t len, const
         bi.id = t.oom ? (mcp_buf_free(&t), NULL) : mcp_buf_take(&t, &n);
     }
     if (h->auth && m) /* the IDL's scopes of what it names (auth.h) */
-        bi.forbid = http_auth_missing(h->auth, m, who);
+        bi.forbid = http_auth_missing(h->auth, m, rq->who);
+    bi.modern = is_modern_version(rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION));
+    if (mk == MCP_MSG_REQUEST) {
+        const mcp_json *meta = mcp_json_get(mcp_json_get(m, "params"), "_meta");
+        if (mcp_json_get(meta, META_PROTOCOL_VERSION))
+            bi.modern = true;
+        if (bi.modern)
+            bi.mismatch = check_headers(h, rq, &a, m);
+    }
     mcp_arena_free(&a);
     return bi;
 }
@@ -886,7 +1131,7 @@ static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, cons
         return NULL;
     }
     bool full;
-    hsession *hs = hsession_new(h, &full);
+    hsession *hs = hsession_new(h, false, &full);
     if (!hs && full) {
         char msg[128];
         snprintf(msg, sizeof msg, "Service Unavailable: too many sessions (limit %d)", h->max_sessions);
@@ -906,14 +1151,55 @@ static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, cons
  * never come (cancelled, or its session ended, or the server stopping) gets
  * an error with its id, never an empty 202: that is for notifications and
  * responses alone. */
+/* The HTTP status of a 2026-07-28 answer: 404 for a method not found, 400
+ * for what the request got wrong (its params, its _meta, its version, a
+ * capability it lacks), 200 otherwise. */
+static unsigned modern_status(const char *body, size_t len)
+{
+    if (!memmem(body, len, "\"error\":{", 9))
+        return 200;
+    mcp_arena a;
+    mcp_arena_init(&a);
+    const mcp_json *m = mcp_json_parse(&a, body, len, NULL, NULL, NULL);
+    const mcp_json *code = mcp_json_get(mcp_json_get(m, "error"), "code");
+    unsigned status = 200;
+    if (code && code->kind == MCP_JINT) {
+        switch (code->i) {
+        case -32601:
+            status = 404;
+            break;
+        case -32700: case -32600: case -32602: case -32020: case -32021: case -32022:
+            status = 400;
+            break;
+        default:
+            break;
+        }
+    }
+    mcp_arena_free(&a);
+    return status;
+}
+
+/* Under hs->mu, waiting on st: whether the client closed its connection (a
+ * 2026-07-28 request is then cancelled). Checked once a second while the
+ * answer is awaited: the connection's thread has nothing else to notice it. */
+static bool client_gone(const http_req *rq) { return rq->gone && rq->gone(rq->conn); }
+
+/* JSON mode: the answer of st, once it is there. A request whose answer will
+ * never come (cancelled, or its session ended, or the server stopping) gets
+ * an error with its id, never an empty 202: that is for notifications and
+ * responses alone. A stateless session (2026-07-28) ends with its answer,
+ * and the answer's status follows the error it may carry. */
 static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st,
                         body_kind kind, const char *new_sid)
 {
     if (rq->waiting)
         rq->waiting(h, rq->conn, true);
+    bool gone = false;
     pthread_mutex_lock(&hs->mu);
-    while (!st->closed && !atomic_load(&h->stopping))
-        wait_secs(&st->cv, &hs->mu, KEEPALIVE_SECONDS);
+    while (!st->closed && !atomic_load(&h->stopping) && !gone) {
+        wait_secs(&st->cv, &hs->mu, hs->stateless ? 1 : KEEPALIVE_SECONDS);
+        gone = hs->stateless && !st->closed && client_gone(rq);
+    }
     char *body = st->body, *id = st->req_id;
     size_t body_len = st->body_len;
     st->body = NULL;
@@ -924,7 +1210,15 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     pthread_mutex_unlock(&hs->mu);
     if (rq->waiting)
         rq->waiting(h, rq->conn, false);
+    if (hs->stateless)
+        hsession_end(hs);
     hsession_unref(hs);
+    if (gone) {
+        free(body);
+        free(id);
+        *out = (http_resp){0}; /* status 0: nobody to answer */
+        return;
+    }
     if (!body) {
         if (dead)
             resp_error_id(out, 404, id, -32001, "Session not found", new_sid);
@@ -939,10 +1233,130 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     /* A batch the session took is answered with an array; one it refused
      * (2025-06-18 and later), like any bad body, with an error. */
     bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
-    resp_empty(out, bad ? 400 : 200, new_sid);
+    unsigned status = hs->stateless ? modern_status(body, body_len) : bad ? 400 : 200;
+    if (hs->stateless && kind == BODY_BAD && status == 200)
+        status = 400;
+    resp_empty(out, status, new_sid);
     out->content_type = "application/json";
     out->body = body;
     out->len = body_len;
+}
+
+/* A 2026-07-28 request: served by a session of its own, which ends with it
+ * (no session id, no resumption, no GET stream). Its headers must say what
+ * its body says. With SSE accepted, the answer waits for the stream's first
+ * message: an answer that comes alone goes out as JSON with the status its
+ * error calls for (400, 404); one that notifications precede, as SSE. A
+ * stream the client closes before the answer cancels the request. */
+static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body_info *bi, bool sse)
+{
+    const char *text = rq->body ? rq->body : "";
+    if (bi->mismatch) {
+        body_done(rq);
+        resp_error_id(out, 400, bi->id, -32020, bi->mismatch, NULL);
+        return;
+    }
+    if (bi->forbid) { /* auth: a scope the request needs is missing (auth.h) */
+        body_done(rq);
+        http_auth_forbid(h->auth, out, bi->forbid);
+        return;
+    }
+    bool full;
+    hsession *hs = hsession_new(h, true, &full);
+    if (!hs) {
+        body_done(rq);
+        char msg[128];
+        snprintf(msg, sizeof msg, "Service Unavailable: too many requests in flight (limit %d)", h->max_sessions);
+        resp_error_id(out, 503, bi->id, -32000, full ? msg : "Service Unavailable: out of memory", NULL);
+        if (full)
+            out->retry_after = 1;
+        return;
+    }
+    if (bi->kind != BODY_REQUEST)
+        sse = false;
+    pthread_mutex_lock(&hs->msg_mu);
+    pthread_mutex_lock(&hs->mu);
+    stream *st = stream_new(hs, !sse);
+    pthread_mutex_unlock(&hs->mu);
+    bool answered = false;
+    if (st) {
+        st->bare = true;
+        st->readers = 1; /* this connection's */
+        if (!sse) {
+            st->req_id = bi->id;
+            bi->id = NULL;
+        }
+        st->who = auth_caller_ref(rq->who); /* alive until the stream's last use */
+        answered = mcp_session_message_from(hs->s, text, rq->len, st, auth_caller_view(rq->who));
+        pthread_mutex_lock(&hs->mu);
+        if (answered)
+            stream_link(hs, st);
+        pthread_mutex_unlock(&hs->mu);
+    }
+    pthread_mutex_unlock(&hs->msg_mu);
+    body_done(rq);
+    if (!answered) {
+        if (st) {
+            st->readers = 0;
+            stream_free(st);
+        }
+        hsession_end(hs);
+        hsession_unref(hs);
+        if (!st)
+            resp_error_id(out, 500, bi->id, -32603, "Internal error: out of memory", NULL);
+        else if (bi->kind == BODY_BAD)
+            http_resp_error(out, 400, -32700, "Parse error: unexpected end of input at byte 0");
+        else
+            resp_empty(out, 202, NULL); /* a notification: nothing to answer */
+        return;
+    }
+    if (!sse) {
+        answer_json(h, rq, out, hs, st, bi->kind, NULL);
+        return;
+    }
+    /* The first message decides between JSON and SSE. */
+    if (rq->waiting)
+        rq->waiting(h, rq->conn, true);
+    bool gone = false;
+    pthread_mutex_lock(&hs->mu);
+    while (!st->head && !st->closed && !atomic_load(&h->stopping) && !gone) {
+        wait_secs(&st->cv, &hs->mu, 1);
+        gone = !st->head && !st->closed && client_gone(rq);
+    }
+    char *alone = NULL;
+    size_t alone_len = 0;
+    static const char DATA[] = "data: ";
+    if (!gone && st->final && st->head && st->head == st->tail && st->head->len >= sizeof DATA - 1 + 2) {
+        /* "data: JSON\n\n" */
+        alone_len = st->head->len - (sizeof DATA - 1) - 2;
+        alone = malloc(alone_len + 1);
+        if (alone) {
+            memcpy(alone, st->head->text + sizeof DATA - 1, alone_len);
+            alone[alone_len] = 0;
+        }
+    }
+    bool only = alone != NULL || gone;
+    if (only) {
+        st->readers--;
+        streams_gc(hs);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    if (rq->waiting)
+        rq->waiting(h, rq->conn, false);
+    if (!only) {
+        answer_sse(rq, out, hs, st, 1, NULL, true);
+        return;
+    }
+    hsession_end(hs);
+    hsession_unref(hs);
+    if (gone) {
+        *out = (http_resp){0};
+        return;
+    }
+    resp_empty(out, modern_status(alone, alone_len), NULL);
+    out->content_type = "application/json";
+    out->body = alone;
+    out->len = alone_len;
 }
 
 static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
@@ -950,6 +1364,10 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
     const char *accept = rq->header(rq->conn, "Accept");
     bool sse = header_has(accept, "text/event-stream");
     const char *text = rq->body ? rq->body : "";
+    const char *pv = rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION);
+    /* A 2026-07-28 request has no session: an Mcp-Session-Id is ignored. */
+    if (is_modern_version(pv))
+        sid = NULL;
 
     /* Parse, start the stream and hand the message to the session under one
      * lock: the session's own (msg_mu), or for a new session new_mu. */
@@ -964,14 +1382,34 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             return;
         }
         pthread_mutex_lock(&hs->msg_mu);
-        bi = classify(h, text, rq->len, rq->who);
+        bi = classify(h, rq, text, rq->len);
+        if (bi.modern) {
+            pthread_mutex_unlock(&hs->msg_mu);
+            hsession_unref(hs);
+            do_post_modern(h, rq, out, &bi, sse);
+            free(bi.id);
+            free(bi.mismatch);
+            free(bi.forbid);
+            return;
+        }
     } else {
         pthread_mutex_lock(&h->new_mu);
-        bi = classify(h, text, rq->len, rq->who);
-        hs = post_session(h, out, NULL, &bi, new_id);
+        bi = classify(h, rq, text, rq->len);
+        if (bi.modern) {
+            pthread_mutex_unlock(&h->new_mu);
+            do_post_modern(h, rq, out, &bi, sse);
+            free(bi.id);
+            free(bi.mismatch);
+            free(bi.forbid);
+            return;
+        }
+        hs = pv && !mcp_protocol_version_known(pv) ? NULL : post_session(h, out, NULL, &bi, new_id);
         pthread_mutex_unlock(&h->new_mu);
         if (!hs) {
+            if (pv && !mcp_protocol_version_known(pv))
+                resp_error_id(out, 400, bi.id, -32000, "Bad Request: unsupported MCP-Protocol-Version", NULL);
             free(bi.id);
+            free(bi.forbid);
             body_done(rq);
             return;
         }
@@ -979,6 +1417,16 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         if (h->auth && !(hs->owner = strdup(auth_caller_owner(rq->who))))
             mcp_runtime_log(h->rt, MCP_LOG_ERROR, "http: out of memory: a session has no owner");
         pthread_mutex_lock(&hs->msg_mu);
+    }
+    if (pv && !mcp_protocol_version_known(pv)) {
+        /* A 2025 request naming a revision nobody serves. */
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+        resp_error_id(out, 400, bi.id, -32000, "Bad Request: unsupported MCP-Protocol-Version", NULL);
+        free(bi.id);
+        free(bi.forbid);
+        body_done(rq);
+        return;
     }
 
     /* Auth: a caller without a scope the request needs gets 403 before the
@@ -1162,12 +1610,19 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
     }
     if (h->auth && !http_auth_precheck(h->auth, rq, out)) /* no token: no body kept */
         return false;
-    const char *pv = rq->header(rq->conn, "MCP-Protocol-Version");
-    if (pv) {
-        if (!mcp_protocol_version_known(pv)) {
-            http_resp_error(out, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
-            return false;
-        }
+    const char *pv = rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION);
+    if (pv && is_modern_version(pv) && !post) {
+        /* 2026-07-28 has no GET stream and no sessions to delete. */
+        http_resp_error(out, 405, -32000, "Method Not Allowed: a 2026-07-28 client only POSTs");
+        out->allow_post_only = true;
+        return false;
+    }
+    /* An unknown version on a POST is judged with its body: a 2026-07-28
+     * request naming it in _meta too is answered -32022 with the versions
+     * served (do_post). */
+    if (pv && !post && !mcp_protocol_version_known(pv)) {
+        http_resp_error(out, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
+        return false;
     }
     const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
     if (atomic_load(&h->stopping) || (atomic_load(&h->draining) && !sid)) {
@@ -1257,6 +1712,7 @@ static void http_free(mcp_http *h)
 {
     http_auth_free(h->auth);
     http_tls_free(h->tls);
+    free(h->header_tools);
     pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
     free(h);
@@ -1283,6 +1739,21 @@ mcp_http *http_core_new(mcp_runtime *rt)
     h->nallow = h->opt->nallow;
     atomic_init(&h->stopping, false);
     atomic_init(&h->draining, false);
+    const mcp_server *srv = mcp_runtime_server(rt);
+    for (size_t i = 0; i < srv->ntools; i++)
+        h->nheader_tools += srv->tools[i].nheaders > 0;
+    if (h->nheader_tools) {
+        h->header_tools = calloc(h->nheader_tools, sizeof *h->header_tools);
+        if (!h->header_tools) {
+            mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: out of memory");
+            http_free(h);
+            return NULL;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < srv->ntools; i++)
+            if (srv->tools[i].nheaders > 0)
+                h->header_tools[k++] = &srv->tools[i];
+    }
     if (http_auth_wanted(h->opt)) {
         char why[512];
         h->auth = http_auth_new(rt, why, sizeof why);
@@ -1338,8 +1809,11 @@ static void http_core_quiesce(mcp_http *h)
         if (!hs)
             break;
         pthread_mutex_lock(&hs->msg_mu);
-        if (hs->s)
+        if (hs->s) {
             mcp_session_drain(hs->s);
+            /* Subscriptions end with their graceful answer. */
+            mcp_session_end_subscriptions(hs->s);
+        }
         pthread_mutex_unlock(&hs->msg_mu);
         hsession_unref(hs);
     }
@@ -1405,6 +1879,17 @@ static void mhd_waiting(const mcp_http *h, void *c, bool on)
                               on ? 0u : (unsigned)h->timeout_seconds);
 }
 
+/* Whether the peer closed its end (or the connection broke): the request's
+ * body is read by now, so anything more to read is a close. */
+static bool mhd_gone(void *c)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci)
+        return false;
+    struct pollfd p = {.fd = ci->connect_fd, .events = POLLRDHUP};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
@@ -1441,14 +1926,17 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
         return MHD_NO;
     if (a->content_type)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->content_type);
-    if (a->content_type && strcmp(a->content_type, "text/event-stream") == 0)
+    if (a->content_type && strcmp(a->content_type, "text/event-stream") == 0) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+        /* A proxy (nginx) must pass each event on as it comes. */
+        MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    }
     if (a->session_id[0])
         MHD_add_response_header(r, "Mcp-Session-Id", a->session_id);
     if (a->www_authenticate)
         MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, a->www_authenticate);
-    if (a->allow)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+    if (a->allow || a->allow_post_only)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, a->allow_post_only ? "POST" : "GET, POST, DELETE");
     if (a->retry_after) {
         char secs[16];
         snprintf(secs, sizeof secs, "%u", a->retry_after);
@@ -1703,7 +2191,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
                    .body = cn->body, .len = cn->len, .too_large = cn->too_large,
-                   .over_budget = cn->over_budget, .waiting = mhd_waiting,
+                   .over_budget = cn->over_budget, .waiting = mhd_waiting, .gone = mhd_gone,
                    .body_done = body_release, .body_ctx = cn, .query = mhd_query};
     http_resp a;
     http_route(h, &rq, &a);

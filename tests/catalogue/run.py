@@ -15,10 +15,16 @@ the mark can go.
 Prints one line per case and a summary; exits 0 when no case fails.
 """
 import argparse
+import atexit
+import base64
+import hashlib
+import hmac
 import json
 import os
 import re
 import sys
+import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -43,6 +49,69 @@ def echo_answer(id_):
     return compact({"jsonrpc": "2.0", "id": id_, "result": {
         "content": [{"type": "text", "text": ECHO_TEXT}],
         "structuredContent": {"result": ECHO_TEXT}, "isError": False}}).encode()
+
+
+# 2026-07-28 (a phase with "modern": true): every request carries its version and capabilities.
+MODERN = "2026-07-28"
+META = {"io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}
+
+
+def modern_echo_call(id_):
+    return compact({"jsonrpc": "2.0", "id": id_, "method": "tools/call",
+                    "params": {"_meta": META, "name": "echo", "arguments": ECHO_ARGS}}).encode()
+
+
+def modern_echo_ok(line, id_):
+    """Whether line is the answer of modern_echo_call(id_): the echo result with resultType and
+    the server's identity in _meta."""
+    try:
+        m = json.loads(line)
+    except ValueError:
+        return False
+    r = m.get("result", {}) if isinstance(m, dict) else {}
+    return (m.get("id") == id_ and r.get("resultType") == "complete"
+            and isinstance(r.get("_meta", {}).get("io.modelcontextprotocol/serverInfo"), dict)
+            and r.get("content") == [{"type": "text", "text": ECHO_TEXT}]
+            and r.get("structuredContent") == {"result": ECHO_TEXT} and r.get("isError") is False)
+
+
+def modern_headers(body):
+    """The headers a 2026-07-28 client sends with body (MCP-Protocol-Version, Mcp-Method, Mcp-Name
+    from the body), when it is a request."""
+    h = {"MCP-Protocol-Version": MODERN}
+    try:
+        m = json.loads(body)
+    except ValueError:
+        return h
+    if isinstance(m, dict) and isinstance(m.get("method"), str):
+        h["Mcp-Method"] = m["method"]
+        params = m.get("params") if isinstance(m.get("params"), dict) else {}
+        key = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}.get(m["method"])
+        if key and isinstance(params.get(key), str):
+            h["Mcp-Name"] = params[key]
+    return h
+
+
+def canonical(v):
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def b64url(b):
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+def seal_state(key, spec):
+    """A requestState as the server seals it (HMAC-SHA256 under the phase's key): spec names the
+    method, the params it is bound to (without _meta, inputResponses, requestState), its expiry
+    in seconds from now, the answers it carries and (optionally) the caller."""
+    payload = {"v": 1, "m": spec["method"],
+               "d": hashlib.sha256(canonical(spec["params"]).encode()).hexdigest(),
+               "e": int(time.time()) + spec.get("expires_in", 600), "a": spec.get("answers", {})}
+    if "caller" in spec:
+        payload["p"] = spec["caller"]
+    text = compact(payload).encode()
+    return b64url(text) + "." + b64url(hmac.new(key, text, hashlib.sha256).digest())
 
 
 def ping_answer(id_):
@@ -95,7 +164,14 @@ class Case:
             raise SystemExit("case %r: unknown phase %r" % (self.name, self.phase))
         over = raw.get(transport, {})
         self.runs = raw.get("transport", "both") in ("both", transport) and not over.get("skip")
-        self.send = message(over.get("send", raw.get("send", "")))
+        send = over.get("send", raw.get("send", ""))
+        if "state" in raw:
+            # {{state}} in the text: a requestState sealed under the phase's key.
+            key = bytes.fromhex(phases[self.phase]["state_key"])
+            state = seal_state(key, raw["state"])
+            send = compact(send) if not isinstance(send, str) else send
+            send = send.replace("{{state}}", state)
+        self.send = message(send)
         self.expect = [message(m) for m in over.get("expect", raw.get("expect", []))]
         self.newline = over.get("newline", True)
         xf = over.get("xfail", raw.get("xfail"))
@@ -128,8 +204,8 @@ class StdioRunner:
         if p is None or not p.alive() or spec.get("fresh"):
             if p is not None:
                 p.kill()
-            p = peers.StdioServer([self.server] + spec.get("args", []))
-            if not spec.get("fresh"):
+            p = peers.StdioServer([self.server] + phase_args(spec))
+            if not spec.get("fresh") and not spec.get("modern"):
                 p.start_session(spec["version"])
             self.procs[phase] = p
         return p
@@ -151,6 +227,22 @@ class StdioRunner:
             failed["answer"] = diff(case.expect, got)
         # Still serving? Anything before the ping's answer is an answer too many.
         extra = []
+        if self.phases[case.phase].get("modern"):
+            # No ping in 2026-07-28: a modern echo is both the sentinel and the check.
+            try:
+                echo_id = "echo-%d" % n
+                p.send(modern_echo_call(echo_id))
+                line = p.recv()
+                while not modern_echo_ok(line, echo_id) and len(extra) < 5:
+                    extra.append(line)
+                    line = p.recv()
+                if not modern_echo_ok(line, echo_id):
+                    failed["after"] = "no echo answer after the case"
+            except (peers.ServerGone, TimeoutError) as e:
+                failed["after"] = "%s (stderr: %s)" % (e, shorten(p.err.text()[-800:].encode()))
+            if extra:
+                failed.setdefault("answer", "answers too many: " + " | ".join(shorten(x) for x in extra))
+            return failed
         try:
             ping_id = "after-%d" % n
             p.send(peers.ping(ping_id))
@@ -215,9 +307,9 @@ class HttpRunner:
         """The server and session of an initialized phase ("fresh" uses the default server
         and no session)."""
         spec = self.phases[phase]
-        if spec.get("fresh"):
-            return self.proc(spec.get("args", [])), None, None
-        p = self.proc(spec.get("args", []))
+        if spec.get("fresh") or spec.get("modern"):
+            return self.proc(phase_args(spec)), None, None
+        p = self.proc(phase_args(spec))
         s = self.sessions.get(phase)
         if s is None or s[0] is not p:
             sid, _ = p.start_session(spec["version"])
@@ -232,10 +324,14 @@ class HttpRunner:
             h.get("session", "phase" if sid else "none")]
         accept = h.get("accept", peers.ACCEPT_BOTH)
         failed = {}
+        modern = self.phases[case.phase].get("modern")
+        headers = h.get("headers")
+        if modern:
+            headers = dict(modern_headers(case.send), **(headers or {}))
         try:
             a = p.post(case.send, session=session, version=version if session else None,
                        accept=accept, ctype=h.get("ctype", "application/json"),
-                       headers=h.get("headers"), method=h.get("method", "POST"),
+                       headers=headers, method=h.get("method", "POST"),
                        path=h.get("path", "/mcp"))
         except OSError as e:
             return {"status": "the request failed: %s" % e}
@@ -244,11 +340,17 @@ class HttpRunner:
                 else 200
         else:
             want_status = 202
+        if modern and len(case.expect) == 1:
+            # A 2026-07-28 answer alone is JSON, its status after its error (if any).
+            code = (json.loads(case.expect[0]).get("error") or {}).get("code")
+            want_status = 404 if code == -32601 else 400 if code in (
+                -32700, -32600, -32602, -32020, -32021, -32022) else 200
         want_status = h.get("status", want_status)
         if a.status != want_status:
             failed["status"] = "status %d, not %d" % (a.status, want_status)
         if case.expect:
-            sse = want_status == 200 and "text/event-stream" in (accept or "")
+            sse = want_status == 200 and "text/event-stream" in (accept or "") and not (
+                modern and len(case.expect) == 1)
             # A batch is answered as JSON: its answer (an array, or the error
             # of a refused batch) decides the status.
             want_type = h.get("type", "text/event-stream" if sse else "application/json")
@@ -256,6 +358,16 @@ class HttpRunner:
                 failed["type"] = "Content-Type %r, not %s" % (a.ctype, want_type)
         if a.messages != case.expect:
             failed["answer"] = diff(case.expect, a.messages)
+        if modern:
+            # Still serving? A modern echo on the same server.
+            try:
+                body = modern_echo_call("echo-%d" % n)
+                c = p.post(body, headers=modern_headers(body))
+                if c.status != 200 or len(c.messages) != 1 or not modern_echo_ok(c.messages[0], "echo-%d" % n):
+                    failed["after"] = "echo after the case: %d %s" % (c.status, shorten(c.body))
+            except (OSError, peers.ServerGone) as e:
+                failed["after"] = "%s (stderr: %s)" % (e, shorten(p.err.text()[-800:].encode()))
+            return failed
         # Still serving? A ping and an echo in an initialized session of the same server.
         try:
             q, qsid, qver = (p, sid, version) if sid else self.session("ready")
@@ -278,6 +390,33 @@ class HttpRunner:
                 bad.append("HTTP server exited with %r on SIGTERM: %s" % (rc, p.err.text()[-800:]))
             p.kill()
         return bad
+
+
+_KEY_FILES = {}
+
+
+@atexit.register
+def _remove_key_files():
+    for path in _KEY_FILES.values():
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def phase_args(spec):
+    """A phase's server options; with "state_key" (hex), the key in a file of its own
+    (--state-key-file), so that the cases can seal requestStates the server accepts."""
+    args = list(spec.get("args", []))
+    if "state_key" in spec:
+        path = _KEY_FILES.get(spec["state_key"])
+        if path is None:
+            fd, path = tempfile.mkstemp(prefix="catalogue-key-")
+            os.write(fd, bytes.fromhex(spec["state_key"]))
+            os.close(fd)
+            _KEY_FILES[spec["state_key"]] = path
+        args += ["--state-key-file", path]
+    return args
 
 
 def diff(want, got):

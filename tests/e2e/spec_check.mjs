@@ -219,6 +219,9 @@ export class SpecChecker {
         this.pending.set(idKey(m.id), m.method);
         this.revisions.set(idKey(m.id), revision);
         this.latest = revision;
+      } else if (m && m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {
+        // A request the client cancelled gets no answer (a subscriptions/listen it closes, too).
+        this.pending.delete(idKey(m.params.requestId));
       }
     }
     return revision;

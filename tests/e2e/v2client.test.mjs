@@ -527,6 +527,7 @@ if (EVERYTHING) {
       const { prompts } = await ctx.client.listPrompts();
       assert.deepEqual(prompts.map((p) => p.name), [
         'test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image',
+        'test_input_required_result_prompt',
       ]);
       const simple = await ctx.client.getPrompt({ name: 'test_simple_prompt' });
       assert.deepEqual(simple.messages, [{ role: 'user', content: text('This is a simple prompt for testing.') }]);

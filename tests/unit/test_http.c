@@ -229,7 +229,7 @@ END_TEST
 
 START_TEST(sessions)
 {
-    char sid[64];
+    char sid[80];
     open_session(sid);
     char *r = req("POST", NULL, JSON_HDRS, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
     ck_assert_int_eq(status_of(r), 400);
@@ -273,7 +273,7 @@ END_TEST
 
 START_TEST(call_sse_and_json)
 {
-    char sid[64];
+    char sid[80];
     open_session(sid);
     char *r = req("POST", NULL, with_session(sid, NULL), CALL(7, "echo"));
     ck_assert_int_eq(status_of(r), 200);
@@ -306,7 +306,7 @@ END_TEST
 
 START_TEST(protocol_version_header)
 {
-    char sid[64];
+    char sid[80];
     open_session(sid);
     char *r = req("POST", NULL, with_session(sid, "MCP-Protocol-Version: 2025-03-26\r\n"),
                   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
@@ -322,7 +322,7 @@ END_TEST
 
 START_TEST(get_stream_and_resume)
 {
-    char sid[64];
+    char sid[80];
     open_session(sid);
     char h[512];
     snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n", sid);
@@ -369,7 +369,7 @@ static void *post_slow(void *p)
 
 START_TEST(concurrent_posts)
 {
-    char sid[64];
+    char sid[80];
     open_session(sid);
     pthread_t t[3];
     post_arg a[3];
@@ -398,7 +398,7 @@ END_TEST
 
 START_TEST(client_disconnects)
 {
-    char sid[64];
+    char sid[80];
     open_session(sid);
     /* Hang up after the priming event, while the handler still runs. */
     char *r = read_all(send_req("POST", NULL, with_session(sid, NULL), CALL(11, "slow")),
@@ -480,7 +480,7 @@ START_TEST(limits_body_and_json)
 
     /* Array and string limits, enforced by the session's parser: -32600, and
      * the session goes on. */
-    char sid[64];
+    char sid[80];
     open_session(sid);
     r = req("POST", NULL, with_session(sid, NULL),
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
@@ -515,7 +515,7 @@ END_TEST
 START_TEST(limits_replay_bytes)
 {
     start_limited(0);
-    char sid[64];
+    char sid[80];
     open_session(sid);
     /* Three log events and the answer, with 1 byte to keep: a stream keeps
      * only its newest event, whoever reads it (the bound holds for readers
@@ -558,7 +558,7 @@ static void *post_slow_call(void *p)
 START_TEST(limits_sessions_and_timeout)
 {
     start_limited(1);
-    char sid[64], sid2[64], sid3[64];
+    char sid[80], sid2[80], sid3[80];
     open_session(sid);
     open_session(sid2);
     /* The table is full: 503 with a JSON-RPC error naming the limit. */

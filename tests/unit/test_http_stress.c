@@ -157,7 +157,7 @@ static void read_sse(http_sse *sse, unsigned *rnd, bool abandon)
 
 typedef struct slot_sid {
     pthread_mutex_t mu;
-    char sid[64];
+    char sid[80];
 } slot_sid;
 
 static slot_sid slots[SESSIONS];
@@ -179,7 +179,7 @@ static void open_session(char *out)
     http_route(server, &rq, &a);
     CHECK(a.status == 200, "initialize: %u", a.status);
     if (a.status == 200)
-        snprintf(out, 64, "%s", a.session_id);
+        snprintf(out, 80, "%s", a.session_id);
     http_resp_free(&a);
     if (!out[0])
         return;
@@ -215,7 +215,7 @@ static atomic_int next_id = 1;
 static void one_op(unsigned *rnd)
 {
     slot_sid *sl = &slots[rand_r(rnd) % SESSIONS];
-    char sid[64];
+    char sid[80];
     pthread_mutex_lock(&sl->mu);
     memcpy(sid, sl->sid, sizeof sid);
     pthread_mutex_unlock(&sl->mu);

@@ -229,6 +229,8 @@ MCPIDL_API mcp_status mcp_complete_value(mcp_call *call, const char *value);
 MCPIDL_API void mcp_resource_updated(mcp_call *call, const char *uri);
 /* The runtime serving the call. */
 MCPIDL_API mcp_runtime *mcp_call_runtime(const mcp_call *call);
+/* mcp_runtime_list_changed() for the call's runtime. */
+MCPIDL_API void mcp_list_changed(mcp_call *call, mcp_list_kind which);
 
 /* Who called, when the transport authenticated the request (an HTTP server
  * with --auth-*): NULL otherwise. */

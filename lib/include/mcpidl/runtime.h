@@ -150,8 +150,16 @@ MCPIDL_API int mcp_runtime_stop_fd(const mcp_runtime *rt);
 MCPIDL_API bool mcp_runtime_stopping(const mcp_runtime *rt);
 
 /* notifications/resources/updated {"uri": URI} to every session of this
- * runtime that subscribed to `uri`. Any thread, any time. */
+ * runtime that subscribed to `uri` (resources/subscribe), and to every
+ * subscription listening to it (subscriptions/listen). Any thread, any time. */
 MCPIDL_API void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri);
+
+/* The lists whose changes the server announces (IDL server `list_changed:`). */
+typedef enum mcp_list_kind { MCP_LIST_KIND_TOOLS, MCP_LIST_KIND_PROMPTS, MCP_LIST_KIND_RESOURCES } mcp_list_kind;
+/* notifications/tools/list_changed (or prompts', resources') to every 2025
+ * session and every subscription that listens for it; nothing when the
+ * server does not announce changes of that list. Any thread, any time. */
+MCPIDL_API void mcp_runtime_list_changed(mcp_runtime *rt, mcp_list_kind which);
 
 /* ---------------------------------------------------------------- embedding
  * A stdio session driven by the caller's event loop. */

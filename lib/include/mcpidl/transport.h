@@ -84,6 +84,10 @@ MCPIDL_API bool mcp_session_message_from(mcp_session *s, const char *text, size_
 /* The transport dropped a message longer than max_message without keeping
  * it: answer -32600, no id, final, on reply_ctx. */
 MCPIDL_API void mcp_session_too_large(mcp_session *s, void *reply_ctx);
+/* The server is stopping: end the subscriptions (subscriptions/listen) the
+ * session holds open, each answered with its graceful end. (mcp_session_free
+ * does it too, while the peer is there.) */
+MCPIDL_API void mcp_session_end_subscriptions(mcp_session *s);
 /* The peer is gone for good: cancel every request in flight (their final
  * calls come with no parts) and send nothing more. */
 MCPIDL_API void mcp_session_close(mcp_session *s);
