@@ -104,6 +104,24 @@ static void bound(mcp_buf *b, const char *field, ir_number n)
         mcp_buf_printf(b, "    .%s = {false, 0, %.17g},\n", field, n.f);
 }
 
+/* A bool member of an IR struct, and the C flag it sets. */
+typedef struct flag_name {
+    size_t off;
+    const char *flag;
+} flag_name;
+
+/* `lead` and "A | B" of the flags whose bools are true in obj; whether any is. */
+static bool put_flags(mcp_buf *b, const void *obj, const flag_name *flags, size_t n, const char *lead)
+{
+    bool any = false;
+    for (size_t i = 0; i < n; i++)
+        if (*(const bool *)((const char *)obj + flags[i].off)) {
+            mcp_buf_printf(b, "%s%s", any ? " | " : lead, flags[i].flag);
+            any = true;
+        }
+    return any;
+}
+
 /* Write the constraints of t (if any) and return the initializer of `.c`. */
 static const char *constraints(twriter *w, const char *dname, const ir_constraints *c)
 {
@@ -119,10 +137,7 @@ static const char *constraints(twriter *w, const char *dname, const ir_constrain
         mcp_buf_puts(b, ", NULL};\n");
     }
     mcp_buf_printf(b, "static const mcp_constraints %s_c = {\n    .flags = ", dname);
-    static const struct {
-        size_t off;
-        const char *flag;
-    } FLAGS[] = {
+    static const flag_name FLAGS[] = {
         {offsetof(ir_constraints, has_minimum), "MCP_C_MINIMUM"},
         {offsetof(ir_constraints, has_maximum), "MCP_C_MAXIMUM"},
         {offsetof(ir_constraints, has_exclusive_minimum), "MCP_C_EXCLUSIVE_MINIMUM"},
@@ -133,13 +148,7 @@ static const char *constraints(twriter *w, const char *dname, const ir_constrain
         {offsetof(ir_constraints, has_min_items), "MCP_C_MIN_ITEMS"},
         {offsetof(ir_constraints, has_max_items), "MCP_C_MAX_ITEMS"},
     };
-    bool any = false;
-    for (size_t i = 0; i < sizeof FLAGS / sizeof *FLAGS; i++)
-        if (*(const bool *)((const char *)c + FLAGS[i].off)) {
-            mcp_buf_printf(b, "%s%s", any ? " | " : "", FLAGS[i].flag);
-            any = true;
-        }
-    mcp_buf_puts(b, any ? ",\n" : "0,\n");
+    mcp_buf_puts(b, put_flags(b, c, FLAGS, sizeof FLAGS / sizeof *FLAGS, "") ? ",\n" : "0,\n");
     if (c->has_minimum) bound(b, "minimum", c->minimum);
     if (c->has_maximum) bound(b, "maximum", c->maximum);
     if (c->has_exclusive_minimum) bound(b, "exclusive_minimum", c->exclusive_minimum);
@@ -323,6 +332,75 @@ static const char *output_title(c_names *n, const ir_tool *t)
     }
 }
 
+/* `(const char *const[]){"a", "b", NULL}`: the scopes an item names, a
+ * compound literal (static, at file scope), ended by NULL. */
+static const char *scopes_literal(c_names *n, const ir_scopes *sc)
+{
+    mcp_buf b;
+    mcp_buf_init(&b);
+    mcp_buf_puts(&b, "(const char *const[]){");
+    for (size_t i = 0; i < sc->n; i++) {
+        c_string(&b, sc->items[i], strlen(sc->items[i]));
+        mcp_buf_puts(&b, ", ");
+    }
+    mcp_buf_puts(&b, "NULL}");
+    const char *r = b.oom ? NULL : mcp_arena_strndup(n->a, b.data, b.len);
+    mcp_buf_free(&b);
+    if (!r)
+        n->oom = true;
+    return r ? r : "NULL";
+}
+
+/* The members of an item's table entry that its `scopes:` and `cache:` give,
+ * each on its own line at `indent`. An item that names its scopes, even
+ * none (`scopes: []`), has a non-NULL list; one that names none, NULL (the
+ * server's). */
+static void scopes_member(twriter *w, const ir_scopes *sc, const char *indent)
+{
+    if (sc->set)
+        mcp_buf_printf(w->c, "%s.scopes = %s,\n%s.nscopes = %zu,\n", indent, scopes_literal(w->n, sc), indent,
+                       sc->n);
+}
+
+static const char *cache_literal(c_names *n, const ir_cache *k)
+{
+    return c_fmt(n, "{.set = true, %s.ttl_ms = %lldLL}", k->private_scope ? ".private_scope = true, " : "",
+                 (long long)k->ttl_ms);
+}
+
+static void cache_member(twriter *w, const ir_cache *k, const char *indent)
+{
+    if (k->set)
+        mcp_buf_printf(w->c, "%s.cache = %s,\n", indent, cache_literal(w->n, k));
+}
+
+/* A tool's parameters mirrored in headers (`header:`): each a property of the
+ * arguments' top level, so its path is its name. */
+static void headers_member(twriter *w, const ir_tool *t)
+{
+    static const char *const KIND[] = {[IR_HEADER_STRING] = "MCP_HEADER_STRING",
+                                       [IR_HEADER_INTEGER] = "MCP_HEADER_INTEGER",
+                                       [IR_HEADER_BOOLEAN] = "MCP_HEADER_BOOLEAN"};
+    mcp_buf *c = w->c;
+    size_t count = 0;
+    for (size_t i = 0; i < t->nparams; i++)
+        count += t->params[i].header != NULL;
+    if (!count)
+        return;
+    mcp_buf_puts(c, "        .headers = (const mcp_header_param[]){\n");
+    for (size_t i = 0; i < t->nparams; i++) {
+        const ir_field *f = &t->params[i];
+        if (!f->header)
+            continue;
+        mcp_buf_puts(c, "            {.name = ");
+        c_string(c, f->header, strlen(f->header));
+        mcp_buf_puts(c, ", .path = (const char *const[]){");
+        c_string(c, f->name, strlen(f->name));
+        mcp_buf_printf(c, "}, .depth = 1, .kind = %s},\n", KIND[f->header_kind]);
+    }
+    mcp_buf_printf(c, "        },\n        .nheaders = %zu,\n", count);
+}
+
 static bool tools_table(twriter *w)
 {
     c_names *n = w->n;
@@ -349,7 +427,13 @@ static bool tools_table(twriter *w)
                        t->output != IR_OUTPUT_NONE ? "true" : "false");
         const char *title = output_title(n, t);
         c_string(c, title, strlen(title));
-        mcp_buf_printf(c, ",\n        .handler = " C_NAME_THUNK ",\n    },\n", n->prefix, t->c_name);
+        mcp_buf_printf(c, ",\n        .handler = " C_NAME_THUNK ",\n", n->prefix, t->c_name);
+        if (t->task != IR_TASK_FORBIDDEN)
+            mcp_buf_printf(c, "        .task = %s,\n",
+                           t->task == IR_TASK_REQUIRED ? "MCP_TASK_REQUIRED" : "MCP_TASK_OPTIONAL");
+        headers_member(w, t);
+        scopes_member(w, &t->scopes, "        ");
+        mcp_buf_puts(c, "    },\n");
     }
     mcp_buf_puts(c, "};\n\n");
     return true;
@@ -454,6 +538,8 @@ static void resources(twriter *w)
         opt_member(w, "blob", r->blob);
         if (c_resource_has_reader(r))
             mcp_buf_printf(c, "        .read = " C_NAME_READER_THUNK ",\n", p, r->c_name);
+        cache_member(w, &r->cache, "        ");
+        scopes_member(w, &r->scopes, "        ");
         mcp_buf_puts(c, "    },\n");
     }
     mcp_buf_puts(c, "};\n\n");
@@ -491,6 +577,8 @@ static void templates(twriter *w)
         if (t->ncomplete)
             mcp_buf_printf(c, "        .complete = " C_NAME_READER_COMPLETERS ",\n        .ncomplete = %zu,\n", p,
                            t->c_name, t->ncomplete);
+        cache_member(w, &t->cache, "        ");
+        scopes_member(w, &t->scopes, "        ");
         mcp_buf_puts(c, "    },\n");
     }
     mcp_buf_puts(c, "};\n\n");
@@ -540,6 +628,7 @@ static void prompts(twriter *w)
         if (pr->ncomplete)
             mcp_buf_printf(c, "        .complete = " C_NAME_PROMPT_COMPLETERS ",\n        .ncomplete = %zu,\n", p,
                            pr->c_name, pr->ncomplete);
+        scopes_member(w, &pr->scopes, "        ");
         mcp_buf_puts(c, "    },\n");
     }
     mcp_buf_puts(c, "};\n\n");
@@ -628,6 +717,16 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
         mcp_buf_printf(c, ",\n    .templates = %s_templates,\n    .ntemplates = %zu", n->prefix, srv->ntemplates);
     if (srv->nprompts)
         mcp_buf_printf(c, ",\n    .prompts = %s_prompts,\n    .nprompts = %zu", n->prefix, srv->nprompts);
+    static const flag_name CHANGES[] = {
+        {offsetof(ir_server, list_changed_tools), "MCP_SERVER_TOOLS_CHANGE"},
+        {offsetof(ir_server, list_changed_prompts), "MCP_SERVER_PROMPTS_CHANGE"},
+        {offsetof(ir_server, list_changed_resources), "MCP_SERVER_RESOURCES_CHANGE"},
+    };
+    put_flags(c, srv, CHANGES, sizeof CHANGES / sizeof *CHANGES, ",\n    .flags = ");
+    if (srv->cache.set)
+        mcp_buf_printf(c, ",\n    .cache = %s", cache_literal(n, &srv->cache));
+    if (srv->scopes.n) /* the default of the items that name none: none is no default */
+        mcp_buf_printf(c, ",\n    .scopes = %s,\n    .nscopes = %zu", scopes_literal(n, &srv->scopes), srv->scopes.n);
     mcp_buf_puts(c, ",\n};\n");
     return !n->oom && !c->oom;
 }

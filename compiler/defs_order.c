@@ -227,13 +227,27 @@ static void collect_refs(defs_order *o, const ir_type *t, ir_refs *out)
         o->oom = true;
 }
 
+bool defs_order_extra_sibling(const ir_field *f, size_t k)
+{
+    if (!f->type || f->type->kind != IR_NAMED || !f->schema_extra || !f->type->def->schema_extra)
+        return false;
+    const mcp_json_member *m = &f->schema_extra->members[k];
+    const mcp_json *own = mcp_json_get(f->type->def->schema_extra, m->key);
+    return own && mcp_json_equal_py(own, m->value);
+}
+
 bool defs_order_is_candidate(const ir_field *f)
 {
     if (!f->type || f->type->kind != IR_NAMED)
         return false;
     const ir_def *d = f->type->def;
-    return (f->explicit_title && strcmp(f->title, d->name) == 0) ||
-           (f->description && d->description && strcmp(f->description, d->description) == 0);
+    if ((f->explicit_title && strcmp(f->title, d->name) == 0) ||
+        (f->description && d->description && strcmp(f->description, d->description) == 0))
+        return true;
+    for (size_t k = 0; f->schema_extra && k < f->schema_extra->n; k++)
+        if (defs_order_extra_sibling(f, k))
+            return true;
+    return false;
 }
 
 static bool any_candidate(const ir_field *fields, size_t n)

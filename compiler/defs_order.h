@@ -30,9 +30,14 @@ typedef struct defs_order defs_order;
  * the output's schema generated, then the arguments' schema). NULL without
  * memory. */
 IDL_NODISCARD defs_order *defs_order_new(mcp_arena *a, const ir_server *srv);
-/* Whether the field's title or description is a sibling that pydantic may keep
- * or drop: its type is a named type, and the sibling equals the type's own. */
+/* Whether the field's title or description, or a key of its schema_extra, is a
+ * sibling that pydantic may keep or drop: its type is a named type, and the
+ * sibling equals the type's own. */
 bool defs_order_is_candidate(const ir_field *f);
+/* Whether key k of the field's schema_extra is such a sibling: the same key
+ * of the named type's schema_extra has a value equal to it (as Python
+ * compares). */
+bool defs_order_extra_sibling(const ir_field *f, size_t k);
 /* Whether, in the input (output false) or output schema of tool number `tool`,
  * the type of candidate field `i` of `owner` (NULL: of the root object) was
  * generated before the field was written, so that the sibling is dropped. */

@@ -126,6 +126,17 @@ static mcp_json *value_copy(mcp_arena *a, const mcp_json *v, bool keep)
 
 mcp_json *schema_value(mcp_arena *a, const mcp_json *v) { return v ? value_copy(a, v, true) : NULL; }
 
+/* Merge a schema_extra into schema o, as pydantic applies json_schema_extra
+ * (dict.update, then its sort): each key takes its place among the sorted
+ * keys, replacing a generated one of the same name, and its value is sorted
+ * like the rest of the schema. (The checker refuses the keys the IDL writes
+ * itself, but for $schema at a tool's root.) */
+static void merge_extra(schema_emitter *e, mcp_json *o, const mcp_json *extra)
+{
+    for (size_t i = 0; o && extra && i < extra->n; i++)
+        sj_put(&e->b, o, extra->members[i].key, value_copy(e->a, extra->members[i].value, false));
+}
+
 static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
 {
     reach(e, def);
@@ -271,6 +282,11 @@ static mcp_json *property_schema(schema_emitter *e, const ir_def *owner, const i
         sj_put(&e->b, s, "description", sj_str(a, f->description));
     if (f->default_value)
         sj_put(&e->b, s, "default", schema_value(a, f->default_value));
+    if (f->header)
+        sj_put(&e->b, s, "x-mcp-header", sj_str(a, f->header));
+    for (size_t k = 0; f->schema_extra && k < f->schema_extra->n; k++)
+        if (!(drop && defs_order_extra_sibling(f, k)))
+            sj_put(&e->b, s, f->schema_extra->members[k].key, value_copy(a, f->schema_extra->members[k].value, false));
     return s;
 }
 
@@ -324,6 +340,7 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
         /* Building a model's properties may reach other defs; those are
          * recorded in the current reach set by the caller's traversal. */
         o = object_schema(e, def->name, def->description, def, def->fields, def->nfields, def->extra_forbid);
+        merge_extra(e, o, def->schema_extra);
     }
     if (!varies)
         e->def_schemas[def->index] = o;
@@ -350,6 +367,11 @@ static mcp_json *defs_entry(schema_emitter *e, const ir_def *def)
         const mcp_json *v = mcp_json_get(s, order[i]);
         if (v)
             sj_add(&e->b, o, order[i], (mcp_json *)v);
+    }
+    /* json_schema_extra's keys come after the built ones, in their order. */
+    for (size_t i = 0; def->schema_extra && i < def->schema_extra->n; i++) {
+        const char *key = def->schema_extra->members[i].key;
+        sj_add(&e->b, o, key, (mcp_json *)mcp_json_get(s, key));
     }
     return o;
 }
@@ -406,7 +428,9 @@ mcp_json *schema_input(schema_emitter *e, const ir_tool *t)
     if (!root)
         return NULL;
     root = mcp_json_copy(e->a, root);
-    return finish_root(e, root, NULL);
+    root = finish_root(e, root, NULL);
+    merge_extra(e, root, t->schema_extra);
+    return e->b.oom ? NULL : root;
 }
 
 mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
@@ -478,6 +502,12 @@ mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t)
             if (vals[i] >= 0)
                 sj_add(&e->b, ann, names[i], mcp_json_new_bool(a, vals[i] != 0));
         sj_add(&e->b, o, "annotations", ann);
+    }
+    /* The 2025-11-25 Tool's execution.taskSupport ("forbidden" when absent). */
+    if (t->task != IR_TASK_FORBIDDEN) {
+        mcp_json *ex = mcp_json_new_object(a);
+        sj_add(&e->b, ex, "taskSupport", sj_str(a, t->task == IR_TASK_REQUIRED ? "required" : "optional"));
+        sj_add(&e->b, o, "execution", ex);
     }
     return e->b.oom ? NULL : o;
 }

@@ -65,7 +65,7 @@ mcp_json *schema_input(schema_emitter *e, const ir_tool *t);
 /* The outputSchema of a tool, or NULL when it publishes none. */
 mcp_json *schema_output(schema_emitter *e, const ir_tool *t);
 /* One entry of tools/list: name, title, description, inputSchema, outputSchema,
- * annotations, in that order, absent keys omitted. */
+ * annotations, execution, in that order, absent keys omitted. */
 mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t);
 /* The whole tools/list array. */
 mcp_json *schema_tools_list(schema_emitter *e);

@@ -20,7 +20,8 @@
 
 static const char *const TOP_KEYS[] = {"mcpidl", "server", "types", "tools",
                                        "resources", "resource_templates", "prompts", "elicitations"};
-static const char *const SERVER_KEYS[] = {"name", "version", "title", "instructions", "c_prefix", "schema_dialect"};
+static const char *const SERVER_KEYS[] = {"name",           "version", "title",        "instructions", "c_prefix",
+                                          "schema_dialect", "cache",   "list_changed", "scopes"};
 
 /* `server`: its name and version, and the C prefix of the generated names. */
 static void parse_server(checker *c, const idl_node *root)
@@ -61,6 +62,8 @@ static void parse_server(checker *c, const idl_node *root)
         s->instructions = ck_string(c, v, "the server's 'instructions'");
     if ((v = idl_map_get(server, "schema_dialect")))
         s->schema_dialect = ck_string(c, v, "'schema_dialect'");
+    ck_cache_of(c, server, "the server", false, &s->cache);
+    ck_scopes_of(c, server, "the server", &s->scopes);
     if ((v = idl_map_get(server, "c_prefix")) && ck_string(c, v, "'c_prefix'")) {
         if (!idl_is_c_identifier(v->str) || idl_is_c_keyword(v->str))
             ERR(c, v->loc, "'c_prefix' must be a C identifier, not '%s'", v->str);
@@ -102,6 +105,7 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     ck_define_types(&c, types);
     ck_parse_tools(&c, ck_section(&c, root, "tools", "tool"));
     ck_beyond(&c, root);
+    ck_list_changed(&c, idl_map_get(root, "server"));
 
     /* The whole-file checks also run after errors, over what did resolve, so a
      * run reports as much as it can. */

@@ -17,10 +17,11 @@
 #include "mcpidl/buf.h"
 #include "internal/uritemplate.h"
 
-static const char *const RESOURCE_KEYS[] = {"uri", "title", "description", "mimeType", "text", "blob", "c_name"};
+static const char *const RESOURCE_KEYS[] = {"uri",  "title",  "description", "mimeType", "text",
+                                            "blob", "c_name", "cache",       "scopes"};
 static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title", "description", "mimeType", "complete",
-                                            "c_name"};
-static const char *const PROMPT_KEYS[] = {"description", "title", "arguments", "complete", "c_name"};
+                                            "c_name",      "cache", "scopes"};
+static const char *const PROMPT_KEYS[] = {"description", "title", "arguments", "complete", "c_name", "scopes"};
 static const char *const ARG_KEYS[] = {"description", "title", "required", "c_name"};
 static const char *const ELICIT_KEYS[] = {"message", "fields", "c_name"};
 static const char *const FORM_KEYS[] = {"type", "values", "multiple", "enum_names", "description", "title",
@@ -238,6 +239,10 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
                 r->name, blob->len);
         r->blob = blob->str;
     }
+    char what[300];
+    snprintf(what, sizeof what, "resource '%s'", r->name);
+    ck_cache_of(c, body, what, true, &r->cache);
+    ck_scopes_of(c, body, what, &r->scopes);
 }
 
 static void parse_resources(checker *c, const idl_node *root)
@@ -332,6 +337,8 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
     t->title = optional_string(c, body, "title");
     t->description = ck_description_of(c, body);
     t->mime_type = optional_string(c, body, "mimeType");
+    ck_cache_of(c, body, what, true, &t->cache);
+    ck_scopes_of(c, body, what, &t->scopes);
     if (t->uri_template)
         t->complete = parse_complete(c, idl_map_get(body, "complete"), t->vars, t->var_c_names, t->nvars, what,
                                      "uriTemplate variables",
@@ -375,6 +382,7 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
             "prompt '%s' has %s description: clients list prompts by it; write one", pr->name,
             desc ? "an empty" : "no");
     pr->title = optional_string(c, body, "title");
+    ck_scopes_of(c, body, what, &pr->scopes);
     const idl_node *args = idl_map_get(body, "arguments");
     const char **names = NULL;
     if (args && args->kind != IDL_NODE_NULL) {

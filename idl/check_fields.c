@@ -180,7 +180,8 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
 /* ---------------------------------------------------------------- fields */
 
 static const char *const FIELD_KEYS[] = {
-    "type", "description", "title", "default", "required", "c_name", "c_type", CK_CONSTRAINT_KEY_NAMES,
+    "type", "description", "title", "default", "required", "c_name", "c_type", "header", "schema_extra",
+    CK_CONSTRAINT_KEY_NAMES,
 };
 
 /* Visit the Literals of t, depth first in the order written: count them (base
@@ -275,8 +276,13 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
     f->type = ck_parse_type(c, type_node, false, what);
     if (!f->type)
         return false;
-    if (is_map)
+    if (is_map) {
         ck_apply_constraints(c, spec, f->type);
+        ck_header_of(c, spec, owner, owner_what, f);
+        char where[400];
+        snprintf(where, sizeof where, "field '%s' of %s", f->name, owner_what);
+        f->schema_extra = ck_schema_extra_of(c, spec, CK_EXTRA_FIELD, where);
+    }
     if (!(is_map && ck_field_title(c, spec, f)))
         f->title = idl_title_case(c->a, f->name);
     f->c_name = ck_c_name(c, is_map ? spec : NULL, f->name);

@@ -10,6 +10,7 @@
  *   check_tools.c    tools: params, returns, annotations, structured output
  *   check_file.c     whole-file checks: finite types, by-value cycles, C names
  *   check_beyond.c   resources, resource templates, prompts, elicitations
+ *   check_meta.c     header, task, cache, list_changed, scopes, schema_extra
  */
 #ifndef MCPIDL_IDL_CHECK_INT_H
 #define MCPIDL_IDL_CHECK_INT_H
@@ -241,5 +242,29 @@ void ck_check_c_names(checker *c);
 
 /* resources, resource_templates, prompts, elicitations. */
 void ck_beyond(checker *c, const idl_node *root);
+
+/* ---------------------------------------------------------------- check_meta.c */
+
+/* The 'header' of parameter (or field) spec `spec`, into f (whose type is
+ * resolved); an error for a field of a model or record. */
+void ck_header_of(checker *c, const idl_node *spec, ck_field_owner owner, const char *owner_what, ir_field *f);
+/* Header names repeated (case-insensitively) among a tool's parameters. */
+void ck_check_headers(checker *c, const ir_tool *t);
+/* The 'task' of tool body `body`. */
+void ck_task_of(checker *c, const idl_node *body, ir_tool *t);
+/* The 'cache' of mapping `body` (`what` names it); its scope is private when
+ * it names none and `private_default`. */
+void ck_cache_of(checker *c, const idl_node *body, const char *what, bool private_default, ir_cache *out);
+/* The server's 'list_changed', once the sections it names are read. */
+void ck_list_changed(checker *c, const idl_node *server);
+/* The 'scopes' of mapping `body` (may be NULL). */
+void ck_scopes_of(checker *c, const idl_node *body, const char *what, ir_scopes *out);
+
+/* Where a schema_extra is merged: the root of a tool's inputSchema, a named
+ * type's schema, a property's schema. */
+typedef enum ck_extra_site { CK_EXTRA_TOOL, CK_EXTRA_TYPE, CK_EXTRA_FIELD } ck_extra_site;
+/* The 'schema_extra' of mapping `body` as a JSON object, or NULL (absent,
+ * empty, or after an error). */
+const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_site site, const char *what);
 
 #endif

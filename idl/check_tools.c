@@ -9,8 +9,9 @@
 
 #include "check_int.h"
 
-static const char *const TOOL_KEYS[] = {"description", "title", "params", "extra", "returns",
-                                        "structured_output", "annotations", "c_name"};
+static const char *const TOOL_KEYS[] = {"description", "title",  "params",       "extra",  "returns",
+                                        "structured_output", "annotations", "c_name", "task", "schema_extra",
+                                        "scopes"};
 static const char *const RETURNS_KEYS[] = {"type", "description", "title", "c_type", CK_CONSTRAINT_KEY_NAMES};
 static const char *const ANNOTATION_KEYS[] = {"title", "readOnlyHint", "destructiveHint", "idempotentHint",
                                               "openWorldHint"};
@@ -154,6 +155,10 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
     t->c_name = ck_c_name(c, body, t->name);
     t->params = ck_parse_fields(c, idl_map_get(body, "params"), CK_OWNER_PARAMS, what,
                                 mcp_arena_printf(c->a, "%s_args", t->c_name), &t->nparams);
+    ck_check_headers(c, t);
+    ck_task_of(c, body, t);
+    t->schema_extra = ck_schema_extra_of(c, body, CK_EXTRA_TOOL, what);
+    ck_scopes_of(c, body, what, &t->scopes);
 
     const idl_node *so = idl_map_get(body, "structured_output");
     t->structured = IR_STRUCTURED_AUTO;

@@ -374,7 +374,7 @@ ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const 
 
 /* ---------------------------------------------------------------- named types */
 
-static const char *const MODEL_KEYS[] = {"kind", "description", "extra", "fields"};
+static const char *const MODEL_KEYS[] = {"kind", "description", "extra", "fields", "schema_extra"};
 static const char *const ENUM_KEYS[] = {"kind", "description", "values"};
 
 const char *ck_def_kind_word(const ir_def *def)
@@ -506,6 +506,7 @@ void ck_define_types(checker *c, const idl_node *types)
             static const key_hint HINTS[] = {
                 {"fields", "'fields' is not allowed on an enum; an enum has 'values'"},
                 {"extra", "'extra' is not allowed on an enum"},
+                {"schema_extra", "'schema_extra' applies to models and records, not to an enum"},
             };
             ck_keys(c, body, ENUM_KEYS, COUNT(ENUM_KEYS), HINTS, COUNT(HINTS), what);
             define_enum(c, def, body);
@@ -518,6 +519,7 @@ void ck_define_types(checker *c, const idl_node *types)
             def->fields = ck_parse_fields(c, idl_map_get(body, "fields"),
                                           def->kind == IR_DEF_MODEL ? CK_OWNER_MODEL : CK_OWNER_RECORD, what,
                                           def->name, &def->nfields);
+            def->schema_extra = ck_schema_extra_of(c, body, CK_EXTRA_TYPE, what);
         }
         /* As a class docstring: an empty one is none. */
         def->description = ck_description_of(c, body);

@@ -73,6 +73,24 @@ struct ir_type {
 
 typedef enum ir_def_kind { IR_DEF_MODEL, IR_DEF_RECORD, IR_DEF_ENUM } ir_def_kind;
 
+/* OAuth scopes a caller needs (`scopes:`): `set` when the key was written
+ * (an empty list then says that none is needed). */
+typedef struct ir_scopes {
+    bool set;
+    const char **items;
+    size_t n;
+} ir_scopes;
+
+/* Caching hints of 2026-07-28 results (`cache:`). */
+typedef struct ir_cache {
+    bool set;
+    bool private_scope;      /* cacheScope "private", else "public" */
+    int64_t ttl_ms;          /* >= 0 */
+} ir_cache;
+
+/* The JSON type of a value mirrored in a header. */
+typedef enum ir_header_kind { IR_HEADER_STRING, IR_HEADER_INTEGER, IR_HEADER_BOOLEAN } ir_header_kind;
+
 typedef struct ir_field {
     const char *name;        /* the JSON property name */
     const char *c_name;      /* the C member name */
@@ -82,6 +100,10 @@ typedef struct ir_field {
     ir_type *type;
     const mcp_json *default_value;   /* NULL when none; a float default is finite */
     bool required;           /* must be present in the input */
+    const char *header;      /* a tool parameter's `header:` (Mcp-Param-NAME), or NULL */
+    ir_header_kind header_kind;
+    idl_loc header_loc;      /* where its value was written */
+    const mcp_json *schema_extra; /* `schema_extra:`, an object merged into the property's schema, or NULL */
     idl_loc loc;             /* the field's key */
 } ir_field;
 
@@ -97,6 +119,7 @@ struct ir_def {
     size_t nvalues;
     bool int_enum;
     bool on_cycle;           /* reaches itself through its fields */
+    const mcp_json *schema_extra; /* model, record: an object merged into its schema, or NULL */
     idl_loc loc;
     size_t index;            /* position in ir_server.defs */
 };
@@ -109,6 +132,9 @@ typedef enum ir_output {
     IR_OUTPUT_DICT,          /* dict[str, T], published as <tool>DictOutput */
     IR_OUTPUT_WRAPPED,       /* everything else: {"result": ...} as <tool>Output */
 } ir_output;
+
+/* Whether a tool runs as a task (`task:`; MCP's execution.taskSupport). */
+typedef enum ir_task { IR_TASK_FORBIDDEN, IR_TASK_OPTIONAL, IR_TASK_REQUIRED } ir_task;
 
 typedef struct ir_annotations {
     const char *title;
@@ -129,6 +155,9 @@ typedef struct ir_tool {
     ir_output output;
     bool has_annotations;
     ir_annotations annotations;
+    ir_task task;
+    const mcp_json *schema_extra; /* an object merged into the root of its inputSchema, or NULL */
+    ir_scopes scopes;
     idl_loc loc;
 } ir_tool;
 
@@ -151,6 +180,8 @@ typedef struct ir_resource {
     const char *title, *description, *mime_type;   /* NULL when absent */
     const char *text;        /* static content (text), or NULL */
     const char *blob;        /* static content (base64), or NULL; neither: a handler reads it */
+    ir_cache cache;
+    ir_scopes scopes;
     idl_loc loc;
 } ir_resource;
 
@@ -164,6 +195,8 @@ typedef struct ir_template {
     size_t nvars;
     ir_completion *complete;
     size_t ncomplete;
+    ir_cache cache;
+    ir_scopes scopes;
     idl_loc loc;
 } ir_template;
 
@@ -183,6 +216,7 @@ typedef struct ir_prompt {
     size_t nargs;
     ir_completion *complete;
     size_t ncomplete;
+    ir_scopes scopes;
     idl_loc loc;
 } ir_prompt;
 
@@ -221,6 +255,9 @@ typedef struct ir_server {
     const char *instructions;
     const char *c_prefix;
     const char *schema_dialect;
+    ir_cache cache;          /* the hints of discover and the lists */
+    ir_scopes scopes;        /* the scopes of the items that name none */
+    bool list_changed_tools, list_changed_prompts, list_changed_resources;
     ir_def **defs;           /* in file order */
     size_t ndefs;
     ir_tool *tools;          /* in file order */

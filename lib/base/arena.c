@@ -90,7 +90,9 @@ void *mcp_arena_alloc(mcp_arena *a, size_t n)
         b = nb;
     }
     void *p = (char *)b->data + b->used;
-    assert(b->used + need <= b->size && ((uintptr_t)p & (ARENA_ALIGN - 1)) == 0);
+    /* malloc promises the alignment of max_align_t, not its size (16 and 32
+     * bytes on x86-64): the blocks' data, and so p, are aligned to that. */
+    assert(b->used + need <= b->size && ((uintptr_t)p & (_Alignof(max_align_t) - 1)) == 0);
     b->used += need;
     a->used += need;
     memset(p, 0, n);

@@ -1194,11 +1194,11 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
 {
     if (rq->waiting)
         rq->waiting(h, rq->conn, true);
-    bool gone = false;
+    bool gone = false, stateless = hs->stateless; /* hs may be gone when it is needed */
     pthread_mutex_lock(&hs->mu);
     while (!st->closed && !atomic_load(&h->stopping) && !gone) {
-        wait_secs(&st->cv, &hs->mu, hs->stateless ? 1 : KEEPALIVE_SECONDS);
-        gone = hs->stateless && !st->closed && client_gone(rq);
+        wait_secs(&st->cv, &hs->mu, stateless ? 1 : KEEPALIVE_SECONDS);
+        gone = stateless && !st->closed && client_gone(rq);
     }
     char *body = st->body, *id = st->req_id;
     size_t body_len = st->body_len;
@@ -1210,7 +1210,7 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     pthread_mutex_unlock(&hs->mu);
     if (rq->waiting)
         rq->waiting(h, rq->conn, false);
-    if (hs->stateless)
+    if (stateless)
         hsession_end(hs);
     hsession_unref(hs);
     if (gone) {
@@ -1233,8 +1233,8 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     /* A batch the session took is answered with an array; one it refused
      * (2025-06-18 and later), like any bad body, with an error. */
     bool bad = kind == BODY_BAD || (kind == BODY_BATCH && body_len > 0 && body[0] != '[');
-    unsigned status = hs->stateless ? modern_status(body, body_len) : bad ? 400 : 200;
-    if (hs->stateless && kind == BODY_BAD && status == 200)
+    unsigned status = stateless ? modern_status(body, body_len) : bad ? 400 : 200;
+    if (stateless && kind == BODY_BAD && status == 200)
         status = 400;
     resp_empty(out, status, new_sid);
     out->content_type = "application/json";

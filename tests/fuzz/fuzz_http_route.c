@@ -321,6 +321,7 @@ static bool check_sse(http_sse *r, bool *last_response, bool *last_init)
 
     /* Events end with a blank line; the first one primes (no data). */
     unsigned long long stream = 0, prev = 0;
+    bool bare = false;
     *last_response = *last_init = false;
     size_t at = 0, count = 0;
     while (at < text.len) {
@@ -334,20 +335,31 @@ static bool check_sse(http_sse *r, bool *last_response, bool *last_init)
         at += len;
         if (len >= 2 && ev[0] == ':') /* a comment (keep-alive) */
             continue;
-        unsigned long long sn, k;
-        FUZZ_CHECK(event_id(ev, len, &sn, &k));
-        const char *data = memmem(ev, len, "\ndata: ", 7);
-        FUZZ_CHECK(data != NULL);
-        data += 7;
-        size_t dlen = (size_t)(stop - data);
-        if (count++ == 0) {
-            FUZZ_CHECK(memmem(ev, len, "\nretry: ", 8) != NULL && dlen == 0);
-            stream = sn;
+        /* A 2026-07-28 stream is bare: "data:" events, no ids, no priming. */
+        if (count == 0)
+            bare = len >= 6 && memcmp(ev, "data: ", 6) == 0;
+        const char *data;
+        if (bare) {
+            FUZZ_CHECK(len >= 6 && memcmp(ev, "data: ", 6) == 0);
+            data = ev + 6;
+            count++;
+        } else {
+            unsigned long long sn, k;
+            FUZZ_CHECK(event_id(ev, len, &sn, &k));
+            data = memmem(ev, len, "\ndata: ", 7);
+            FUZZ_CHECK(data != NULL);
+            data += 7;
+            size_t plen = (size_t)(stop - data);
+            if (count++ == 0) {
+                FUZZ_CHECK(memmem(ev, len, "\nretry: ", 8) != NULL && plen == 0);
+                stream = sn;
+                prev = k;
+                continue;
+            }
+            FUZZ_CHECK(sn == stream && k > prev);
             prev = k;
-            continue;
         }
-        FUZZ_CHECK(sn == stream && k > prev);
-        prev = k;
+        size_t dlen = (size_t)(stop - data);
         mcp_arena ar;
         mcp_arena_init(&ar);
         mcp_json *m = parse_json(&ar, data, dlen);
@@ -403,14 +415,20 @@ static void exchange(const request *rq, sessions *ss)
         FUZZ_CHECK(a.status == 403);
     if (strcmp(rq->url, "/mcp") != 0)
         FUZZ_CHECK(a.status == 403 || a.status == 404);
-    if (sid && is_dead(ss, sid) && find_live(ss, sid) < 0)
+    /* A 2026-07-28 request (its header, or its body's _meta, names a
+     * protocol version) has no session: an Mcp-Session-Id is ignored, and its
+     * errors carry its id with 400, 404 or 503. */
+    const char *pv = request_header((void *)rq, "MCP-Protocol-Version");
+    bool modern = (pv && strcmp(pv, "2026-07-28") == 0) ||
+                  (rq->body && memmem(rq->body, rq->len, "io.modelcontextprotocol/protocolVersion", 39));
+    if (sid && is_dead(ss, sid) && find_live(ss, sid) < 0 && !modern)
         FUZZ_CHECK(a.status >= 400);
 
     if (a.status >= 400) {
-        check_error_body(&a, post && a.status == 400);
-        FUZZ_CHECK(a.allow == (a.status == 405));
+        check_error_body(&a, post && (a.status == 400 || (modern && (a.status == 404 || a.status == 503))));
+        FUZZ_CHECK((a.allow || a.allow_post_only) == (a.status == 405));
     } else {
-        FUZZ_CHECK(!a.allow);
+        FUZZ_CHECK(!a.allow && !a.allow_post_only);
     }
     if (a.status == 202)
         FUZZ_CHECK(a.body == NULL && a.len == 0 && !a.sse && !a.content_type);

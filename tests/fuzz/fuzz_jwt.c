@@ -159,7 +159,7 @@ static void check_header(const char *value)
         fprintf(stderr, "fuzz_jwt: %u %s\n", a.status, a.www_authenticate ? a.www_authenticate : "");
     FUZZ_CHECK(a.status == 200 || a.status == 400 || a.status == 401 || a.status == 403);
     check_challenge(&a);
-    char sid[64];
+    char sid[sizeof a.session_id];
     snprintf(sid, sizeof sid, "%s", a.session_id);
     http_resp_free(&a);
     if (sid[0]) { /* it verified: end the session it opened */

@@ -91,7 +91,10 @@ def json_and_decode_corpus():
     index = {k: i for i, k in enumerate(golden_types())}
     for path in golden_cases():
         case = os.path.basename(os.path.dirname(path))
-        calls = json.load(open(os.path.join(os.path.dirname(path), "calls.json"), encoding="utf-8"))
+        calls_path = os.path.join(os.path.dirname(path), "calls.json")
+        if not os.path.exists(calls_path):  # a schema-only case
+            continue
+        calls = json.load(open(calls_path, encoding="utf-8"))
         for i, c in enumerate(calls):
             for part, key in (("args", "arguments"), ("result", "returns")):
                 if key not in c:
@@ -156,6 +159,26 @@ def jsonrpc_corpus():
                                  compact({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
         "too-large": head + "[" + "1," * 2100 + "1]\n" + compact({"jsonrpc": "2.0", "id": 1, "method": "ping"}) + "\n",
     }
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"sampling": {}, "elicitation": {}},
+            "io.modelcontextprotocol/logLevel": "debug"}
+    sessions["modern"] = "".join(compact(m) + "\n" for m in [
+        {"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {"_meta": meta}},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"_meta": dict(meta, progressToken=1), "name": "get_weather", "arguments": {"city": "Oslo"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"_meta": meta, "name": "get_weather", "arguments": {"city": "Oslo"},
+                    "inputResponses": {"input_1": {"action": "accept", "content": {}}},
+                    "requestState": "eyJ2IjoxfQ.AAAA"}},
+        {"jsonrpc": "2.0", "id": "L", "method": "subscriptions/listen",
+         "params": {"_meta": meta, "notifications": {"toolsListChanged": True, "resourceSubscriptions": ["x://y"]}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "L"}},
+        {"jsonrpc": "2.0", "id": 4, "method": "ping", "params": {"_meta": meta}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/list",
+         "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "1999-01-01",
+                              "io.modelcontextprotocol/clientCapabilities": {}}}},
+    ])
     for name, text in sessions.items():
         write("fuzz_jsonrpc", name, text)
 
@@ -205,6 +228,31 @@ def http_corpus():
     }
     for name, text in requests.items():
         write("fuzz_http", name, text)
+
+
+def state_corpus():
+    """fuzz_state: a mode byte (odd: the rest is a payload the target seals; even: a token as
+    sent), a byte choosing the inputResponses, then the payload or token."""
+    import hashlib
+    params = {"arguments": {"city": "Oslo"}, "name": "get_weather"}
+    digest = hashlib.sha256(json.dumps(params, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    who = {"action": "accept", "content": {"name": "x"}}
+    say = {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}
+    payloads = {
+        "fresh": {"v": 1, "m": "tools/call", "d": digest, "e": 4102444800, "a": {}},
+        "one-answer": {"v": 1, "m": "tools/call", "d": digest, "e": 4102444800, "a": {"who": who}},
+        "both-answers": {"v": 1, "m": "tools/call", "d": digest, "e": 4102444800,
+                         "a": {"who": who, "input_2": say}},
+        "expired": {"v": 1, "m": "tools/call", "d": digest, "e": 1, "a": {}},
+        "foreign": {"v": 1, "m": "prompts/get", "d": digest, "e": 4102444800, "a": {}},
+        "caller": {"v": 1, "m": "tools/call", "d": digest, "e": 4102444800, "a": {}, "p": "alice"},
+        "version-2": {"v": 2, "m": "tools/call", "d": digest, "e": 4102444800, "a": {}},
+    }
+    for i, (name, payload) in enumerate(payloads.items()):
+        write("fuzz_state", "sealed-" + name, b"\x01" + bytes([i % 4]) + compact(payload).encode())
+    for name, token in {"malformed": "not a state", "no-dot": "eyJ2IjoxfQ",
+                        "bad-mac": "eyJ2IjoxfQ." + "A" * 43, "empty": ""}.items():
+        write("fuzz_state", "token-" + name, b"\x00\x01" + token.encode())
 
 
 def http_route_corpus():
@@ -260,6 +308,25 @@ def http_route_corpus():
                       ("weather_report", {"city": "Paris"}),
                       ("nope", {})])],
         "too-many-sessions": [post(init, "", "application/json")] * 6,
+        "modern": [req("POST", "Accept: %s\nContent-Type: application/json\nMCP-Protocol-Version: %s\n"
+                       "Mcp-Method: %s\n%s" % (acc, pv, m, extra), compact(
+                           {"jsonrpc": "2.0", "id": 20 + i, "method": m, "params": dict(
+                               {"_meta": {"io.modelcontextprotocol/protocolVersion": bodyv,
+                                          "io.modelcontextprotocol/clientCapabilities": {},
+                                          "progressToken": 1}}, **params)}))
+                   for i, (acc, pv, bodyv, m, extra, params) in enumerate([
+                       ("application/json, text/event-stream", "2026-07-28", "2026-07-28", "server/discover", "", {}),
+                       ("application/json", "2026-07-28", "2026-07-28", "tools/call", "Mcp-Name: get_weather\n",
+                        {"name": "get_weather", "arguments": {"city": "Oslo"}}),
+                       ("text/event-stream", "2026-07-28", "2026-07-28", "tools/call",
+                        "Mcp-Name: =?base64?Z2V0X3dlYXRoZXI=?=\n", {"name": "get_weather", "arguments": {"city": "x"}}),
+                       ("application/json, text/event-stream", "2026-07-28", "1999-01-01", "tools/list", "", {}),
+                       ("application/json, text/event-stream", "1999-01-01", "1999-01-01", "tools/list", "", {}),
+                       ("application/json, text/event-stream", "2026-07-28", "2026-07-28", "ping", "", {}),
+                       ("application/json, text/event-stream", "2026-07-28", "2026-07-28", "tools/call",
+                        "Mcp-Name: nope\n", {"name": "get_weather", "arguments": {}}),
+                   ])] + [req("GET", "Accept: text/event-stream\nMCP-Protocol-Version: 2026-07-28\n"),
+                          req("DELETE", "MCP-Protocol-Version: 2026-07-28\n")],
         "checks": [req("POST", "Accept: text/html\nContent-Type: application/json\n" + sid, init),
                    req("POST", "Accept: */*\nContent-Type: text/plain\n" + sid, init),
                    req("PUT", sid), req("GET", sid, url="/other"), req("GET", sid, host="evil.example"),
@@ -283,6 +350,7 @@ def main():
     json_and_decode_corpus()
     jsonrpc_corpus()
     http_corpus()
+    state_corpus()
     http_route_corpus()
     for d in sorted(os.listdir(OUT)):
         files = os.listdir(os.path.join(OUT, d))

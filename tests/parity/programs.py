@@ -84,6 +84,11 @@ TYPE_NAMES = ["Point", "Address", "Weather", "Node", "Tree", "Item", "Color", "L
               "X1", "Data", "Model", "Result", "Output", "Arguments", "default", "properties", "required", "title",
               "_Private", "snake_type", "HTTPThing", "Value", "Entry", "Child", "Parent", "Left", "Right", "Unit",
               "Mode", "Kind", "Deep", "Inner", "Outer", "Pair", "Options", "Meta", "Record", "Thing"]
+# schema_extra keys: annotations the IDL does not write (the ones it writes are
+# refused), and inside their values keys out of order, 'properties' and
+# 'default' among them (their objects keep their order).
+EXTRA_KEYS = ["examples", "x-k", "$comment", "zeta", "x-order", "readOnly"]
+EXTRA_INNER_KEYS = ["b", "a", "properties", "default", "z", "$id"]
 FIELD_NAMES = ["name", "city", "value", "x", "y", "count", "tags", "items", "next", "children", "parent", "data",
                "snake_case_name", "cityName", "HTTPServer", "x1y2", "a__b", "class_", "_private", "__dunder",
                "default", "properties", "type", "title", "required", "enum", "int", "float", "result",
@@ -157,6 +162,7 @@ class Fld:
     cons: dict = field(default_factory=dict)
     c_name: Optional[str] = None
     form: str = "block"         # short | flow | block
+    extra: Optional[dict] = None  # schema_extra (json_schema_extra)
 
 
 @dataclass
@@ -168,6 +174,7 @@ class Def:
     forbid: bool = False
     fields: List[Fld] = field(default_factory=list)
     values: list = field(default_factory=list)
+    extra: Optional[dict] = None  # schema_extra (model_config json_schema_extra)
 
 
 @dataclass
@@ -264,7 +271,18 @@ class Gen:
             else:
                 d.forbid = self.chance(0.2)
                 d.fields = self.fields(r.randint(0, 4), owner=n, record=kinds[n] == "record")
+                if self.chance(0.15):
+                    d.extra = self.schema_extra()
             types.append(d)
+        # A field that refers to a type may repeat a key of the type's own
+        # schema_extra, which pydantic then drops as it drops an equal title.
+        for d in types:
+            for f in d.fields:
+                if f.extra is not None and f.ty.k == "named" and self.chance(0.5):
+                    own = next(x for x in types if x.name == f.ty.name).extra
+                    if own:
+                        k = r.choice(sorted(own))
+                        f.extra[k] = copy.deepcopy(own[k])
         tools = []
         used_c = set()
         for name in r.sample(TOOL_NAMES, r.randint(1, 4)):
@@ -297,6 +315,20 @@ class Gen:
             r.choice([None, "auto", False])
         return t
 
+    def json_value(self, depth=0):
+        """A JSON value for a schema_extra: nested objects with keys out of order."""
+        r = self.r
+        x = r.random()
+        if depth < 2 and x < 0.2:
+            return {k: self.json_value(depth + 1) for k in r.sample(EXTRA_INNER_KEYS, r.randint(0, 3))}
+        if depth < 2 and x < 0.35:
+            return [self.json_value(depth + 1) for _ in range(r.randint(0, 3))]
+        return r.choice([0, 1, -5, 2 ** 40, 1.5, True, False, None, "", "x", "caf\u00e9", "a b"])
+
+    def schema_extra(self):
+        r = self.r
+        return {k: self.json_value() for k in r.sample(EXTRA_KEYS, r.randint(1, 3))}
+
     def unwrapped(self, t):
         t = normalized(t)
         return (t.k == "named" and self.kinds[t.name] != "enum") or (t.k == "dict" and t.key == "str")
@@ -324,6 +356,8 @@ class Gen:
                     f.title = f.ty.name  # equal to the definition's own title
                 else:
                     f.desc = "shared description"  # often made the type's own (shared_descriptions)
+            if self.chance(0.12):
+                f.extra = self.schema_extra()
             if record:
                 f.required = not self.chance(0.3)
             elif self.chance(0.35):
@@ -332,7 +366,7 @@ class Gen:
                     f.default_style = r.randint(0, 3)
                 except Unsat:
                     pass
-            f.form = "short" if not (f.cons or f.desc is not None or f.title is not None or
+            f.form = "short" if not (f.cons or f.desc is not None or f.title is not None or f.extra is not None or
                                      f.default is not NODEFAULT or not f.required) and self.chance(0.6) else \
                 r.choice(["flow", "block"])
             out.append(f)
@@ -704,6 +738,11 @@ def yaml_value(v, style):
     return "{" + ", ".join("%s: %s" % (yq(k), yaml_value(x, style)) for k, x in v.items()) + "}"
 
 
+def yaml_json(v):
+    """A JSON value written as YAML flow (JSON is YAML 1.2)."""
+    return json.dumps(v)
+
+
 def idl_lit(v):
     if v is None:
         return "None"
@@ -801,6 +840,8 @@ def render_field(f, indent, record, lines):
         items.append((ck, yq(cv) if isinstance(cv, str) else yaml_number(cv, 0)))
     if f.c_name:
         items.append(("c_name", f.c_name))
+    if f.extra is not None:
+        items.append(("schema_extra", yaml_json(f.extra)))
     if f.form == "flow" and (f.desc is None or f.desc_style != "block"):
         if f.desc is not None:
             items.append(("description", yq(f.desc)))
@@ -828,6 +869,8 @@ def render_idl(prog, server="parity"):
             continue
         if d.forbid:
             lines.append("    extra: forbid")
+        if d.extra is not None:
+            lines.append("    schema_extra: %s" % yaml_json(d.extra))
         if not d.fields:
             lines.append("    fields: {}")
             continue
@@ -961,6 +1004,8 @@ def py_field_args(f):
         args.append("title=%r" % title)
     if f.desc is not None:
         args.append("description=%r" % f.desc)
+    if f.extra is not None:
+        args.append("json_schema_extra=%r" % f.extra)
     return args
 
 
@@ -982,8 +1027,10 @@ def render_python(prog):
             out.append("class %s(BaseModel):" % d.name)
             if d.desc is not None:
                 out.append("    __doc__ = %r" % d.desc)
-            if d.forbid:
-                out.append("    model_config = ConfigDict(extra='forbid')")
+            if d.forbid or d.extra is not None:
+                out.append("    model_config = ConfigDict(%s)" % ", ".join(
+                    (["extra='forbid'"] if d.forbid else []) +
+                    (["json_schema_extra=%r" % d.extra] if d.extra is not None else [])))
             for i, f in enumerate(d.fields):
                 args = ([repr(f.default)] if f.default is not NODEFAULT else []) + ["alias=%r" % f.name] + \
                     py_field_args(f)
@@ -1006,7 +1053,9 @@ def render_python(prog):
                 out.append("%s.__doc__ = %r" % (d.name, d.desc))
             # A TypedDict without a config of its own takes the `extra` of the model
             # it is used in; a record's `extra` is its own (docs/idl.md: differences).
-            out.append("%s.__pydantic_config__ = ConfigDict(extra=%r)" % (d.name, "forbid" if d.forbid else "ignore"))
+            out.append("%s.__pydantic_config__ = ConfigDict(extra=%r%s)" % (
+                d.name, "forbid" if d.forbid else "ignore",
+                ", json_schema_extra=%r" % d.extra if d.extra is not None else ""))
             out.append("")
     return "\n".join(out) + "\n"
 
@@ -1064,7 +1113,7 @@ def shrink_steps(prog):
             yield p
         for j, f in enumerate(fields):
             for attr, empty in (("default", NODEFAULT), ("desc", None), ("title", None), ("cons", {}),
-                                ("c_name", None), ("required", True)):
+                                ("c_name", None), ("required", True), ("extra", None)):
                 if getattr(f, attr) is not empty and getattr(f, attr) != empty:
                     p = copy.deepcopy(prog)
                     setattr((p.types[i].fields if kind == "type" else p.tools[i].params)[j], attr, empty)
@@ -1091,7 +1140,7 @@ def shrink_steps(prog):
                 p.tools[i].ret, p.tools[i].ret_cons, p.tools[i].ret_title, p.tools[i].ret_desc = Ty("int"), {}, None, None
                 yield p
     for i, d in enumerate(prog.types):
-        for attr, empty in (("desc", None), ("forbid", False)):
+        for attr, empty in (("desc", None), ("forbid", False), ("extra", None)):
             if getattr(d, attr) != empty:
                 p = copy.deepcopy(prog)
                 setattr(p.types[i], attr, empty)

@@ -449,6 +449,110 @@ START_TEST(many_errors_reported)
 }
 END_TEST
 
+START_TEST(meta_keys_ir)
+{
+    result *r = compile("mcpidl: 1\nserver:\n  name: s\n  version: \"1\"\n  cache: {ttl_ms: 5}\n"
+                        "  list_changed: [tools, resources]\n  scopes: [a]\n"
+                        "tools:\n  t:\n    description: d\n    task: required\n    scopes: []\n"
+                        "    params:\n      s: {type: bytes, header: S}\n      i: {type: \"Literal[1, 2]\", header: I}\n"
+                        "      b: {type: \"Literal[True]\", header: B}\n      plain: str\n    returns: content\n"
+                        "  u:\n    description: d\n    returns: int\n"
+                        "resources:\n  r: {uri: \"test://r\", text: x, cache: {ttl_ms: 0}, scopes: [x, y]}\n"
+                        "resource_templates:\n  rt: {uriTemplate: \"test://t/{id}\", cache: {ttl_ms: 7, scope: public}}\n"
+                        "prompts:\n  p: {description: d, scopes: [z]}\n");
+    ck_assert_msg(r->srv != NULL, "%s", r->text);
+    const ir_server *s = r->srv;
+    ck_assert(s->cache.set && !s->cache.private_scope && s->cache.ttl_ms == 5);
+    ck_assert(s->list_changed_tools && s->list_changed_resources && !s->list_changed_prompts);
+    ck_assert(s->scopes.set && s->scopes.n == 1 && strcmp(s->scopes.items[0], "a") == 0);
+    const ir_tool *t = &s->tools[0];
+    ck_assert_int_eq(t->task, IR_TASK_REQUIRED);
+    ck_assert(t->scopes.set && t->scopes.n == 0);
+    ck_assert_str_eq(t->params[0].header, "S");
+    ck_assert_int_eq(t->params[0].header_kind, IR_HEADER_STRING);
+    ck_assert_int_eq(t->params[1].header_kind, IR_HEADER_INTEGER);
+    ck_assert_int_eq(t->params[2].header_kind, IR_HEADER_BOOLEAN);
+    ck_assert_ptr_null(t->params[3].header);
+    ck_assert_int_eq(s->tools[1].task, IR_TASK_FORBIDDEN);
+    ck_assert(!s->tools[1].scopes.set);
+    /* A read's hints are private unless they say otherwise. */
+    ck_assert(s->resources[0].cache.set && s->resources[0].cache.private_scope && s->resources[0].cache.ttl_ms == 0);
+    ck_assert_uint_eq(s->resources[0].scopes.n, 2);
+    ck_assert(s->templates[0].cache.set && !s->templates[0].cache.private_scope);
+    ck_assert(!s->templates[0].scopes.set);
+    ck_assert(s->prompts[0].scopes.set && s->prompts[0].scopes.n == 1);
+    done(r);
+}
+END_TEST
+
+START_TEST(header_published)
+{
+    EXPECT_IN(HEAD "tools:\n  t:\n    description: d\n    params:\n      region: {type: str, header: Region}\n"
+                   "    returns: int\n",
+              "{\"properties\":{\"region\":{\"title\":\"Region\",\"type\":\"string\",\"x-mcp-header\":\"Region\"}},"
+              "\"required\":[\"region\"],\"title\":\"tArguments\",\"type\":\"object\"}");
+}
+END_TEST
+
+/* As pydantic applies json_schema_extra: a field's beside its title (outside
+ * the arms of an Optional, beside a $ref), a model's in its schema, a tool's
+ * at the root; every key sorted in, its value sorted too, but for what lies
+ * under 'properties'. */
+START_TEST(schema_extra_merged)
+{
+    EXPECT_IN(HEAD "types:\n  A:\n    schema_extra: {$anchor: a, examples: [{z: 1, a: 2}]}\n    fields: {x: int}\n"
+                   "tools:\n  t:\n    description: d\n"
+                   "    schema_extra: {$schema: \"S\", if: {properties: {o: {const: 1}, b: {}}, required: [o]}}\n"
+                   "    params:\n      o: {type: \"Optional[int]\", default: null, schema_extra: {deprecated: true}}\n"
+                   "      b: {type: A, schema_extra: {examples: [1]}}\n    returns: int\n",
+              "{\"$defs\":{\"A\":{\"$anchor\":\"a\",\"examples\":[{\"a\":2,\"z\":1}],\"properties\":{\"x\":{\"title\":\"X\","
+              "\"type\":\"integer\"}},\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\"}},\"$schema\":\"S\","
+              "\"if\":{\"properties\":{\"o\":{\"const\":1},\"b\":{}},\"required\":[\"o\"]},\"properties\":{\"o\":"
+              "{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"deprecated\":true,\"title\":\"O\"},"
+              "\"b\":{\"$ref\":\"#/$defs/A\",\"examples\":[1]}},\"required\":[\"b\"],\"title\":\"tArguments\","
+              "\"type\":\"object\"}");
+    /* Beside a $ref, a key equal to the definition's own is dropped, as pydantic
+     * drops an equal title (its definition was generated first). */
+    EXPECT_OUT(HEAD "types:\n  A:\n    schema_extra: {examples: [1], x-k: 2}\n    fields: {x: int}\n"
+                    "  M:\n    fields:\n      a: {type: A, schema_extra: {examples: [1], x-k: 3}}\n"
+                    "      b: {type: A, description: d, schema_extra: {x-k: 2}}\n"
+                    "tools:\n  t:\n    description: d\n    returns: M\n",
+               "{\"$defs\":{\"A\":{\"examples\":[1],\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+               "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\",\"x-k\":2}},\"properties\":{\"a\":{\"$ref\":"
+               "\"#/$defs/A\",\"x-k\":3},\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"d\"}},\"required\":[\"a\",\"b\"],"
+               "\"title\":\"M\",\"type\":\"object\"}");
+    /* A tool's $schema wins over the server's schema_dialect. */
+    EXPECT_IN("mcpidl: 1\nserver: {name: s, version: \"1\", schema_dialect: D}\n"
+              "tools:\n  t:\n    description: d\n    schema_extra: {$schema: E}\n    returns: int\n",
+              "{\"$schema\":\"E\",\"properties\":{},\"title\":\"tArguments\",\"type\":\"object\"}");
+    /* A type named 'properties' keeps pydantic's build order; the extra keys come last. */
+    EXPECT_OUT(HEAD "types:\n  properties:\n    schema_extra: {zz: 1, aa: 2}\n    fields: {x: int}\n"
+                    "  W: {fields: {p: properties}}\n"
+                    "tools:\n  t:\n    description: d\n    returns: W\n",
+               "{\"$defs\":{\"properties\":{\"type\":\"object\",\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+               "\"required\":[\"x\"],\"title\":\"properties\",\"zz\":1,\"aa\":2}},\"properties\":{\"p\":{\"$ref\":"
+               "\"#/$defs/properties\"}},\"required\":[\"p\"],\"title\":\"W\",\"type\":\"object\"}");
+}
+END_TEST
+
+START_TEST(task_in_tool_entry)
+{
+    result *r = compile(HEAD "tools:\n  t:\n    description: d\n    task: optional\n    returns: content\n"
+                             "    annotations: {readOnlyHint: true}\n");
+    ck_assert_msg(r->srv != NULL, "%s", r->text);
+    schema_emitter *e = schema_emitter_new(&r->arena, r->srv);
+    mcp_buf b;
+    mcp_buf_init(&b);
+    mcp_json_write(&b, schema_tool_entry(e, &r->srv->tools[0]), -1);
+    mcp_buf_putc(&b, 0);
+    ck_assert_str_eq(b.data, "{\"name\":\"t\",\"description\":\"d\",\"inputSchema\":{\"properties\":{},\"title\":"
+                             "\"tArguments\",\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true},"
+                             "\"execution\":{\"taskSupport\":\"optional\"}}");
+    mcp_buf_free(&b);
+    done(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("check");
@@ -487,6 +591,10 @@ int main(void)
     tcase_add_test(tc, version_must_be_string);
     tcase_add_test(tc, returns_decoration_on_object);
     tcase_add_test(tc, many_errors_reported);
+    tcase_add_test(tc, meta_keys_ir);
+    tcase_add_test(tc, header_published);
+    tcase_add_test(tc, schema_extra_merged);
+    tcase_add_test(tc, task_in_tool_entry);
     suite_add_tcase(s, tc);
     int failed = check_run(s, true);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
