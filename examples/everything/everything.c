@@ -210,6 +210,27 @@ mcp_status everything_test_notify_update(mcp_call *call, const everything_test_n
     return mcp_content_text(call, "Announced an update of test://watched-resource");
 }
 
+mcp_status everything_test_trigger_tool_change(mcp_call *call, const everything_test_trigger_tool_change_args *in)
+{
+    (void)in;
+    mcp_list_changed(call, MCP_LIST_KIND_TOOLS);
+    return mcp_content_text(call, "Mutation triggered");
+}
+
+mcp_status everything_test_trigger_prompt_change(mcp_call *call, const everything_test_trigger_prompt_change_args *in)
+{
+    (void)in;
+    mcp_list_changed(call, MCP_LIST_KIND_PROMPTS);
+    return mcp_content_text(call, "Mutation triggered");
+}
+
+/* Over Streamable HTTP the transport has already checked that the
+ * Mcp-Param-Value header matches the argument; the handler sees the value. */
+mcp_status everything_test_custom_headers(mcp_call *call, const everything_test_custom_headers_args *in)
+{
+    return mcp_content_text(call, mcp_sprintf(call, "value=%s", in->value));
+}
+
 /* ---------------------------------------------------------------- multi round-trip requests (2026-07-28)
  * Each request to the client below returns the client's answer when the
  * request carries it, and otherwise fails while the runtime asks the client

@@ -971,14 +971,19 @@ static char *check_param(const http_req *rq, mcp_arena *a, const mcp_header_para
         same = v->kind == MCP_JSTRING && v->len == n && memcmp(v->s, t, n) == 0;
         break;
     case MCP_HEADER_INTEGER: {
-        /* numerically: 42 and 42.0 are the same */
-        char buf[64];
-        if (n > 0 && n < sizeof buf && (v->kind == MCP_JINT || v->kind == MCP_JFLOAT)) {
+        /* decimal digits with an optional minus sign, compared by value:
+         * an argument 42 or 42.0 matches "42", not "042.0", "0x2a" or " 42" */
+        char buf[24];
+        bool digits = n > 0 && n < sizeof buf;
+        for (size_t i = 0; digits && i < n; i++)
+            digits = (t[i] >= '0' && t[i] <= '9') || (i == 0 && t[i] == '-' && n > 1);
+        if (digits && (v->kind == MCP_JINT || v->kind == MCP_JFLOAT)) {
             memcpy(buf, t, n);
             buf[n] = 0;
-            char *end;
-            double d = strtod(buf, &end);
-            same = *end == 0 && d == (v->kind == MCP_JINT ? (double)v->i : v->d);
+            errno = 0;
+            long long x = strtoll(buf, NULL, 10);
+            if (errno == 0)
+                same = v->kind == MCP_JINT ? x == v->i : (double)x == v->d;
         }
         break;
     }

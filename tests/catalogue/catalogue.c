@@ -79,6 +79,13 @@ mcp_status catalogue_echo(mcp_call *call, const catalogue_echo_args *in, const c
     return *out ? MCP_OK : mcp_fail(call, "out of memory");
 }
 
+mcp_status catalogue_route(mcp_call *call, const catalogue_route_args *in, const char **out)
+{
+    *out = mcp_sprintf(call, "region=%s shard=%lld urgent=%s", in->region, (long long)in->shard,
+                       in->urgent ? "true" : "false");
+    return MCP_OK;
+}
+
 mcp_status catalogue_fail(mcp_call *call, const catalogue_fail_args *in, const char **out)
 {
     (void)out;

@@ -27,7 +27,9 @@ import {
   ErrorCode,
   LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 import { startHttpServer, stdioChild, waitFor } from './e2e_util.mjs';
@@ -52,6 +54,7 @@ const TOOLS = [
   'test_multiple_content_types', 'test_tool_with_logging', 'test_error_handling',
   'test_tool_with_progress', 'test_sampling', 'test_elicitation', 'test_elicitation_sep1034_defaults',
   'test_elicitation_sep1330_enums', 'json_schema_2020_12_tool', 'test_reconnection',
+  'test_trigger_tool_change', 'test_trigger_prompt_change', 'test_custom_headers',
 ];
 // The requestedSchema properties the conformance suite checks (SEP-1034 and SEP-1330).
 const SEP1034_PROPERTIES = {
@@ -113,6 +116,12 @@ function makeClient(session) {
     session.updates.push(n.params);
     notified();
   });
+  for (const [schema, list] of [[ToolListChangedNotificationSchema, 'tools'], [PromptListChangedNotificationSchema, 'prompts']]) {
+    client.setNotificationHandler(schema, () => {
+      session.listChanges.push(list);
+      notified();
+    });
+  }
   return client;
 }
 
@@ -124,6 +133,7 @@ function newSession(kind) {
     elicitations: [],
     logs: [],
     updates: [],
+    listChanges: [],
     waiters: [],
     answerSampling: () => SAMPLING_ANSWER,
     answerElicitation: () => ({ action: 'decline' }),
@@ -246,6 +256,20 @@ for (const kind of TRANSPORTS) {
       const caps = client.getServerCapabilities();
       for (const c of ['tools', 'resources', 'prompts', 'logging', 'completions']) assert.ok(caps?.[c], `capability ${c}`);
       assert.equal(caps.resources.subscribe, true, 'resources.subscribe');
+      // list_changed: [tools, prompts] in the IDL; resources are not announced.
+      assert.equal(caps.tools.listChanged, true, 'tools.listChanged');
+      assert.equal(caps.prompts.listChanged, true, 'prompts.listChanged');
+      assert.equal(caps.resources.listChanged ?? false, false, 'resources.listChanged');
+    });
+
+    test('list changes: the trigger tools announce tools/list_changed and prompts/list_changed', async () => {
+      for (const [tool, list] of [['test_trigger_tool_change', 'tools'], ['test_trigger_prompt_change', 'prompts']]) {
+        const from = session.listChanges.length;
+        const r = await client.callTool({ name: tool, arguments: {} });
+        assert.deepEqual(r.content, [text('Mutation triggered')]);
+        await waitFor(session, () => session.listChanges.length > from, `notifications/${list}/list_changed`, WAIT_TIMEOUT_MS);
+        assert.deepEqual(session.listChanges.slice(from), [list]);
+      }
     });
 
     test('ping: exactly {}', async () => {
@@ -275,6 +299,13 @@ for (const kind of TRANSPORTS) {
       assert.deepEqual(Object.keys(schema.$defs.address.properties), ['street', 'city']);
       assert.equal(schema.properties.name.type, 'string');
       assert.equal(schema.properties.address.$ref, '#/$defs/address');
+      // The SEP-2106 keywords written with schema_extra, published as written.
+      assert.equal(schema.$defs.address.$anchor, 'addressDef');
+      assert.deepEqual(schema.allOf, [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }]);
+      assert.deepEqual(schema.if, { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] });
+      assert.deepEqual(schema.then, { required: ['phone'] });
+      assert.deepEqual(schema.else, { required: ['email'] });
+      assert.deepEqual(schema.properties.contactMethod.enum, ['phone', 'email']);
       const r = await client.callTool({
         name: 'json_schema_2020_12_tool',
         arguments: { name: 'Ada', address: { street: '1 Main St', city: 'Springfield' } },

@@ -95,6 +95,7 @@ async function openSession(server, kind, modeName) {
     elicitations: [],
     sampling: [],
     updates: [],
+    listChanges: [],
     waiters: [],
     answerElicitation: () => ({ action: 'decline' }),
     answerSampling: () => ({ role: 'assistant', content: text('This is a test response from the client'), model: 'test-model', stopReason: 'endTurn' }),
@@ -116,6 +117,12 @@ async function openSession(server, kind, modeName) {
     session.updates.push(n.params);
     session.waiters = session.waiters.filter((check) => !check());
   });
+  for (const list of ['tools', 'prompts']) {
+    client.setNotificationHandler(`notifications/${list}/list_changed`, () => {
+      session.listChanges.push(list);
+      session.waiters = session.waiters.filter((check) => !check());
+    });
+  }
   session.client = client;
   let stderr = '';
   if (kind === 'stdio') {
@@ -444,7 +451,7 @@ if (WEATHER) {
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const EVERYTHING_TOOLS = ['test_simple_text', 'test_image_content', 'test_embedded_resource', 'test_error_handling',
-  'test_sampling', 'test_elicitation', 'test_notify_update'];
+  'test_sampling', 'test_elicitation', 'test_notify_update', 'test_trigger_tool_change', 'test_custom_headers'];
 
 if (EVERYTHING) {
   sessionSuite('everything-server', EVERYTHING, 'EVERYTHING_SERVER', (ctx) => {
@@ -539,6 +546,42 @@ if (EVERYTHING) {
       const values = async (ref, name, value) => (await ctx.client.complete({ ref, argument: { name, value } })).completion.values;
       assert.deepEqual(await values({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg1', 'te'), ['test', 'testing', 'tested']);
       assert.deepEqual(await values({ type: 'ref/resource', uri: 'test://template/{id}/data' }, 'id', 'al'), ['alpha']);
+    });
+
+    test('list changes: announced in the capabilities, heard by a listener (2026) or the session (2025)', async () => {
+      const { session, client } = ctx;
+      const caps = client.getServerCapabilities();
+      assert.equal(caps.tools.listChanged, true, 'tools.listChanged');
+      assert.equal(caps.prompts.listChanged, true, 'prompts.listChanged');
+      let subscription;
+      if (ctx.modern) subscription = await client.listen({ toolsListChanged: true });
+      try {
+        const from = session.listChanges.length;
+        const r = await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+        assert.deepEqual(r.content, [text('Mutation triggered')]);
+        await waitFor(session, () => session.listChanges.length > from, 'notifications/tools/list_changed', WAIT_TIMEOUT_MS);
+        assert.deepEqual(session.listChanges.slice(from), ['tools']);
+        if (ctx.modern && ctx.kind === 'stdio') {
+          // The listener asked for tool changes only: a prompt change is not sent to it, and
+          // on stdio's one ordered stream it would have come before the trigger's result.
+          const before = session.listChanges.length;
+          await client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+          assert.equal(session.listChanges.length, before, 'no prompts/list_changed for a tools-only listener');
+        }
+      } finally {
+        if (subscription) await subscription.close();
+      }
+    });
+
+    test('test_custom_headers: an argument that also travels as Mcp-Param-Value', async () => {
+      const { client } = ctx;
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t.name === 'test_custom_headers');
+      assert.equal(tool.inputSchema.properties.value['x-mcp-header'], 'Value');
+      for (const value of ['Hello', 'Grüße, 世界', ' padded ', '=?base64?literal?=']) {
+        const r = await client.callTool({ name: 'test_custom_headers', arguments: { value } });
+        assert.deepEqual(r.content, [text(`value=${value}`)], JSON.stringify(r));
+      }
     });
 
     test('a resource subscription: updates while subscribed, none after', async () => {
