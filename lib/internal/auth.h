@@ -75,11 +75,12 @@ bool http_auth_precheck(const http_auth *a, const http_req *rq, http_resp *out);
  * scope; false when *out holds the answer (400, 401, 403). */
 bool http_auth_check(http_auth *a, const http_req *rq, http_resp *out, auth_caller **who);
 
-/* The scopes a parsed message needs beyond those who holds (the IDL's
- * scopes of the items it names, mcp_message_scopes, and the required ones):
- * NULL when who holds them all; else every scope the operation needs, space
- * separated (malloc'd), for http_auth_forbid. */
-char *http_auth_missing(const http_auth *a, const mcp_json *msg, const auth_caller *who);
+/* Whether a parsed message needs a scope who does not hold (the IDL's
+ * scopes of the items it names, mcp_message_scopes): true with *scopes
+ * every scope the operation needs with the required ones, space separated
+ * (malloc'd; NULL when out of memory, the refusal standing), for
+ * http_auth_forbid; false, *scopes NULL, when who holds them all. */
+bool http_auth_missing(const http_auth *a, const mcp_json *msg, const auth_caller *who, char **scopes);
 
 /* *out becomes 403 insufficient_scope for `scopes` (space separated). */
 void http_auth_forbid(const http_auth *a, http_resp *out, const char *scopes);

@@ -797,29 +797,38 @@ bool http_auth_check(http_auth *a, const http_req *rq, http_resp *out, auth_call
     return true;
 }
 
-char *http_auth_missing(const http_auth *a, const mcp_json *msg, const auth_caller *who)
+bool http_auth_missing(const http_auth *a, const mcp_json *msg, const auth_caller *who, char **scopes)
 {
-    const char *need[64];
-    size_t n = mcp_message_scopes(a->srv, msg, need, 64);
-    if (n > 64)
-        n = 64; /* an item with more scopes than that has the first 64 checked */
+    *scopes = NULL;
+    const char *some[64];
+    const char **need = some;
+    size_t n = mcp_message_scopes(a->srv, msg, need, sizeof some / sizeof *some);
+    if (n > sizeof some / sizeof *some) {
+        need = malloc(n * sizeof *need);
+        if (!need)
+            return true; /* unchecked is refused */
+        n = mcp_message_scopes(a->srv, msg, need, n);
+    }
     bool missing = false;
     for (size_t i = 0; i < n && !missing; i++)
         missing = !who || !has_scope(&who->view, need[i]);
-    if (!missing)
-        return NULL;
-    mcp_buf b;
-    mcp_buf_init(&b);
-    mcp_buf_puts(&b, a->required_str);
-    for (size_t i = 0; i < n; i++) {
-        bool dup = false;
-        for (size_t k = 0; k < a->o->nrequired_scopes && !dup; k++)
-            dup = strcmp(a->o->auth_required_scopes[k], need[i]) == 0;
-        if (!dup)
-            mcp_buf_printf(&b, "%s%s", b.len ? " " : "", need[i]);
+    if (missing) {
+        mcp_buf b;
+        mcp_buf_init(&b);
+        mcp_buf_puts(&b, a->required_str);
+        for (size_t i = 0; i < n; i++) {
+            bool dup = false;
+            for (size_t k = 0; k < a->o->nrequired_scopes && !dup; k++)
+                dup = strcmp(a->o->auth_required_scopes[k], need[i]) == 0;
+            if (!dup)
+                mcp_buf_printf(&b, "%s%s", b.len ? " " : "", need[i]);
+        }
+        size_t len;
+        *scopes = b.oom ? (mcp_buf_free(&b), NULL) : mcp_buf_take(&b, &len);
     }
-    size_t len;
-    return b.oom ? (mcp_buf_free(&b), NULL) : mcp_buf_take(&b, &len);
+    if (need != some)
+        free(need);
+    return missing;
 }
 
 bool http_auth_host_ok(const http_auth *a, const char *name, size_t n)

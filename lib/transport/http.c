@@ -838,7 +838,8 @@ typedef struct body_info {
     bool initialize; /* an initialize request a new session takes */
     bool modern;     /* a 2026-07-28 request: served statelessly */
     char *id;        /* a request's id as JSON text (malloc'd; NULL: none) */
-    char *forbid;    /* auth: the scopes the caller lacks for it (malloc'd; NULL: none) */
+    bool forbidden;  /* auth: the caller lacks a scope it needs */
+    char *forbid;    /* auth, forbidden: the scopes it needs (malloc'd; NULL: out of memory) */
     char *mismatch;  /* modern: why its headers do not match its body (malloc'd; -32020) */
 } body_info;
 
@@ -1072,7 +1073,7 @@ static body_info classify(const mcp_http *h, const http_req *rq, const char *bod
         bi.id = t.oom ? (mcp_buf_free(&t), NULL) : mcp_buf_take(&t, &n);
     }
     if (h->auth && m) /* the IDL's scopes of what it names (auth.h) */
-        bi.forbid = http_auth_missing(h->auth, m, rq->who);
+        bi.forbidden = http_auth_missing(h->auth, m, rq->who, &bi.forbid);
     bi.modern = is_modern_version(rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION));
     if (mk == MCP_MSG_REQUEST) {
         const mcp_json *meta = mcp_json_get(mcp_json_get(m, "params"), "_meta");
@@ -1176,6 +1177,9 @@ static unsigned modern_status(const char *body, size_t len)
         case -32700: case -32600: case -32602: case -32020: case -32021: case -32022:
             status = 400;
             break;
+        case -32003: /* a scope missing: the runtime's own check (auth.h does it first) */
+            status = 403;
+            break;
         default:
             break;
         }
@@ -1261,7 +1265,7 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
         resp_error_id(out, 400, bi->id, -32020, bi->mismatch, NULL);
         return;
     }
-    if (bi->forbid) { /* auth: a scope the request needs is missing (auth.h) */
+    if (bi->forbidden) { /* auth: a scope the request needs is missing (auth.h) */
         body_done(rq);
         http_auth_forbid(h->auth, out, bi->forbid);
         return;
@@ -1437,7 +1441,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
     /* Auth: a caller without a scope the request needs gets 403 before the
      * session sees the request (a new session is only made by initialize,
      * which needs no item's scopes). */
-    if (bi.forbid) {
+    if (bi.forbidden) {
         pthread_mutex_unlock(&hs->msg_mu);
         hsession_unref(hs);
         http_auth_forbid(h->auth, out, bi.forbid);

@@ -1,7 +1,8 @@
 /* scopes.c: the OAuth scopes a message needs, from the server table (the
  * IDL's `scopes:` keys): what a transport that authenticates its callers
  * checks before the session sees the message (mcp_message_scopes, in
- * mcpidl/transport.h). */
+ * mcpidl/transport.h), and what the session checks again before a handler
+ * runs. */
 #include <string.h>
 
 #include "internal/uritemplate.h"
