@@ -57,6 +57,7 @@ static mcp_status prompt_stub(mcp_call *call, const char *const *args)
 
 static const mcp_tool TOOLS[] = {
     {.name = "whoami", .list_entry = "{\"name\":\"whoami\"}"},
+    {.name = "ask", .list_entry = "{\"name\":\"ask\"}"},
     {.name = "read_file", .list_entry = "{\"name\":\"read_file\"}", .scopes = FILES_READ, .nscopes = 1},
     {.name = "write_file", .list_entry = "{\"name\":\"write_file\"}", .scopes = FILES_RW, .nscopes = 2},
 };
@@ -73,15 +74,24 @@ static const mcp_prompt PROMPT_LIST[] = {
 };
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "authsrv", .version = "1.0", .tools = TOOLS, .ntools = 3,
+    .abi = MCPIDL_ABI, .name = "authsrv", .version = "1.0", .tools = TOOLS, .ntools = 4,
     .resources = RESOURCES, .nresources = 1, .templates = TEMPLATES, .ntemplates = 1,
     .prompts = PROMPT_LIST, .nprompts = 1,
 };
 
-/* Every tool answers with who called it: "NAME by SUB [scopes]". */
+/* Every tool answers with who called it: "NAME by SUB [scopes]"; "ask"
+ * first asks the client twice (sampling), which a 2026-07-28 request
+ * answers in two more rounds (requestState, bound to the caller). */
 static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     (void)arguments;
+    if (strcmp(call->tool->name, "ask") == 0) {
+        const char *one = NULL, *two = NULL;
+        if (!mcp_sample_text(call, "one", 5, &one) || !mcp_sample_text(call, "two", 5, &two)) {
+            mcp_buf_puts(out, "{\"content\":[],\"isError\":true}");
+            return true;
+        }
+    }
     const mcp_caller *who = mcp_call_caller(call);
     const mcp_json *jti = mcp_caller_claim(who, "jti");
     mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s by %s%s%s%s\"}],\"isError\":false}",
@@ -379,6 +389,14 @@ static resp call(const char *method, const char *path, const char *auth, const c
 #define TOOL_CALL(tool) \
     "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}}}"
 
+/* A stateless 2026-07-28 tools/call, its headers mirroring its body. */
+#define MODERN_META                                                                                      \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/" \
+    "clientCapabilities\":{\"sampling\":{}}}"
+#define MODERN_CALL(tool) \
+    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}," MODERN_META "}}"
+#define MODERN_HEADERS(tool) "MCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/call\nMcp-Name: " tool
+
 static char *bearer(const char *tok)
 {
     static __thread char line[AUTH_LINE_MAX];
@@ -407,6 +425,17 @@ static resp call_tool(const char *auth, const char *sid, const char *body)
     char hdr[128];
     snprintf(hdr, sizeof hdr, "Mcp-Session-Id: %s", sid);
     return call("POST", "/mcp", auth, hdr, body);
+}
+
+/* A 2026-07-28 tools/call of `tool` with `auth` (a whole header line). */
+static resp call_modern(const char *auth, const char *tool)
+{
+    char body[512], hdrs[256];
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\","
+             "\"arguments\":{}," MODERN_META "}}", tool);
+    snprintf(hdrs, sizeof hdrs, "MCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/call\nMcp-Name: %s", tool);
+    return call("POST", "/mcp", auth, hdrs, body);
 }
 
 /* ---------------------------------------------------------------- fixtures */
@@ -561,23 +590,28 @@ START_TEST(catalogue)
          "Bearer error=\"insufficient_scope\", error_description=\"the token lacks a scope this request needs\", " MD
          ", scope=\"mcp\""},
     };
-    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
-        char extra[AUTH_LINE_MAX + 128];
-        snprintf(extra, sizeof extra, "%s%s%s", h_query, CASES[i].extra ? "\n" : "", CASES[i].extra ? CASES[i].extra : "");
-        resp r = call("POST", CASES[i].path, CASES[i].auth, extra, TOOL_CALL("whoami"));
-        ck_assert_msg(r.status == CASES[i].status, "%s: status %ld, want %ld (%s)", CASES[i].name, r.status,
-                      CASES[i].status, r.body);
-        ck_assert_msg(strcmp(r.www, CASES[i].www ? CASES[i].www : "") == 0, "%s: WWW-Authenticate\n  %s\nwant\n  %s",
-                      CASES[i].name, r.www, CASES[i].www ? CASES[i].www : "(none)");
-        /* No answer echoes a token. */
-        ck_assert_msg(!strstr(r.body, good) && !strstr(r.www, "eyJ"), "%s: the answer holds a token", CASES[i].name);
-        free(r.body);
-        /* ... and the next valid request is served. */
-        r = call_tool(bearer(good), sid, TOOL_CALL("whoami"));
-        ck_assert_msg(r.status == 200 && strstr(r.body, "whoami by alice files:read"), "after %s: %ld %s",
-                      CASES[i].name, r.status, r.body);
-        free(r.body);
-    }
+    /* Each case as a request of the 2025-11-25 session, then as a stateless
+     * 2026-07-28 one: the same answers. */
+    for (int modern = 0; modern < 2; modern++)
+        for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+            char extra[AUTH_LINE_MAX + 128];
+            snprintf(extra, sizeof extra, "%s%s%s", modern ? MODERN_HEADERS("whoami") : h_query,
+                     CASES[i].extra ? "\n" : "", CASES[i].extra ? CASES[i].extra : "");
+            resp r = call("POST", CASES[i].path, CASES[i].auth, extra, modern ? MODERN_CALL("whoami") : TOOL_CALL("whoami"));
+            ck_assert_msg(r.status == CASES[i].status, "%s%s: status %ld, want %ld (%s)", modern ? "2026: " : "",
+                          CASES[i].name, r.status, CASES[i].status, r.body);
+            ck_assert_msg(strcmp(r.www, CASES[i].www ? CASES[i].www : "") == 0,
+                          "%s%s: WWW-Authenticate\n  %s\nwant\n  %s", modern ? "2026: " : "", CASES[i].name, r.www,
+                          CASES[i].www ? CASES[i].www : "(none)");
+            /* No answer echoes a token. */
+            ck_assert_msg(!strstr(r.body, good) && !strstr(r.www, "eyJ"), "%s: the answer holds a token", CASES[i].name);
+            free(r.body);
+            /* ... and the next valid request is served. */
+            r = modern ? call_modern(bearer(good), "whoami") : call_tool(bearer(good), sid, TOOL_CALL("whoami"));
+            ck_assert_msg(r.status == 200 && strstr(r.body, "whoami by alice files:read"), "after %s%s: %ld %s",
+                          modern ? "2026: " : "", CASES[i].name, r.status, r.body);
+            free(r.body);
+        }
     /* A header larger than libmicrohttpd's buffer for a request's headers:
      * libmicrohttpd answers it itself. */
     char *line = malloc(AUTH_LINE_MAX);
@@ -650,9 +684,182 @@ START_TEST(scopes_of_items)
     ck_assert_msg(strstr(r.body, "write_file by bob files:read files:write"), "%s", r.body);
     free(r.body);
     /* A batch needs the scopes of each of its requests (2025-03-26 sessions take batches). */
+    r = call("POST", "/mcp", bearer(reader), NULL,
+             "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+             "\"2025-03-26\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    ck_assert_int_eq(r.status, 200);
+    char sid_b[64];
+    snprintf(sid_b, sizeof sid_b, "%s", r.sid);
+    free(r.body);
+    r = call_tool(bearer(reader), sid_b, INITIALIZED);
+    ck_assert_int_eq(r.status, 202);
+    free(r.body);
+#define CALL_ID(id, tool) \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}}}"
+    static const char BATCH[] = "[" CALL_ID(1, "whoami") "," CALL_ID(2, "write_file") "]";
+    r = call_tool(bearer(reader), sid_b, BATCH);
+    ck_assert_msg(r.status == 403 && strstr(r.www, "scope=\"mcp files:read files:write\""), "%ld %s", r.status, r.www);
+    free(r.body);
+    r = call_tool(bearer(writer), sid_b, BATCH); /* another subject's session */
+    ck_assert_int_eq(r.status, 404);
+    free(r.body);
+    r = call_tool(bearer(reader), sid_b, "[" CALL_ID(1, "whoami") "," CALL_ID(2, "read_file") "]");
+    ck_assert_msg(r.status == 200 && strstr(r.body, "whoami by alice") && strstr(r.body, "read_file by alice"),
+                  "%ld %s", r.status, r.body);
+    free(r.body);
     free(reader);
     free(writer);
     stop();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- 2026-07-28 requests */
+
+/* The string member `key` of a JSON answer's result (malloc'd; NULL: none). */
+static char *result_string(const char *body, const char *key)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    const mcp_json *m = mcp_json_parse(&a, body, strlen(body), NULL, NULL, NULL);
+    const mcp_json *v = mcp_json_get(mcp_json_get(m, "result"), key);
+    char *out = v && v->kind == MCP_JSTRING ? strdup(v->s) : NULL;
+    mcp_arena_free(&a);
+    return out;
+}
+
+/* A round of the "ask" tool: its answers so far (inputResponses) and the
+ * requestState of the last round (NULL: none). */
+static resp ask_round(const char *tok, int answered, const char *state)
+{
+    static const char ANSWER[] =
+        "{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"yes\"},\"model\":\"m\"}";
+    char body[8192], responses[1024] = "";
+    if (answered)
+        snprintf(responses, sizeof responses, ",\"inputResponses\":{\"input_%d\":%s}", answered, ANSWER);
+    char st[4096] = "";
+    if (state)
+        snprintf(st, sizeof st, ",\"requestState\":\"%s\"", state);
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"ask\","
+             "\"arguments\":{}," MODERN_META "%s%s}}", responses, st);
+    return call("POST", "/mcp", bearer(tok), MODERN_HEADERS("ask"), body);
+}
+
+START_TEST(modern_requests)
+{
+    start_default();
+    char *reader = token("alice", "mcp files:read");
+    char *writer = token("bob", "mcp files:read files:write");
+    /* No token, a bad one: the same challenges as a session's requests. */
+    resp r = call("POST", "/mcp", NULL, MODERN_HEADERS("whoami"), MODERN_CALL("whoami"));
+    ck_assert_int_eq(r.status, 401);
+    ck_assert_str_eq(r.www, "Bearer " MD ", scope=\"mcp\"");
+    free(r.body);
+    r = call_modern("Authorization: Bearer e30.e30.c2ln", "whoami");
+    ck_assert_int_eq(r.status, 401);
+    ck_assert(strstr(r.www, "error=\"invalid_token\""));
+    free(r.body);
+    /* The IDL's scopes: 403 with every scope the call needs. */
+    r = call_modern(bearer(reader), "write_file");
+    ck_assert_msg(r.status == 403, "%ld %s", r.status, r.body);
+    ck_assert_str_eq(r.www, "Bearer error=\"insufficient_scope\", error_description=\"the token lacks a scope this "
+                            "request needs\", " MD ", scope=\"mcp files:read files:write\"");
+    free(r.body);
+    r = call_modern(bearer(reader), "read_file");
+    ck_assert_msg(r.status == 200 && strstr(r.body, "read_file by alice files:read"), "%ld %s", r.status, r.body);
+    free(r.body);
+    /* The handler reads the caller. */
+    r = call_modern(bearer(writer), "write_file");
+    ck_assert_msg(r.status == 200 && strstr(r.body, "write_file by bob files:read files:write"), "%ld %s", r.status,
+                  r.body);
+    free(r.body);
+    /* No GET stream in 2026-07-28, but the token comes first. */
+    r = call("GET", "/mcp", NULL, "MCP-Protocol-Version: 2026-07-28\nAccept: text/event-stream", NULL);
+    ck_assert_int_eq(r.status, 401);
+    free(r.body);
+    r = call("GET", "/mcp", bearer(reader), "MCP-Protocol-Version: 2026-07-28\nAccept: text/event-stream", NULL);
+    ck_assert_int_eq(r.status, 405);
+    free(r.body);
+
+    /* requestState is bound to the token's subject: alice's next round is
+     * hers alone. */
+    r = ask_round(reader, 0, NULL);
+    ck_assert_msg(r.status == 200 && strstr(r.body, "\"input_1\""), "round 1: %ld %s", r.status, r.body);
+    char *state1 = result_string(r.body, "requestState");
+    free(r.body);
+    r = ask_round(reader, 1, state1);
+    ck_assert_msg(r.status == 200 && strstr(r.body, "\"input_2\""), "round 2: %ld %s", r.status, r.body);
+    char *state2 = result_string(r.body, "requestState");
+    ck_assert_ptr_nonnull(state2);
+    free(r.body);
+    r = ask_round(writer, 2, state2); /* bob with alice's state */
+    ck_assert_msg(r.status == 400 && strstr(r.body, "requestState belongs to another caller"), "%ld %s", r.status,
+                  r.body);
+    free(r.body);
+    r = ask_round(reader, 2, state2);
+    ck_assert_msg(r.status == 200 && strstr(r.body, "ask by alice files:read"), "round 3: %ld %s", r.status, r.body);
+    free(r.body);
+    free(state1);
+    free(state2);
+    free(reader);
+    free(writer);
+    stop();
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the runtime's own check */
+
+typedef struct answers {
+    pthread_mutex_t mu;
+    char text[16384];
+} answers;
+
+static bool answers_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
+{
+    (void)reply_ctx;
+    (void)final;
+    answers *a = ctx;
+    pthread_mutex_lock(&a->mu);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = strlen(a->text), room = sizeof a->text - 1 - at;
+        memcpy(a->text + at, parts[i].p, parts[i].n < room ? parts[i].n : room);
+        a->text[at + (parts[i].n < room ? parts[i].n : room)] = 0;
+    }
+    pthread_mutex_unlock(&a->mu);
+    return true;
+}
+
+/* A transport that hands the session an authenticated caller without
+ * checking scopes itself: the session refuses what the caller may not do,
+ * before the handler runs. */
+START_TEST(runtime_checks_scopes)
+{
+    static const char *const RO[] = {"files:read"};
+    const mcp_caller ro = {.subject = "carol", .scopes = RO, .nscopes = 1};
+    mcp_runtime *r = test_runtime_new(&SERVER, NULL);
+    ck_assert_ptr_nonnull(r);
+    static answers got = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    mcp_session *s = mcp_session_new(r, answers_sink, &got);
+    ck_assert_ptr_nonnull(s);
+    mcp_session_message_from(s, INIT, strlen(INIT), NULL, &ro);
+    mcp_session_message_from(s, INITIALIZED, strlen(INITIALIZED), NULL, &ro);
+    mcp_session_drain(s);
+    got.text[0] = 0;
+    mcp_session_message_from(s, TOOL_CALL("write_file"), strlen(TOOL_CALL("write_file")), NULL, &ro);
+    mcp_session_drain(s);
+    ck_assert_str_eq(got.text, "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32003,\"message\":\"Forbidden: "
+                               "the caller's token lacks the scope files:write\"}}");
+    got.text[0] = 0;
+    mcp_session_message_from(s, TOOL_CALL("read_file"), strlen(TOOL_CALL("read_file")), NULL, &ro);
+    mcp_session_drain(s);
+    ck_assert_msg(strstr(got.text, "read_file by carol files:read"), "%s", got.text);
+    /* No caller (stdio, HTTP without authorization): nothing to check. */
+    got.text[0] = 0;
+    mcp_session_message(s, TOOL_CALL("write_file"), strlen(TOOL_CALL("write_file")), NULL);
+    mcp_session_drain(s);
+    ck_assert_msg(strstr(got.text, "write_file by nobody"), "%s", got.text);
+    mcp_session_free(s);
+    mcp_runtime_free(r);
 }
 END_TEST
 
@@ -1007,6 +1214,8 @@ static Suite *suite(void)
     tcase_add_unchecked_fixture(tc, suite_setup, suite_teardown);
     tcase_add_test(tc, catalogue);
     tcase_add_test(tc, scopes_of_items);
+    tcase_add_test(tc, modern_requests);
+    tcase_add_test(tc, runtime_checks_scopes);
     tcase_add_test(tc, session_owner);
     tcase_add_test(tc, metadata_document);
     tcase_add_test(tc, settings);
