@@ -64,6 +64,7 @@ struct http_auth {
     char *metadata;        /* the document */
     size_t metadata_len;
     char *required_str;    /* the required scopes, space separated ("" for none) */
+    char *basic_str;       /* a 401's scope: the required ones and the server's default ones */
     unsigned algs;
     int leeway;
 
@@ -741,7 +742,7 @@ bool http_auth_precheck(const http_auth *a, const http_req *rq, http_resp *out)
     size_t len;
     int r = bearer_token(rq->header(rq->conn, "Authorization"), &tok, &len, &why);
     if (r == 1) {
-        challenge(a, out, 401, NULL, "this server needs a bearer token", a->required_str);
+        challenge(a, out, 401, NULL, "this server needs a bearer token", a->basic_str);
         return false;
     }
     if (r == 2) {
@@ -749,7 +750,7 @@ bool http_auth_precheck(const http_auth *a, const http_req *rq, http_resp *out)
         return false;
     }
     if (len > AUTH_MAX_TOKEN) {
-        challenge(a, out, 401, "invalid_token", "the token is longer than 8192 bytes", a->required_str);
+        challenge(a, out, 401, "invalid_token", "the token is longer than 8192 bytes", a->basic_str);
         return false;
     }
     return true;
@@ -782,7 +783,7 @@ bool http_auth_check(http_auth *a, const http_req *rq, http_resp *out, auth_call
         free(copy);
         if (!c) {
             mcp_runtime_log(a->rt, MCP_LOG_INFO, "auth: a token refused: %s", vd.why);
-            challenge(a, out, 401, "invalid_token", vd.why, a->required_str);
+            challenge(a, out, 401, "invalid_token", vd.why, a->basic_str);
             return false;
         }
         cache_put(a, key, c);
@@ -1058,7 +1059,24 @@ http_auth *http_auth_new(mcp_runtime *rt, char *why, size_t why_len)
     mcp_buf_putc(&rs, 0);
     size_t rl;
     a->required_str = rs.oom ? (mcp_buf_free(&rs), NULL) : mcp_buf_take(&rs, &rl);
+    /* What a token needs for the items that name no scopes of their own:
+     * the scope a 401 suggests (the specification's scope selection). */
+    mcp_buf bs;
+    mcp_buf_init(&bs);
+    mcp_buf_puts(&bs, a->required_str ? a->required_str : "");
+    for (size_t i = 0; i < a->srv->nscopes; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < o->nrequired_scopes && !dup; k++)
+            dup = strcmp(o->auth_required_scopes[k], a->srv->scopes[i]) == 0;
+        for (size_t k = 0; k < i && !dup; k++)
+            dup = strcmp(a->srv->scopes[k], a->srv->scopes[i]) == 0;
+        if (!dup)
+            mcp_buf_printf(&bs, "%s%s", bs.len ? " " : "", a->srv->scopes[i]);
+    }
+    mcp_buf_putc(&bs, 0);
+    a->basic_str = bs.oom ? (mcp_buf_free(&bs), NULL) : mcp_buf_take(&bs, &rl);
     if (!a->cache || !a->resource_norm || !a->resource_host || !a->metadata_url || !a->required_str ||
+        !a->basic_str ||
         !metadata_build(a)) {
         snprintf(why, why_len, "out of memory");
         goto fail;
@@ -1103,6 +1121,7 @@ void http_auth_free(http_auth *a)
     free(a->metadata_url);
     free(a->metadata);
     free(a->required_str);
+    free(a->basic_str);
     if (a->client_secret) {
         memset(a->client_secret, 0, strlen(a->client_secret));
         free(a->client_secret);

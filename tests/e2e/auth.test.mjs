@@ -1,9 +1,11 @@
 // Authorization end to end: a real authorization server (oauth2-mock-server, pinned, started here
-// on loopback) issues RS256 JWTs from its own JWKS; the weather example with scopes on its tools
-// (scoped_weather.c) checks them; the official TypeScript clients, v1 (@modelcontextprotocol/sdk)
-// and v2 (@modelcontextprotocol/client), find the authorization server through the server's 401
-// and its protected resource metadata, obtain tokens with client credentials, and call tools.
-// A token without a tool's scope gets 403 with the scope it lacks.
+// on loopback) issues RS256 JWTs from its own JWKS; the weather example, built from its IDL with
+// `scopes:` keys added (tests/CMakeLists.txt: the server's weather:read, get_weather_upstream's
+// weather:admin), checks them; the official TypeScript clients, v1 (@modelcontextprotocol/sdk)
+// and v2 (@modelcontextprotocol/client, over 2025-11-25 and pinned to 2026-07-28), find the
+// authorization server through the server's 401 and its protected resource metadata, obtain
+// tokens with client credentials, and call tools. A token without a tool's scope gets 403 with
+// the scope it needs, in either protocol revision.
 //
 // The authorization server grants the scopes asked for and binds each token to the resource the
 // client names (RFC 8707: `resource` becomes `aud`), except that client "reader" never gets
@@ -29,6 +31,7 @@ import { freePort, startHttpServer, tlsArgs } from './e2e_util.mjs';
 const SERVER = process.env.WEATHER_SCOPED;
 const TLS = tlsArgs().length > 0;
 const START_TIMEOUT_MS = 60_000;
+const MODERN = '2026-07-28';
 
 describe(`authorization over ${TLS ? 'HTTPS' : 'HTTP'}`, () => {
   let as, issuer, server, url, origin, metadataUrl;
@@ -85,19 +88,27 @@ describe(`authorization over ${TLS ? 'HTTPS' : 'HTTP'}`, () => {
   test('a request without a token gets 401 and the challenge', async () => {
     const r = await initialize();
     assert.equal(r.status, 401);
-    assert.equal(r.headers.get('www-authenticate'), `Bearer resource_metadata="${metadataUrl}"`);
+    assert.equal(r.headers.get('www-authenticate'), `Bearer resource_metadata="${metadataUrl}", scope="weather:read"`);
+    const m = await post(modernCall('get_weather'), modernHeaders('get_weather'));
+    assert.equal(m.status, 401);
+    assert.equal(m.headers.get('www-authenticate'), `Bearer resource_metadata="${metadataUrl}", scope="weather:read"`);
   });
 
-  for (const [name, Client, Transport, Credentials] of [
+  for (const [name, Client, Transport, Credentials, mode] of [
     ['v1', ClientV1, TransportV1, CredentialsV1],
-    ['v2', ClientV2, TransportV2, CredentialsV2],
+    ['v2', ClientV2, TransportV2, CredentialsV2, 'legacy'],
+    ['v2', ClientV2, TransportV2, CredentialsV2, { pin: MODERN }],
   ]) {
-    test(`the ${name} client obtains a token by itself and calls tools`, async () => {
+    const label = mode ? `${name} (${mode === 'legacy' ? '2025-11-25' : MODERN})` : name;
+    test(`the ${label} client obtains a token by itself and calls tools`, async () => {
       // v1's client-credentials flow asks for the scope configured here, not for the one the
-      // challenge or the metadata names (sdk 1.32.2, fetchToken); v2 asks for scopes_supported.
+      // challenge or the metadata names (sdk 1.32.2, fetchToken); v2 asks for the 401's scope
+      // (weather:read), and on get_weather_upstream's 403 for that and the 403's (step-up).
       const scope = name === 'v1' ? { scope: 'weather:read weather:admin' } : {};
-      const authProvider = new Credentials({ clientId: `full-${name}`, clientSecret: 'unused', ...scope });
-      const options = name === 'v2' ? { versionNegotiation: { mode: 'legacy' } } : {};
+      const authProvider = new Credentials({
+        clientId: `full-${name}`, clientSecret: 'unused', expectedIssuer: issuer, ...scope,
+      });
+      const options = mode ? { versionNegotiation: { mode } } : {};
       const client = new Client({ name: `mcpidl-e2e-auth-${name}`, version: '1.0.0' }, options);
       const transport = new Transport(new URL(url), { authProvider });
       await client.connect(transport);
@@ -105,8 +116,8 @@ describe(`authorization over ${TLS ? 'HTTPS' : 'HTTP'}`, () => {
         const r = await client.callTool({ name: 'get_weather', arguments: { city: 'London' } });
         assert.equal(r.isError, false);
         assert.deepEqual(r.structuredContent, { temperature: 16.2, humidity: 0.83, conditions: 'Overcast' });
-        // The token asked for every scope the metadata lists: the admin tool runs too (and
-        // meets its upstream's bad data, an isError result as without authorization).
+        // With weather:admin too (v1 from the start, v2 after its step-up) the admin tool runs
+        // (and meets its upstream's bad data, an isError result as without authorization).
         const u = await client.callTool({ name: 'get_weather_upstream', arguments: { city: 'London' } });
         assert.equal(u.isError, true);
         assert.ok(authProvider.tokens()?.access_token, 'the provider holds the token it obtained');
@@ -134,6 +145,20 @@ describe(`authorization over ${TLS ? 'HTTPS' : 'HTTP'}`, () => {
     r = await post(toolCall('get_weather'), headers);
     assert.equal(r.status, 200);
     assert.equal((await r.json()).result.isError, false);
+  });
+
+  test(`a ${MODERN} request without a tool's scope gets 403 insufficient_scope too`, async () => {
+    const tok = await clientCredentials('reader', 'weather:read weather:admin');
+    const auth = { authorization: `Bearer ${tok}` };
+    let r = await post(modernCall('get_weather_upstream'), { ...auth, ...modernHeaders('get_weather_upstream') });
+    assert.equal(r.status, 403);
+    assert.equal(r.headers.get('www-authenticate'),
+      'Bearer error="insufficient_scope", error_description="the token lacks a scope this request needs", ' +
+      `resource_metadata="${metadataUrl}", scope="weather:admin"`);
+    r = await post(modernCall('get_weather'), { ...auth, ...modernHeaders('get_weather') });
+    assert.equal(r.status, 200);
+    const body = await r.json();
+    assert.equal(body.result.isError, false, JSON.stringify(body));
   });
 
   test('a token for another resource gets 401 invalid_token', async () => {
@@ -168,6 +193,23 @@ describe(`authorization over ${TLS ? 'HTTPS' : 'HTTP'}`, () => {
       jsonrpc: '2.0', id: 0, method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     }, headers);
+  }
+
+  function modernCall(name) {
+    return {
+      jsonrpc: '2.0', id: 3, method: 'tools/call',
+      params: {
+        name, arguments: { city: 'London' },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    };
+  }
+
+  function modernHeaders(name) {
+    return { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name };
   }
 
   function toolCall(name) {
