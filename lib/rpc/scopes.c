@@ -93,6 +93,12 @@ static void add_message(scope_set *s, const mcp_server *srv, const mcp_json *m)
     } else if (strcmp(method, "resources/read") == 0 || strcmp(method, "resources/subscribe") == 0 ||
                strcmp(method, "resources/unsubscribe") == 0) {
         add_resource(s, srv, str_of(params, "uri"));
+    } else if (strcmp(method, "subscriptions/listen") == 0) {
+        /* 2026-07-28: the updates of each resource it subscribes to */
+        const mcp_json *uris = mcp_json_get(mcp_json_get(params, "notifications"), "resourceSubscriptions");
+        for (size_t i = 0; uris && uris->kind == MCP_JARRAY && i < uris->n; i++)
+            if (uris->items[i]->kind == MCP_JSTRING && !uris->items[i]->has_nul)
+                add_resource(s, srv, uris->items[i]->s);
     } else if (strcmp(method, "prompts/get") == 0) {
         add_prompt(s, srv, str_of(params, "name"));
     } else if (strcmp(method, "completion/complete") == 0) {

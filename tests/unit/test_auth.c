@@ -773,6 +773,12 @@ START_TEST(modern_requests)
     ck_assert_msg(r.status == 200 && strstr(r.body, "write_file by bob files:read files:write"), "%ld %s", r.status,
                   r.body);
     free(r.body);
+    /* subscriptions/listen: the scopes of each resource it would hear about. */
+    r = call("POST", "/mcp", bearer(reader), "MCP-Protocol-Version: 2026-07-28\nMcp-Method: subscriptions/listen",
+             "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"subscriptions/listen\",\"params\":{\"notifications\":"
+             "{\"resourceSubscriptions\":[\"file:///x\",\"note://a\"]}," MODERN_META "}}");
+    ck_assert_msg(r.status == 403 && strstr(r.www, "scope=\"mcp files:read notes:read\""), "%ld %s", r.status, r.www);
+    free(r.body);
     /* No GET stream in 2026-07-28, but the token comes first. */
     r = call("GET", "/mcp", NULL, "MCP-Protocol-Version: 2026-07-28\nAccept: text/event-stream", NULL);
     ck_assert_int_eq(r.status, 401);

@@ -115,8 +115,9 @@ MCPIDL_API mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize);
 /* The OAuth scopes message m needs, for a transport that authorizes its
  * callers before the session sees a message: those the server table gives
  * the tool (tools/call), the resource or the resource template its URI
- * matches (resources/read, resources/subscribe, resources/unsubscribe), the
- * prompt (prompts/get), or the prompt or template a completion/complete
+ * matches (resources/read, resources/subscribe, resources/unsubscribe, and
+ * each URI of a subscriptions/listen's resourceSubscriptions), the prompt
+ * (prompts/get), or the prompt or template a completion/complete
  * refers to; the server's own scopes for an item that names none (the IDL's
  * `scopes:` keys); for a batch, those of each of its messages. Every other
  * message, and one naming no known item, needs none. The scopes go to
