@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "init.h"
 #include "mcpidl/buf.h"
 #include "mcpidlc/mcpidlc.h"
 
@@ -15,8 +17,15 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char USAGE[] =
     "usage: mcpidlc [OPTIONS] FILE.mcp.yaml\n"
+    "       mcpidlc --init NAME\n"
+    "       mcpidlc diff [--allow KIND]... OLD NEW\n"
     "\n"
     "Compile an MCP server description (.mcp.yaml) into JSON Schema and C.\n"
+    "\n"
+    "Start a project:\n"
+    "  --init NAME          write NAME/NAME.mcp.yaml, NAME/NAME.c (handlers that compile)\n"
+    "                       and NAME/CMakeLists.txt (find_package(mcpidl)): a server to\n"
+    "                       build with cmake -S NAME -B NAME/build && cmake --build NAME/build\n"
     "\n"
     "Output:\n"
     "  --print-tools        write the JSON array that tools/list returns to standard output\n"
@@ -41,10 +50,34 @@ static const char USAGE[] =
     "  --version            show the version and exit\n"
     "\n"
     "FILE may be '-' for standard input. NAME is FILE's name without '.mcp.yaml'.\n"
-    "Exit status: 0 success, 1 errors in the input, 2 bad usage.\n";
+    "Exit status: 0 success, 1 errors in the input, 2 bad usage.\n"
+    "'mcpidlc diff --help' describes the comparison of two versions of a contract.\n";
+
+static const char DIFF_USAGE[] =
+    "usage: mcpidlc diff [OPTIONS] OLD NEW\n"
+    "\n"
+    "Compare two versions of a contract and report each change, at its place in NEW:\n"
+    "an error when it breaks clients of OLD, a warning when it breaks servers of OLD,\n"
+    "a note when it is compatible. OLD and NEW are files, '-' (standard input, for one\n"
+    "of them), or git:REV:PATH (PATH as of revision REV, as 'git show REV:PATH' reads it).\n"
+    "\n"
+    "Options:\n"
+    "  --allow KIND         accept the changes of one kind on purpose (repeatable);\n"
+    "                       KIND is one of removed, added, required, input-removed,\n"
+    "                       input-narrowed, input-values, input-widened,\n"
+    "                       output-removed, output-optional, output-widened,\n"
+    "                       output-values, output-narrowed, default-changed\n"
+    "  -Werror              changes that break servers are errors too\n"
+    "  -fno-diagnostics-show-caret\n"
+    "                       print diagnostics without the source line and caret\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0 nothing breaks, 1 something breaks, 2 bad usage or an input that\n"
+    "cannot be read or has errors.\n";
 
 typedef struct options {
     const char *input;
+    const char *init; /* --init NAME */
     const char *out_dir;
     bool print_tools;
     bool emit_schema;
@@ -100,6 +133,12 @@ static int parse_args(options *o, int argc, char **argv)
         } else if (strcmp(a, "--version") == 0) {
             printf("mcpidlc %s\n", mcpidlc_version());
             exit(0);
+        } else if (strcmp(a, "--init") == 0) {
+            if (++i == argc)
+                return usage_error("%s needs a project name", a);
+            o->init = argv[i];
+        } else if (strncmp(a, "--init=", 7) == 0) {
+            o->init = a + 7;
         } else if (strcmp(a, "--print-tools") == 0) {
             o->print_tools = true;
         } else if (strcmp(a, "--check") == 0) {
@@ -130,6 +169,10 @@ static int parse_args(options *o, int argc, char **argv)
             return usage_error("unknown option '%s'", a);
         }
     }
+    if (o->init && (o->input || o->print_tools || o->emit_schema || o->emit_c || o->check_only))
+        return usage_error("%s", "--init takes no input file and no other output");
+    if (o->init)
+        return 0;
     if (!o->input)
         return usage_error("%s", "no input file");
     if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c))
@@ -231,12 +274,187 @@ static void print_diagnostic(void *ctx, const mcpidlc_diagnostic *d)
     fwrite(d->text, 1, d->text_len, ctx);
 }
 
+/* ---------------------------------------------------------------- diff */
+
+enum { DIFF_BREAKS = 1, DIFF_ERROR = 2, MAX_ALLOW = 64 };
+
+static int diff_usage_error(const char *fmt, const char *arg)
+{
+    fputs("mcpidlc diff: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'mcpidlc diff --help' for more information.\n", stderr);
+    return DIFF_ERROR;
+}
+
+/* The blob REV:PATH of the git repository around the current directory, by
+ * `git show` (no shell between); NULL with a message when it cannot be read. */
+static char *git_show(const char *spec, const char *rev_path, size_t *len)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        fprintf(stderr, "mcpidlc: error: cannot read '%s': %s\n", spec, strerror(errno));
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "mcpidlc: error: cannot read '%s': %s\n", spec, strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], 1) < 0)
+            _exit(127);
+        close(fds[1]);
+        execlp("git", "git", "--no-pager", "show", "--no-textconv", rev_path, (char *)NULL);
+        fprintf(stderr, "mcpidlc: error: cannot run git: %s\n", strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    mcp_buf b;
+    mcp_buf_init(&b);
+    char chunk[65536];
+    ssize_t n;
+    bool too_big = false;
+    while ((n = read(fds[0], chunk, sizeof chunk)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (b.len + (size_t)n > (16u << 20))
+            too_big = true; /* read on, so that git is not left blocked */
+        else
+            mcp_buf_put(&b, chunk, (size_t)n);
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || too_big || b.oom) {
+        if (too_big)
+            fprintf(stderr, "mcpidlc: error: '%s' is larger than 16 MiB\n", spec);
+        else if (b.oom)
+            fprintf(stderr, "mcpidlc: error: out of memory reading '%s'\n", spec);
+        else
+            fprintf(stderr, "mcpidlc: error: cannot read '%s': git show failed\n", spec);
+        mcp_buf_free(&b);
+        return NULL;
+    }
+    char *data = mcp_buf_take(&b, len);
+    if (!data) {
+        data = malloc(1);
+        *len = 0;
+    }
+    return data;
+}
+
+/* Compile one version: a file, '-', or git:REV:PATH. */
+static int diff_load(mcpidlc_context *cx, const char *spec)
+{
+    mcpidlc_status st;
+    if (strncmp(spec, "git:", 4) == 0) {
+        const char *rev_path = spec + 4, *colon = strchr(rev_path, ':');
+        if (!colon || colon == rev_path || !colon[1] || rev_path[0] == '-')
+            return diff_usage_error("'%s' is not git:REV:PATH", spec);
+        size_t len = 0;
+        char *text = git_show(spec, rev_path, &len);
+        if (!text)
+            return DIFF_ERROR;
+        st = mcpidlc_compile_buffer(cx, spec, text, len);
+        free(text);
+    } else {
+        st = mcpidlc_compile_file(cx, spec);
+    }
+    if (st == MCPIDLC_OK)
+        return 0;
+    if (st == MCPIDLC_INVALID)
+        fprintf(stderr, "mcpidlc: error: '%s' has errors; it cannot be compared\n",
+                strcmp(spec, "-") == 0 ? "<stdin>" : spec);
+    else
+        fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_message(cx));
+    return DIFF_ERROR;
+}
+
+static int diff_main(int argc, char **argv)
+{
+    const char *files[2] = {NULL, NULL}, *allow[MAX_ALLOW];
+    size_t nfiles = 0, nallow = 0;
+    bool werror = false, show_caret = true, no_more_options = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *kind = NULL;
+        if (no_more_options || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (nfiles == 2)
+                return diff_usage_error("more than two inputs ('%s')", a);
+            files[nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            no_more_options = true;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(DIFF_USAGE, stdout);
+            return 0;
+        } else if (strcmp(a, "-Werror") == 0) {
+            werror = true;
+        } else if (strcmp(a, "-fno-diagnostics-show-caret") == 0) {
+            show_caret = false;
+        } else if (strcmp(a, "--allow") == 0) {
+            if (++i == argc)
+                return diff_usage_error("%s needs a kind of change", a);
+            kind = argv[i];
+        } else if (strncmp(a, "--allow=", 8) == 0) {
+            kind = a + 8;
+        } else {
+            return diff_usage_error("unknown option '%s'", a);
+        }
+        if (kind) {
+            if (nallow == MAX_ALLOW)
+                return diff_usage_error("%s", "too many --allow");
+            allow[nallow++] = kind;
+        }
+    }
+    if (nfiles < 2)
+        return diff_usage_error("%s", nfiles ? "no NEW version to compare with" : "no versions to compare");
+    if (strcmp(files[0], "-") == 0 && strcmp(files[1], "-") == 0)
+        return diff_usage_error("%s", "only one version can be read from standard input");
+    mcpidlc_options opts = {.warnings_as_errors = werror,
+                            .no_source_lines = !show_caret,
+                            .on_diagnostic = print_diagnostic,
+                            .diagnostic_ctx = stderr};
+    mcpidlc_context *old = mcpidlc_new(&opts), *now = mcpidlc_new(&opts);
+    int status = DIFF_ERROR;
+    if (!old || !now) {
+        fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
+    } else {
+        /* Both are loaded, so that the errors of both are shown. */
+        int rc_old = diff_load(old, files[0]), rc_new = diff_load(now, files[1]);
+        if (rc_old == 0 && rc_new == 0) {
+            size_t breaking = 0;
+            mcpidlc_status st = mcpidlc_diff(now, old, allow, nallow, &breaking);
+            if (st == MCPIDLC_EUSAGE)
+                status = diff_usage_error("%s", mcpidlc_message(now));
+            else if (st != MCPIDLC_OK)
+                fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_message(now));
+            else
+                status = breaking ? DIFF_BREAKS : 0;
+        }
+    }
+    mcpidlc_free(old);
+    mcpidlc_free(now);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "diff") == 0)
+        return diff_main(argc - 1, argv + 1);
     options o;
     int rc = parse_args(&o, argc, argv);
     if (rc)
         return rc;
+    if (o.init)
+        return mcpidlc_init(o.init, mcpidlc_version(), stdout, stderr);
     mcpidlc_options opts = {.warnings_as_errors = o.werror,
                             .no_source_lines = !o.show_caret,
                             .on_diagnostic = print_diagnostic,

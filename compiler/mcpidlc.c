@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "c_names.h"
+#include "diff.h"
 #include "emit_c.h"
 #include "emit_schema.h"
 #include "ir.h"
+#include "node.h"
 
 enum { MAX_INPUT = 16 << 20 }; /* an IDL is kilobytes; the loader needs ~130 bytes per node */
 
@@ -22,6 +24,10 @@ struct mcpidlc_context {
     bool has_source;
     const char *stem;          /* NAME */
     const char *source_name;   /* the file's name without directories, for the comment on top of the C */
+    const char *file;          /* the name diagnostics give it */
+    const char *src;           /* its text, kept for the source lines of mcpidlc_diff */
+    size_t src_len;
+    const idl_node *root;      /* its YAML tree, when it loaded */
     size_t errors, warnings;
     ir_server *srv;            /* NULL unless the source compiled without errors */
     schema_emitter *schemas;   /* built on first use */
@@ -81,6 +87,9 @@ static void reset(mcpidlc_context *cx)
     mcp_arena_init(&cx->arena);
     cx->has_source = false;
     cx->stem = cx->source_name = NULL;
+    cx->file = cx->src = NULL;
+    cx->src_len = 0;
+    cx->root = NULL;
     cx->errors = cx->warnings = 0;
     cx->srv = NULL;
     cx->schemas = NULL;
@@ -132,13 +141,21 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     const char *file = mcp_arena_strdup(a, shown);
     cx->source_name = mcp_arena_strdup(a, base);
     cx->stem = stem ? mcp_arena_strdup(a, stem) : stem_of(a, base);
-    if (!file || !cx->source_name || !cx->stem)
+    char *copy = mcp_arena_alloc(a, len + 1);
+    if (!file || !cx->source_name || !cx->stem || !copy)
         return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);
+    memcpy(copy, src, len);
+    copy[len] = 0;
     cx->has_source = true;
+    cx->file = file;
+    cx->src = copy;
+    cx->src_len = len;
     idl_diags diags;
-    idl_diags_init(&diags, a, file, src, len);
+    idl_diags_init(&diags, a, file, copy, len);
     idl_options opts = {.warnings_as_errors = cx->opt.warnings_as_errors};
-    ir_server *srv = idl_compile(a, &diags, src, len, &opts);
+    idl_node *root = idl_load_yaml(a, &diags, copy, len, NULL);
+    ir_server *srv = root ? idl_check(a, &diags, root, &opts) : NULL;
+    cx->root = root;
     /* The names of the generated C, whose collisions are errors of the source. */
     bool nomem = false;
     if (srv && !diags.errors)
@@ -303,4 +320,50 @@ mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind, const char
         st = MCPIDLC_EWRITE;
     mcp_buf_free(&b);
     return st;
+}
+
+/* ---------------------------------------------------------------- diff */
+
+typedef struct diff_sink {
+    mcpidlc_context *cx;
+} diff_sink;
+
+static void pass_diff(void *ctx, const char *file, const idl_diag *g, const char *text, size_t len)
+{
+    diag_sink sink = {((diff_sink *)ctx)->cx, file};
+    pass_on(&sink, g, text, len);
+}
+
+mcpidlc_status mcpidlc_diff(mcpidlc_context *now, const mcpidlc_context *old, const char *const *allow, size_t nallow,
+                            size_t *breaking)
+{
+    now->message[0] = 0;
+    if (breaking)
+        *breaking = 0;
+    if (!old || !old->srv || !now->srv)
+        return fail(now, MCPIDLC_EUSAGE, "both versions must have compiled without errors");
+    for (size_t i = 0; i < nallow; i++)
+        if (!allow[i] || !diff_kind_known(allow[i]))
+            return fail(now, MCPIDLC_EUSAGE, "unknown kind of change '%s' (known: %s)", allow[i] ? allow[i] : "(null)",
+                        diff_kind_list());
+    diff_source o = {old->file, old->src, old->src_len, old->srv, old->root};
+    diff_source n = {now->file, now->src, now->src_len, now->srv, now->root};
+    diff_sink sink = {now};
+    diff_options opts = {.allow = allow,
+                         .nallow = nallow,
+                         .werror = now->opt.warnings_as_errors,
+                         .show_source = !now->opt.no_source_lines,
+                         .emit = now->opt.on_diagnostic ? pass_diff : NULL,
+                         .ctx = &sink};
+    /* The comparison's text lives in a scratch arena of its own. */
+    mcp_arena scratch;
+    mcp_arena_init(&scratch);
+    size_t errors = 0;
+    bool ok = contract_diff(&scratch, &o, &n, &opts, &errors);
+    mcp_arena_free(&scratch);
+    if (!ok)
+        return fail(now, MCPIDLC_ENOMEM, "out of memory comparing '%s' with '%s'", old->file, now->file);
+    if (breaking)
+        *breaking = errors;
+    return MCPIDLC_OK;
 }

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 DEBS=(gcc make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev
-      libgnutls28-dev libgmp-dev libcurl4-gnutls-dev openssl check
+      libgnutls28-dev libgmp-dev libcurl4-gnutls-dev openssl check dpkg-dev
       clang python3 python3-jsonschema python3-yaml valgrind)
 
 missing=()

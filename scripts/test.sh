@@ -7,7 +7,10 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 run_suite() {
   local dir=$1; shift
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  # Whatever an earlier configuration of "$dir" chose (an install build with the tests off, the
+  # runtime alone), everything the suite needs is switched on again.
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPIDL_BUILD_TESTS=ON -DMCPIDL_BUILD_EXAMPLES=ON \
+    -DMCPIDL_RUNTIME_ONLY=OFF -DMCPIDL_HTTP=ON -DMCPIDL_INSTALL=ON -DMCPIDL_SANITIZE=OFF "$@" >/dev/null
   cmake --build "$dir" -j "$JOBS"
   (cd "$dir" && ctest --output-on-failure -j "$JOBS")
 }

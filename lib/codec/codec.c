@@ -739,18 +739,54 @@ static mcp_json *literal_json(mcp_arena *a, const mcp_literal *l)
     }
 }
 
+/* The encoder's state: where it is in the value (rep's location stack) and
+ * what went wrong first. A fault of the handler's C value is reported like a
+ * validation error at its location (`author.name`, `items.3`), in pydantic's
+ * words where pydantic has some (a NULL string is None where a string should
+ * be), else as a value_error that says what the C value holds. */
 typedef struct enc_ctx {
     mcp_arena *a;
-    const char *why;
+    mcp_report *rep;
+    bool failed;
+    bool oom;
 } enc_ctx;
 
 static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p);
 
-static mcp_json *fail(enc_ctx *c, const char *why)
+static mcp_json *oom(enc_ctx *c)
 {
-    if (!c->why)
-        c->why = why;
+    c->failed = c->oom = true;
     return NULL;
+}
+
+/* The first fault only: the encoder stops there. */
+static mcp_json *fault(enc_ctx *c, mcp_verr_kind kind, const mcp_json *input, const char *message)
+{
+    if (!c->failed) {
+        c->failed = true;
+        if (message)
+            mcp_report_add(c->rep, kind, input, message);
+        else
+            mcp_report_add_simple(c->rep, kind, input);
+    }
+    return NULL;
+}
+
+static mcp_json *value_error(enc_ctx *c, const char *why)
+{
+    const char *m = mcp_arena_printf(c->a, "Value error, %s", why);
+    return m ? fault(c, MCP_VERR_VALUE_ERROR, NULL, m) : oom(c);
+}
+
+/* A string that is not UTF-8, as the input of a report: its bytes as they
+ * are (the report writes what it cannot print as escapes). */
+static mcp_json *not_unicode(enc_ctx *c, const char *s, size_t n)
+{
+    mcp_json *v = mcp_arena_alloc(c->a, sizeof *v);
+    if (!v)
+        return oom(c);
+    *v = (mcp_json){.kind = MCP_JSTRING, .s = s, .len = n};
+    return fault(c, MCP_VERR_STRING_UNICODE, v, NULL);
 }
 
 static int member_key_cmp(const void *x, const void *y)
@@ -781,26 +817,30 @@ static mcp_json *seq_to_json(enc_ctx *c, const mcp_type *t, const seq *s, size_t
 {
     mcp_json *arr = t->kind == MCP_T_DICT ? mcp_json_new_object(c->a) : mcp_json_new_array(c->a);
     if (!arr)
-        return fail(c, "out of memory");
+        return oom(c);
     if (s->len && !s->items)
-        return fail(c, "a list or dict has items == NULL but len > 0");
+        return value_error(c, mcp_arena_printf(c->a, "items is NULL but len is %zu", s->len));
     if (s->len) {
         if (t->kind == MCP_T_DICT)
             arr->members = mcp_arena_alloc(c->a, s->len * sizeof *arr->members);
         else
             arr->items = mcp_arena_alloc(c->a, s->len * sizeof *arr->items);
         if (!arr->members && !arr->items)
-            return fail(c, "out of memory");
+            return oom(c);
     }
     for (size_t i = 0; i < s->len; i++) {
         const char *item = (const char *)s->items + i * esz;
-        mcp_json *v = to_json(c, t->elem, item + elem_off);
-        if (!v)
-            return NULL;
         if (t->kind != MCP_T_DICT) {
+            mcp_report_push_index(c->rep, i);
+            mcp_json *v = to_json(c, t->elem, item + elem_off);
+            mcp_report_pop(c->rep);
+            if (!v)
+                return NULL;
             arr->items[arr->n++] = v;
             continue;
         }
+        /* The key first, as pydantic validates it: a bad key is reported
+         * at KEY.[key] (None for a NULL one), a bad value at KEY. */
         const char *key;
         size_t key_len;
         if (t->int_keys) {
@@ -808,20 +848,33 @@ static mcp_json *seq_to_json(enc_ctx *c, const mcp_type *t, const seq *s, size_t
             memcpy(&k, item, sizeof k);
             key = mcp_arena_printf(c->a, "%lld", (long long)k);
             if (!key)
-                return fail(c, "out of memory");
+                return oom(c);
             key_len = strlen(key);
         } else {
             memcpy(&key, item, sizeof key);
-            if (!key)
-                return fail(c, "a dict key is NULL");
+            bool bad = !key || !mcp_utf8_valid(key, strlen(key));
+            if (bad) {
+                mcp_report_push_key(c->rep, key ? key : "None", key ? strlen(key) : 4);
+                mcp_report_push_key(c->rep, "[key]", 5);
+                if (key)
+                    not_unicode(c, key, strlen(key));
+                else
+                    fault(c, MCP_VERR_STRING_TYPE, NULL, NULL);
+                mcp_report_pop(c->rep);
+                mcp_report_pop(c->rep);
+                return NULL;
+            }
             key_len = strlen(key);
-            if (!mcp_utf8_valid(key, key_len))
-                return fail(c, "a dict key is not valid UTF-8");
         }
+        mcp_report_push_key(c->rep, key, key_len);
+        mcp_json *v = to_json(c, t->elem, item + elem_off);
+        mcp_report_pop(c->rep);
+        if (!v)
+            return NULL;
         arr->members[arr->n++] = (mcp_json_member){key, key_len, v};
     }
     if (t->kind == MCP_T_DICT && arr->n > 1 && has_repeated_key(c->a, arr))
-        return fail(c, "a dict holds the same key twice");
+        return value_error(c, "the dict holds the same key twice");
     return arr;
 }
 
@@ -843,10 +896,10 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
         const char *s;
         memcpy(&s, p, sizeof s);
         if (!s)
-            return fail(c, "a string is NULL");
+            return fault(c, MCP_VERR_STRING_TYPE, NULL, NULL);
         size_t n = strlen(s);
         if (!mcp_utf8_valid(s, n))
-            return fail(c, "a string is not valid UTF-8");
+            return not_unicode(c, s, n);
         mcp_json *v = mcp_arena_alloc(a, sizeof *v);
         if (v)
             *v = (mcp_json){.kind = MCP_JSTRING, .s = s, .len = n};
@@ -855,9 +908,9 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
     case MCP_T_BYTES: {
         const mcp_bytes *b = (const mcp_bytes *)p;
         if (!b->data && b->len)
-            return fail(c, "bytes have data == NULL but len > 0");
+            return value_error(c, mcp_arena_printf(a, "bytes have data NULL but len %zu", b->len));
         if (!mcp_utf8_valid(b->data ? b->data : "", b->len))
-            return fail(c, "bytes are not valid UTF-8 (bytes are carried as a UTF-8 string)");
+            return not_unicode(c, b->data, b->len);
         return mcp_json_new_string(a, b->data ? b->data : "", b->len);
     }
     case MCP_T_BOOL:
@@ -877,11 +930,13 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
     case MCP_T_TUPLE: {
         mcp_json *arr = mcp_json_new_array(a);
         for (uint32_t i = 0; arr && i < t->nitems; i++) {
+            mcp_report_push_index(c->rep, i);
             mcp_json *v = to_json(c, t->items[i], p + t->offsets[i]);
+            mcp_report_pop(c->rep);
             if (!v || !mcp_json_append(a, arr, v))
-                return v ? fail(c, "out of memory") : NULL;
+                return v ? oom(c) : NULL;
         }
-        return arr ? arr : fail(c, "out of memory");
+        return arr ? arr : oom(c);
     }
     case MCP_T_OPTIONAL:
         if (!*(const bool *)p)
@@ -891,35 +946,46 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
         const char *target;
         memcpy(&target, p, sizeof target);
         if (!target)
-            return t->nullable ? mcp_json_new_null(a) : fail(c, "a union arm's pointer is NULL");
+            return t->nullable ? mcp_json_new_null(a) : value_error(c, "the pointer to the value is NULL");
         return to_json(c, t->elem, target);
     }
     case MCP_T_UNION: {
         uint32_t which;
         memcpy(&which, p, sizeof which);
         if (which == 0 || which > t->nitems)
-            return fail(c, "a union has no arm set (which is 0 or out of range)");
+            return value_error(c, mcp_arena_printf(a, "the union has no arm set (which is %u; its arms are 1 to %u)",
+                                                   which, t->nitems));
         return to_json(c, t->items[which - 1], p + t->offsets[0]);
     }
     case MCP_T_LITERAL:
     case MCP_T_ENUM: {
         int i = *(const int *)p;
-        if (i < 0 || (uint32_t)i >= t->nvalues)
-            return fail(c, "an enum or Literal holds a value out of range");
+        if (i < 0 || (uint32_t)i >= t->nvalues) {
+            mcp_buf b;
+            mcp_buf_init(&b);
+            mcp_buf_puts(&b, "Input should be ");
+            expected_list(&b, t->values, t->nvalues);
+            const char *m = b.data ? mcp_arena_strdup(a, b.data) : NULL;
+            mcp_buf_free(&b);
+            return m ? fault(c, t->kind == MCP_T_ENUM ? MCP_VERR_ENUM : MCP_VERR_LITERAL, mcp_json_new_int(a, i), m)
+                     : oom(c);
+        }
         return literal_json(a, &t->values[i]);
     }
     case MCP_T_OBJECT: {
         mcp_json *o = mcp_json_new_object(a);
         if (!o)
-            return fail(c, "out of memory");
+            return oom(c);
         o->members = mcp_arena_alloc(a, (t->nfields ? t->nfields : 1) * sizeof *o->members);
         if (!o->members)
-            return fail(c, "out of memory");
+            return oom(c);
         for (uint32_t i = 0; i < t->nfields; i++) {
             const mcp_field *f = &t->fields[i];
             if (f->has_offset >= 0 && !p[f->has_offset])
                 continue;
+            mcp_report_push_key(c->rep, f->name, f->name_len);
             mcp_json *v = to_json(c, f->type, p + f->offset);
+            mcp_report_pop(c->rep);
             if (!v)
                 return NULL;
             o->members[o->n++] = (mcp_json_member){f->name, f->name_len, v};
@@ -927,14 +993,39 @@ static mcp_json *to_json(enc_ctx *c, const mcp_type *t, const char *p)
         return o;
     }
     }
-    return fail(c, "unknown type");
+    return value_error(c, "the type table names an unknown kind");
+}
+
+mcp_json *mcp_to_json_report(const mcp_type *t, const void *value, mcp_arena *a, mcp_report *rep)
+{
+    enc_ctx c = {a, rep, false, false};
+    mcp_json *v = to_json(&c, t, value);
+    if (!v && (c.oom || !c.failed))
+        rep->oom = true;
+    return v;
 }
 
 mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const char **why)
 {
-    enc_ctx c = {a, NULL};
-    mcp_json *v = to_json(&c, t, value);
-    if (!v && why)
-        *why = c.why ? c.why : "out of memory";
+    /* the location stack is written before it is read: not cleared */
+    mcp_report rep;
+    rep.arena = a;
+    rep.items = NULL;
+    rep.len = rep.cap = 0;
+    rep.oom = false;
+    rep.depth = 0;
+    mcp_json *v = mcp_to_json_report(t, value, a, &rep);
+    if (!v && why) {
+        /* "LOCATION: MESSAGE", or MESSAGE at the root */
+        const mcp_verror *e = rep.len ? &rep.items[0] : NULL;
+        if (!e || rep.oom)
+            *why = "out of memory";
+        else if (e->loc_depth == 0)
+            *why = e->message;
+        else
+            *why = mcp_arena_printf(a, "%.*s: %s", (int)e->loc_len, e->loc, e->message);
+        if (!*why)
+            *why = "out of memory";
+    }
     return v;
 }

@@ -62,8 +62,13 @@ bool mcp_value_from_json(const mcp_type *t, const char *text, size_t len, void *
 bool mcp_value_to_json(const mcp_type *t, const void *value, mcp_buf *out, mcp_arena *a, const char **error)
 {
     const char *why = NULL;
-    const mcp_json *v = mcp_to_json(t, value, a, &why);
-    if (v) {
+    mcp_report fault;
+    mcp_report_init(&fault, a);
+    const mcp_json *v = mcp_to_json_report(t, value, a, &fault);
+    if (!v) {
+        /* what the C value holds that no JSON can carry, at its place */
+        why = report_text(a, &fault, t->tag);
+    } else {
         /* Checked as an output is: decoded into scratch space, with the report
          * of what does not fit. */
         void *scratch = mcp_arena_alloc(a, t->size ? t->size : 1);

@@ -44,6 +44,9 @@ static const struct {
     [MCP_VERR_LITERAL] = {"literal_error", NULL},
     [MCP_VERR_ENUM] = {"enum", NULL},
     [MCP_VERR_EXTRA_FORBIDDEN] = {"extra_forbidden", "Extra inputs are not permitted"},
+    [MCP_VERR_STRING_UNICODE] = {"string_unicode",
+                                 "Input should be a valid string, unable to parse raw data as a unicode string"},
+    [MCP_VERR_VALUE_ERROR] = {"value_error", NULL},
 };
 
 const char *mcp_verr_type_name(mcp_verr_kind k)

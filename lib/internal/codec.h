@@ -16,5 +16,9 @@ bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, m
  * when the value cannot be represented (a NULL string or an unset union):
  * `why` then says what, with the path in `rep`'s current location. */
 mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const char **why);
+/* mcp_to_json, a fault of the C value reported in rep at its location (the
+ * location stack starts where rep's stands: push "result" first for a
+ * wrapped return). NULL with rep->oom set when memory ran out. */
+mcp_json *mcp_to_json_report(const mcp_type *t, const void *value, mcp_arena *a, mcp_report *rep);
 
 #endif

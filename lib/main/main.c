@@ -21,6 +21,21 @@ static const char *prog_name(char **argv)
     return slash && slash[1] ? slash + 1 : p;
 }
 
+/* --http's value has the form HOST:PORT (the transport resolves HOST). */
+static bool host_port_ok(const char *s)
+{
+    const char *colon = strrchr(s, ':');
+    if (!colon || !colon[1] || strlen(colon + 1) > 5)
+        return false;
+    unsigned long port = 0;
+    for (const char *p = colon + 1; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        port = port * 10 + (unsigned long)(*p - '0');
+    }
+    return port <= 65535;
+}
+
 static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_options *def)
 {
     fprintf(f,
@@ -319,6 +334,12 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
     }
     if (http_only && !o->http) {
         cli_error("%s needs --http", http_only);
+        usage(stderr, prog, server, &def);
+        return 2;
+    }
+    if (o->http && !host_port_ok(o->http)) {
+        cli_error("--http: '%s' is not HOST:PORT (a port from 0 to 65535 after the last ':')", o->http);
+        usage(stderr, prog, server, &def);
         return 2;
     }
     if (o->no_auth && (o->auth_issuer || o->auth_resource || o->auth_jwks || o->auth_introspect ||

@@ -194,10 +194,18 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         return !out->oom;
     }
     if (!raw) {
-        const char *why = NULL;
-        raw = mcp_to_json(tool->result, value, a, &why);
+        /* A fault of the C value (a NULL string, an enum out of range) is
+         * reported like a validation error of the output, at its place. */
+        bool wrap = tool->output == MCP_OUTPUT_WRAPPED;
+        if (wrap)
+            mcp_report_push_key(&rep, "result", 6);
+        raw = mcp_to_json_report(tool->result, value, a, &rep);
+        if (wrap)
+            mcp_report_pop(&rep);
         if (!raw) {
-            error_result(out, tool->name, why, strlen(why));
+            if (rep.oom || !rep.len)
+                return false;
+            report_result(out, tool->name, &rep, tool->output_title ? tool->output_title : tool->name);
             return !out->oom;
         }
     }

@@ -7,6 +7,9 @@ from IDL files and answering a tools/call.
     run.py subdirectory --work DIR --source ROOT          add_subdirectory(mcpidl)
     run.py fetchcontent --work DIR --source ROOT          FetchContent from a source archive
     run.py makefile     --work DIR --prefix PREFIX        make and pkg-config
+    run.py init         --work DIR --prefix PREFIX        mcpidlc --init, then cmake as it says
+    run.py deb          --work DIR --build DIR            the Debian packages (cpack -G DEB),
+                                                          unpacked, then package and makefile
 
 install runs `cmake --install` of the build under test into PREFIX and checks what it put there;
 package and makefile then use that installation. subdirectory and fetchcontent compile mcpidl
@@ -26,6 +29,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PASSED = []
@@ -101,6 +105,43 @@ def expect_call(server, tool, arguments, structured, extra_args=(), env=None):
     ok("%s answers tools/call %s %s" % (os.path.basename(server), tool, json.dumps(arguments)))
 
 
+def expect_http_call(server, tool, arguments, structured):
+    """The server started with --http on a free port answers one 2026-07-28 tools/call (a
+    request of its own, no session); then SIGTERM ends it with status 0."""
+    p = subprocess.Popen([server, "--http", "127.0.0.1:0"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        url = None
+        for line in p.stderr:  # the banner comes before any request is served
+            m = re.search(r"listening on (http://\S+/mcp)", line)
+            if m:
+                url = m.group(1)
+                break
+        if not url:
+            fail("%s --http printed no address" % server)
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                     "io.modelcontextprotocol/clientCapabilities": {}},
+                           "name": tool, "arguments": arguments}}
+        req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            answer = json.loads(r.read())
+        result = answer.get("result", {})
+        if result.get("isError") or result.get("structuredContent") != structured:
+            fail("%s over HTTP: tools/call %s answered %s" % (os.path.basename(server), tool, json.dumps(answer)))
+        p.terminate()
+        if p.wait(timeout=60) != 0:
+            fail("%s --http exited with status %d after SIGTERM" % (server, p.returncode))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    ok("%s answers tools/call %s over Streamable HTTP" % (os.path.basename(server), tool))
+
+
 def check_servers(server):
     """The calc server and, through its first argument, the greet server (two IDL files)."""
     expect_call(server, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
@@ -165,6 +206,11 @@ def mode_install(args):
         if not find_file(prefix, name):
             fail("the installation has no %s" % name)
     ok("libmcpidl.a, libmcpidl.so, mcpidl.pc and the CMake package files are installed")
+    if os.path.isfile(os.path.join(prefix, "include", "mcpidl", "http.h")):
+        for name in ["libmcpidl-http.a", "libmcpidl-http.so", "mcpidl-http.pc"]:
+            if not find_file(prefix, name):
+                fail("the installation has the HTTP transport's header but no %s" % name)
+        ok("libmcpidl-http.a, libmcpidl-http.so and mcpidl-http.pc are installed")
     so = os.path.realpath(find_file(prefix, "libmcpidl.so"))
     _, out = run(["readelf", "-d", so])
     m = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", out)
@@ -205,6 +251,13 @@ def mode_package(args):
     if any("mcpidl" in n for n in needed(static)):
         fail("calc-server-static links a shared libmcpidl")
     ok("LIBRARY mcpidl::mcpidl_static links libmcpidl.a")
+    http = os.path.join(bld, "calc-server-http")
+    if os.path.exists(os.path.join(os.path.abspath(args.prefix), "include", "mcpidl", "http.h")):
+        if not os.path.isfile(http):
+            fail("the installation has the HTTP transport, but mcpidl::http was not found")
+        check_servers(http)
+        expect_http_call(http, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
+        ok("linking mcpidl::http serves --http (with --as-needed)")
     mock = os.path.join(bld, "calc-mock")
     expect_call(mock, "add", {"a": 1, "b": 1}, {"total": 42, "terms": 2},
                 extra_args=["--mock", os.path.join(src, "..", "server", "calc.mock.json")])
@@ -358,10 +411,124 @@ def mode_makefile(args):
         fail("make LINK=static linked a shared libmcpidl")
     ok("make LINK=static links libmcpidl.a with pkg-config --static")
 
+    # HTTP by asking for mcpidl-http.pc once: the transport is kept, --as-needed or not.
+    status, _ = run(["pkg-config", "--exists", "mcpidl-http"], env=env, expect_ok=False)
+    if status != 0:
+        ok("no mcpidl-http.pc: this installation has no HTTP transport")
+        return
+    as_needed = dict(env, LDFLAGS=("-Wl,--as-needed " + env.get("LDFLAGS", "")).strip())
+    for link in ([], ["LINK=static"]):
+        run(["make", "clean"], cwd=src, env=env)
+        run(make + ["HTTP=1"] + link, cwd=src, env=as_needed)
+        check_servers(server)
+        expect_http_call(server, "add", {"a": 2, "b": 40}, {"total": 42, "terms": 2})
+        shared = [n for n in needed(server) if "mcpidl" in n]
+        if link and shared:
+            fail("make HTTP=1 LINK=static linked shared libraries %s" % shared)
+        if not link and not any(n.startswith("libmcpidl-http.so.") for n in shared):
+            fail("make HTTP=1 dropped libmcpidl-http: %s" % shared)
+    ok("make HTTP=1 (shared, and LINK=static) serves --http through mcpidl-http.pc")
+
+
+def mode_init(args):
+    """The first run of a new user: the installed mcpidlc --init writes a project that builds,
+    as its message says, into a server that answers its two tools over stdio and HTTP."""
+    work = os.path.abspath(args.work)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+    prefix = os.path.abspath(args.prefix)
+    mcpidlc = os.path.join(prefix, "bin", "mcpidlc")
+    _, out = run([mcpidlc, "--init", "notes"], cwd=work)
+    if "cmake -S notes -B notes/build && cmake --build notes/build" not in out:
+        fail("mcpidlc --init does not say how to build: %s" % out)
+    for name in ["notes.mcp.yaml", "notes.c", "CMakeLists.txt"]:
+        if not os.path.isfile(os.path.join(work, "notes", name)):
+            fail("mcpidlc --init wrote no notes/%s" % name)
+    ok("mcpidlc --init notes writes notes.mcp.yaml, notes.c and CMakeLists.txt")
+    status, out = run([mcpidlc, "--init", "notes"], cwd=work, expect_ok=False)
+    if status != 1 or "exists and is not an empty folder" not in out:
+        fail("a second --init notes was not refused: %d %s" % (status, out))
+    status, out = run([mcpidlc, "--init", "1notes"], cwd=work, expect_ok=False)
+    if status != 2 or "is not a project name" not in out:
+        fail("--init 1notes was not refused as a name: %d %s" % (status, out))
+    ok("--init refuses a folder in the way (status 1) and a name that cannot be one (status 2)")
+
+    src, bld = os.path.join(work, "notes"), os.path.join(work, "notes", "build")
+    cmake_configure(args, src, bld, {"CMAKE_PREFIX_PATH": prefix,
+                                     "CMAKE_C_FLAGS": ("-Wall -Wextra -Werror " + (args.cflags or "")).strip()})
+    cmake_build(args, bld)
+    ok("cmake -S notes -B notes/build && cmake --build notes/build: no warning")
+    server = os.path.join(bld, "notes-server")
+    expect_call(server, "greet", {"name": "Ada"}, {"text": "Hello, Ada!", "length": 11})
+    expect_call(server, "add", {"a": 2, "b": 40}, {"result": 42})
+    result = request(server, "tools/call", {"name": "add", "arguments": {"a": 9223372036854775807, "b": 1}})
+    if not result.get("isError"):
+        fail("notes add overflowed without an error: %s" % json.dumps(result))
+    if not os.path.isfile(os.path.join(bld, "schemas", "notes.tools.json")):
+        fail("the starter project writes no schemas/notes.tools.json")
+    if os.path.isfile(os.path.join(prefix, "include", "mcpidl", "http.h")):
+        expect_http_call(server, "greet", {"name": "Ada"}, {"text": "Hello, Ada!", "length": 11})
+
+
+def mode_deb(args):
+    """cpack -G DEB makes mcpidl and libmcpidl-dev with the right contents and dependencies;
+    unpacked into a scratch root, they build the package and makefile consumers."""
+    work = os.path.abspath(args.work)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+    pkgs = os.path.join(work, "pkgs")
+    cpack = os.path.join(os.path.dirname(shutil.which(args.cmake) or args.cmake), "cpack")
+    run([cpack if os.path.exists(cpack) else "cpack", "-G", "DEB", "-B", pkgs,
+         "--config", os.path.join(os.path.abspath(args.build), "CPackConfig.cmake")])
+    debs = {}
+    for name in os.listdir(pkgs):
+        if name.endswith(".deb"):
+            _, pkg = run(["dpkg-deb", "-f", os.path.join(pkgs, name), "Package"])
+            debs[pkg.strip()] = os.path.join(pkgs, name)
+    if sorted(debs) != ["libmcpidl-dev", "mcpidl"]:
+        fail("cpack made %s, not mcpidl and libmcpidl-dev" % sorted(debs))
+    contents = {}
+    for pkg, path in debs.items():
+        _, listing = run(["dpkg-deb", "-c", path])
+        # "MODE OWNER SIZE DATE TIME PATH[ -> TARGET]"
+        contents[pkg] = [l.split()[5].lstrip(".") for l in listing.splitlines() if not l.endswith("/")]
+    def has(pkg, suffix):
+        if not any(f.endswith(suffix) for f in contents[pkg]):
+            fail("%s has no file ending in %s: %s" % (pkg, suffix, contents[pkg]))
+    for suffix in ["/bin/mcpidlc", "/man1/mcpidlc.1", "/mcpidl.schema.json"]:
+        has("mcpidl", suffix)
+    for suffix in ["/include/mcpidl/mcpidl.h", "/libmcpidl.so", "/libmcpidl.a", "/mcpidl.pc",
+                   "/mcpidlConfig.cmake", "/mcpidl_generate.cmake"]:
+        has("libmcpidl-dev", suffix)
+    if any("/include/" in f or f.endswith(".a") for f in contents["mcpidl"]):
+        fail("the mcpidl package holds development files: %s" % contents["mcpidl"])
+    _, dev_deps = run(["dpkg-deb", "-f", debs["libmcpidl-dev"], "Depends"])
+    for dep in ["mcpidl (= ", "libjson-c-dev", "libpcre2-dev", "nettle-dev"]:
+        if dep not in dev_deps:
+            fail("libmcpidl-dev does not depend on %s: %s" % (dep, dev_deps))
+    _, deps = run(["dpkg-deb", "-f", debs["mcpidl"], "Depends"])
+    if "libyaml" not in deps or "libc6" not in deps:
+        fail("mcpidl's dependencies lack libyaml or libc6: %s" % deps)
+    ok("cpack -G DEB: mcpidl (%s) and libmcpidl-dev (%s)" % (deps.strip(), dev_deps.strip()))
+
+    root = os.path.join(work, "root")
+    for path in debs.values():
+        run(["dpkg-deb", "-x", path, root])
+    prefix = os.path.join(root, "usr")
+    _, out = run([os.path.join(prefix, "bin", "mcpidlc"), "--version"])
+    ok("the packages unpack into a scratch root; its mcpidlc runs: %s" % out.strip())
+    for mode in ("package", "makefile"):
+        sub = argparse.Namespace(**vars(args))
+        sub.work, sub.prefix = os.path.join(work, mode), prefix
+        globals()["mode_" + mode](sub)
+    ok("the unpacked packages build servers with find_package and with pkg-config")
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile"])
+    ap.add_argument("mode", choices=["install", "package", "subdirectory", "fetchcontent", "makefile", "init", "deb"])
     ap.add_argument("--build", help="the build tree to install (install)")
     ap.add_argument("--prefix", help="the installation (install, package, makefile)")
     ap.add_argument("--source", help="the mcpidl checkout (subdirectory, fetchcontent)")

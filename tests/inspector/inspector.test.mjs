@@ -92,6 +92,18 @@ describe('the MCP Inspector CLI and the weather server', () => {
     assert.equal(installed, pinned, 'tests/e2e/node_modules is stale: run scripts/setup.sh');
   });
 
+  test('scripts/inspector runs the pinned Inspector and Node without npx or a node on PATH', () => {
+    const script = path.resolve(HERE, '../../scripts/inspector');
+    const bare = { ...process.env, PATH: '/usr/bin:/bin', MCP_CATALOG_PATH: env.MCP_CATALOG_PATH };
+    const r = spawnSync(script, ['--cli', SERVER, '--method', 'tools/call', '--tool-name', 'get_temperature',
+      '--tool-arg', 'city=London'], { env: bare, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).structuredContent, { result: 17 });
+    const v = spawnSync(script, ['node', '--version'], { env: bare, encoding: 'utf8' });
+    const pinned = JSON.parse(fs.readFileSync(path.join(E2E, 'package.json'), 'utf8')).devDependencies.node;
+    assert.equal(v.stdout.trim(), `v${pinned}`);
+  });
+
   test('--method tools/list lists every tool with the schemas mcpidlc prints', () => {
     const r = inspector('--method', 'tools/list');
     assert.equal(r.status, 0, explain(r));

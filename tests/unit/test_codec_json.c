@@ -9,6 +9,7 @@
 
 #include "check_run.h"
 #include "codec.mcp.h"
+#include "internal/methods.h"
 
 static mcp_arena A;
 static mcp_buf B;
@@ -18,6 +19,24 @@ mcp_status codec_read(mcp_call *call, const codec_read_args *in, codec_Reading *
 {
     (void)in, (void)out;
     return mcp_fail(call, "not called");
+}
+
+/* What the handlers of shelve and titles return: set by each test. */
+static codec_Book the_book;
+static codec_str_list the_titles;
+
+mcp_status codec_shelve(mcp_call *call, const codec_shelve_args *in, codec_Book *out)
+{
+    (void)call, (void)in;
+    *out = the_book;
+    return MCP_OK;
+}
+
+mcp_status codec_titles(mcp_call *call, const codec_titles_args *in, codec_str_list *out)
+{
+    (void)call, (void)in;
+    *out = the_titles;
+    return MCP_OK;
 }
 
 static void setup(void)
@@ -129,7 +148,8 @@ START_TEST(to_json_checks_like_an_output)
     /* A value JSON cannot hold at all. */
     r = (codec_Reading)codec_Reading_init_zero;
     ck_assert(!codec_Reading_to_json(&r, &B, &A, &error));
-    ck_assert_ptr_nonnull(strstr(error, "NULL"));
+    ck_assert_str_eq(error, "1 validation error for Reading\ncity\n"
+                            "  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]");
     ck_assert_str_eq(B.data, "kept");
 }
 END_TEST
@@ -164,6 +184,132 @@ START_TEST(initializers_and_enums)
 }
 END_TEST
 
+/* A valid book, which each test then spoils in one place. */
+static const char *CHAPTERS[] = {"One", "Two"};
+static codec_str_dict_item NOTES[] = {{"k", "v"}};
+static codec_Book good_book(void)
+{
+    return (codec_Book){.author = {.name = "Ada"},
+                        .chapters = {2, CHAPTERS},
+                        .notes = {1, NOTES},
+                        .sky = codec_Sky_cloudy,
+                        .pages = {.which = codec_int_or_str_int_, .as.int_ = 3}};
+}
+
+static const char *book_fault(codec_Book b)
+{
+    const char *error = NULL;
+    ck_assert(!codec_Book_to_json(&b, &B, &A, &error));
+    ck_assert_ptr_nonnull(error);
+    return error;
+}
+
+#define NONE_NOT_STRING "  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]"
+
+START_TEST(to_json_locates_c_faults)
+{
+    codec_Book b = good_book();
+    const char *error = NULL;
+    ck_assert(codec_Book_to_json(&b, &B, &A, &error));
+
+    b = good_book();
+    b.author.name = NULL;
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nauthor.name\n" NONE_NOT_STRING);
+
+    const char *chapters[] = {"One", NULL, "Three"};
+    b = good_book();
+    b.chapters = (codec_str_list){3, chapters};
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nchapters.1\n" NONE_NOT_STRING);
+
+    b = good_book();
+    b.chapters = (codec_str_list){2, NULL};
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nchapters\n"
+                                    "  Value error, items is NULL but len is 2 [type=value_error, input_value=None, "
+                                    "input_type=NoneType]");
+
+    codec_str_dict_item null_key[] = {{"k", "v"}, {NULL, "w"}};
+    b = good_book();
+    b.notes = (codec_str_dict){2, null_key};
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nnotes.None.[key]\n" NONE_NOT_STRING);
+
+    codec_str_dict_item null_value[] = {{"k", NULL}};
+    b = good_book();
+    b.notes = (codec_str_dict){1, null_value};
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nnotes.k\n" NONE_NOT_STRING);
+
+    codec_str_dict_item twice[] = {{"k", "v"}, {"k", "w"}};
+    b = good_book();
+    b.notes = (codec_str_dict){2, twice};
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nnotes\n"
+                                    "  Value error, the dict holds the same key twice [type=value_error, "
+                                    "input_value=None, input_type=NoneType]");
+
+    b = good_book();
+    b.sky = (codec_Sky)7;
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\nsky\n"
+                                    "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value=7, "
+                                    "input_type=int]");
+
+    b = good_book();
+    b.pages.which = 0;
+    ck_assert_str_eq(book_fault(b), "1 validation error for Book\npages\n"
+                                    "  Value error, the union has no arm set (which is 0; its arms are 1 to 2) "
+                                    "[type=value_error, input_value=None, input_type=NoneType]");
+
+    b = good_book();
+    b.author.name = "Ad\xff";
+    error = book_fault(b);
+    ck_assert_msg(strncmp(error, "1 validation error for Book\nauthor.name\n  Input should be a valid string, "
+                                 "unable to parse raw data as a unicode string [type=string_unicode, ",
+                          105) == 0,
+                  "%s", error);
+}
+END_TEST
+
+/* The same faults in a handler's output: the call's error result is the
+ * report of its output type, the place in the wrapped value under result. */
+static char *invoke(const char *name)
+{
+    const mcp_tool *tool = NULL;
+    for (size_t i = 0; i < codec_server.ntools; i++)
+        if (strcmp(codec_server.tools[i].name, name) == 0)
+            tool = &codec_server.tools[i];
+    ck_assert_ptr_nonnull(tool);
+    mcp_call call;
+    mcp_call_init(&call, &A, tool, NULL, NULL);
+    mcp_buf out;
+    mcp_buf_init(&out);
+    ck_assert(mcp_tool_invoke(&call, NULL, &out));
+    char *s = strdup(out.data);
+    mcp_buf_free(&out);
+    return s;
+}
+
+START_TEST(handler_output_faults_are_located)
+{
+    the_book = good_book();
+    the_book.author.name = NULL;
+    char *s = invoke("shelve");
+    ck_assert_str_eq(s, "{\"content\":[{\"type\":\"text\",\"text\":\"Error executing tool shelve: 1 validation "
+                        "error for Book\\nauthor.name\\n  Input should be a valid string [type=string_type, "
+                        "input_value=None, input_type=NoneType]\"}],\"isError\":true}");
+    free(s);
+
+    const char *titles[] = {"a", "b", NULL};
+    the_titles = (codec_str_list){3, titles};
+    s = invoke("titles");
+    ck_assert_str_eq(s, "{\"content\":[{\"type\":\"text\",\"text\":\"Error executing tool titles: 1 validation "
+                        "error for titlesOutput\\nresult.2\\n  Input should be a valid string [type=string_type, "
+                        "input_value=None, input_type=NoneType]\"}],\"isError\":true}");
+    free(s);
+
+    the_titles = (codec_str_list){2, titles};
+    s = invoke("titles");
+    ck_assert_msg(strstr(s, "\"structuredContent\":{\"result\":[\"a\",\"b\"]}") != NULL, "%s", s);
+    free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("codec_json");
@@ -175,6 +321,8 @@ int main(void)
     tcase_add_test(t, to_json_checks_like_an_output);
     tcase_add_test(t, round_trip);
     tcase_add_test(t, initializers_and_enums);
+    tcase_add_test(t, to_json_locates_c_faults);
+    tcase_add_test(t, handler_output_faults_are_located);
     suite_add_tcase(s, t);
     return check_run(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -296,6 +296,10 @@ START_TEST(bad_values)
         {"--http-timeout", "5", "--http-timeout needs --http"},
         {"--http-timeout", "0", "--http-timeout: '0' is not a number in range"},
         {"--max-sessions", "0", "--max-sessions: '0' is not a number in range"},
+        {"--http", "8000", "--http: '8000' is not HOST:PORT"},
+        {"--http", "localhost:http", "--http: 'localhost:http' is not HOST:PORT"},
+        {"--http", "127.0.0.1:65536", "--http: '127.0.0.1:65536' is not HOST:PORT"},
+        {"--http", "127.0.0.1:", "--http: '127.0.0.1:' is not HOST:PORT"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *args[] = {cases[i][0], cases[i][1], NULL};
@@ -304,6 +308,7 @@ START_TEST(bad_values)
         ck_assert_msg(strstr(r.err, cases[i][2]) != NULL, "%s %s: %s", cases[i][0], cases[i][1],
                       r.err);
         ck_assert_str_eq(r.out, "");
+        ck_assert_msg(strstr(r.err, "usage: ") != NULL, "%s %s: no usage: %s", cases[i][0], cases[i][1], r.err);
         run_free(&r);
     }
     /* --help names every limit with its default. */

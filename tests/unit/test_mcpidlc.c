@@ -204,6 +204,67 @@ START_TEST(diagnostics)
 }
 END_TEST
 
+/* Two versions compared: each change through the newer context's callback,
+ * the old one's place in a note naming the old file; the count of breaking
+ * changes; --allow; and the calls that cannot be made. */
+START_TEST(diff)
+{
+    static seen got;
+    memset(&got, 0, sizeof got);
+    mcpidlc_options o = {.no_source_lines = true, .on_diagnostic = collect, .diagnostic_ctx = &got};
+    mcpidlc_context *old = mcpidlc_new(&o), *now = mcpidlc_new(&o);
+    static const char NEW[] = "mcpidl: 1\n"
+                              "server: {name: weather, version: \"1.0.0\"}\n"
+                              "types:\n"
+                              "  Reading:\n"
+                              "    fields:\n"
+                              "      celsius: float\n"
+                              "tools:\n"
+                              "  get_reading:\n"
+                              "    description: The reading.\n"
+                              "    params:\n"
+                              "      city: str\n"
+                              "      country: str\n"
+                              "    returns: Reading\n";
+    size_t breaking = 99;
+    ck_assert_int_eq(mcpidlc_diff(now, old, NULL, 0, &breaking), MCPIDLC_EUSAGE); /* nothing compiled */
+    ck_assert_uint_eq(breaking, 0);
+    ck_assert_int_eq(mcpidlc_compile_buffer(old, "old.mcp.yaml", WEATHER, sizeof WEATHER - 1), MCPIDLC_OK);
+    ck_assert_int_eq(mcpidlc_compile_buffer(now, "new.mcp.yaml", NEW, sizeof NEW - 1), MCPIDLC_OK);
+    ck_assert_int_eq(got.n, 0);
+    ck_assert_int_eq(mcpidlc_diff(now, old, NULL, 0, &breaking), MCPIDLC_OK);
+    ck_assert_uint_eq(breaking, 2);
+    ck_assert_int_eq(got.n, 3);
+    ck_assert_int_eq(got.first.severity, MCPIDLC_ERROR);
+    ck_assert_str_eq(got.first_file, "new.mcp.yaml");
+    ck_assert_uint_eq(got.first.line, 7);
+    ck_assert_str_eq(got.all, "new.mcp.yaml:7:1: error: tool 'report': removed; breaks clients [removed]\n"
+                              "old.mcp.yaml:13:3: note: 'report' was defined here\n"
+                              "new.mcp.yaml:12:7: error: parameter 'country' of tool 'get_reading': added, required; "
+                              "breaks clients [required]\n");
+    /* Accepted on purpose: notes, and nothing breaks. */
+    const char *allow[] = {"removed", "required"};
+    memset(&got, 0, sizeof got);
+    ck_assert_int_eq(mcpidlc_diff(now, old, allow, 2, &breaking), MCPIDLC_OK);
+    ck_assert_uint_eq(breaking, 0);
+    ck_assert_int_eq(got.first.severity, MCPIDLC_NOTE);
+    ck_assert_ptr_nonnull(strstr(got.all, "breaks clients (allowed) [required]"));
+    /* A version against itself: nothing. */
+    memset(&got, 0, sizeof got);
+    ck_assert_int_eq(mcpidlc_diff(now, now, NULL, 0, NULL), MCPIDLC_OK);
+    ck_assert_int_eq(got.n, 0);
+    /* An unknown kind; a version with errors. */
+    const char *bad[] = {"everything"};
+    ck_assert_int_eq(mcpidlc_diff(now, old, bad, 1, &breaking), MCPIDLC_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(mcpidlc_message(now), "unknown kind of change 'everything'"));
+    static const char BROKEN[] = "mcpidl: 1\nserver: {name: w, version: \"1\"}\ntools: 3\n";
+    ck_assert_int_eq(mcpidlc_compile_buffer(old, "old.mcp.yaml", BROKEN, sizeof BROKEN - 1), MCPIDLC_INVALID);
+    ck_assert_int_eq(mcpidlc_diff(now, old, NULL, 0, &breaking), MCPIDLC_EUSAGE);
+    mcpidlc_free(old);
+    mcpidlc_free(now);
+}
+END_TEST
+
 START_TEST(files)
 {
     mcpidlc_context *cx = mcpidlc_new(NULL);
@@ -244,6 +305,7 @@ int main(void)
     tcase_add_test(t, usage_errors);
     tcase_add_test(t, diagnostics);
     tcase_add_test(t, files);
+    tcase_add_test(t, diff);
     suite_add_tcase(s, t);
     return check_run(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

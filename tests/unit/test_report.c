@@ -170,6 +170,9 @@ START_TEST(type_names)
         {MCP_VERR_LITERAL, "literal_error", NULL},
         {MCP_VERR_ENUM, "enum", NULL},
         {MCP_VERR_EXTRA_FORBIDDEN, "extra_forbidden", "Extra inputs are not permitted"},
+        {MCP_VERR_STRING_UNICODE, "string_unicode",
+         "Input should be a valid string, unable to parse raw data as a unicode string"},
+        {MCP_VERR_VALUE_ERROR, "value_error", NULL},
     };
     ck_assert_uint_eq(sizeof kinds / sizeof kinds[0], MCP_VERR_KIND_COUNT);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {

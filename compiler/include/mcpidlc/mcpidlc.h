@@ -139,6 +139,21 @@ typedef bool (*mcpidlc_write_fn)(void *ctx, const char *data, size_t len);
 MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind,
                                                          const char *tool, mcpidlc_write_fn write, void *ctx);
 
+/* Compare two versions of a contract, each compiled without errors in its own
+ * context: `old`, and `now` (the new one). Each change is a diagnostic handed
+ * to now's callback, at its place in the new source (a removal at the place
+ * that held it, followed by a note at its place in the old source, whose
+ * `file` then names the old one), with now's options: an error when it
+ * breaks clients of the old contract, a warning when it breaks servers of the
+ * old contract only (an error with warnings_as_errors), a note when it is
+ * compatible. Each message ends with the kind of the change in brackets
+ * ("[required]"); changes of the kinds in allow[0..nallow) are accepted on
+ * purpose: they are not errors. docs/cli.md lists the rules and the kinds.
+ * *breaking (may be NULL) is set to the number of errors. MCPIDLC_EUSAGE for
+ * a version that did not compile or an unknown kind. */
+MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_diff(mcpidlc_context *now, const mcpidlc_context *old,
+                                                         const char *const *allow, size_t nallow, size_t *breaking);
+
 /* The version of the compiler ("0.1.0"). */
 MCPIDLC_API const char *mcpidlc_version(void);
 

@@ -53,6 +53,8 @@ typedef enum mcp_verr_kind {
     MCP_VERR_LITERAL,            /* Input should be 'a' or 'b' */
     MCP_VERR_ENUM,               /* Input should be 'red' or 'green' */
     MCP_VERR_EXTRA_FORBIDDEN,    /* Extra inputs are not permitted */
+    MCP_VERR_STRING_UNICODE,     /* Input should be a valid string, unable to parse raw data as a unicode string */
+    MCP_VERR_VALUE_ERROR,        /* Value error, WHY (a C value no JSON can carry) */
     MCP_VERR_KIND_COUNT
 } mcp_verr_kind;
 
