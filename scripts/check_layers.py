@@ -27,7 +27,8 @@ PRIVATE = {
     "rpc.h": "rpc", "pool.h": "rpc",
     "methods.h": "methods",
     "runtime.h": "runtime",
-    "http.h": "transport", "http_route.h": "transport",
+    "http.h": "transport", "http_route.h": "transport", "auth.h": "transport", "jose.h": "transport",
+    "tls.h": "transport",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -25,7 +25,7 @@ fi
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$CC_FUZZ" \
   -DMCPIDL_FUZZ=ON -DMCPIDL_BUILD_TESTS=OFF -DMCPIDL_BUILD_EXAMPLES=OFF -DMCPIDL_MANPAGE=OFF \
   -DMCPIDL_INSTALL=OFF >/dev/null
-TARGETS=${FUZZ_TARGETS:-fuzz_json fuzz_texpr fuzz_idl fuzz_decode fuzz_jsonrpc fuzz_state fuzz_http_route fuzz_http}
+TARGETS=${FUZZ_TARGETS:-fuzz_json fuzz_texpr fuzz_idl fuzz_decode fuzz_jsonrpc fuzz_state fuzz_http_route fuzz_http fuzz_jwt fuzz_formats}
 echo "== fuzz: building $TARGETS in $BUILD"
 # shellcheck disable=SC2086
 if ! cmake --build "$BUILD" -j "$(nproc 2>/dev/null || echo 2)" --target $TARGETS >"$BUILD/fuzz-build.log" 2>&1; then

@@ -5,7 +5,8 @@ set -euo pipefail
 
 # nginx: the load-balancer test (tests/e2e/nginx_replicas.test.mjs) starts one of its own, with its
 # own configuration; where services may start, the package also starts the system's on port 80.
-DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev check dpkg-dev
+DEBS=(gcc g++ make cmake pkg-config re2c libyaml-dev libjson-c-dev libpcre2-dev libmicrohttpd-dev nettle-dev
+      libgnutls28-dev libgmp-dev libcurl4-gnutls-dev openssl check dpkg-dev
       clang clang-tidy clang-format python3 python3-jsonschema python3-yaml valgrind nginx)
 
 missing=()

@@ -31,6 +31,9 @@ typedef struct mcp_http mcp_http;
 mcp_http *mcp_http_start(mcp_runtime *rt);
 /* The port listened on (the one picked, for port 0). */
 unsigned mcp_http_port(const mcp_http *h);
+/* Load the TLS certificate and key and the JWKS file again (SIGHUP); what
+ * cannot be loaded is logged, and what is in use kept. */
+void mcp_http_reload(mcp_http *h);
 /* End the sessions that have been idle too long. */
 void mcp_http_sweep(mcp_http *h);
 /* Stop listening, close every stream, end every session (answering or

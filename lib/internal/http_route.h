@@ -50,6 +50,12 @@ typedef struct http_req {
      * on the session for this connection (a JSON answer, the next SSE event),
      * with false after. The glue stops the connection's timeout meanwhile. */
     void (*waiting)(const mcp_http *h, void *conn, bool on);
+    /* Optional: the value of query parameter `name` (NULL when absent); with
+     * authorization, a token in the query is refused. */
+    const char *(*query)(void *conn, const char *name);
+    /* Set by http_route once the bearer token is verified (internal/auth.h):
+     * who calls, for the session and its handlers. */
+    struct auth_caller *who;
     /* Optional (NULL: never): whether the client has closed the connection,
      * asked now and then while a 2026-07-28 answer is awaited (closing its
      * stream cancels the request). */
@@ -69,6 +75,7 @@ typedef struct http_resp {
     bool allow_post_only;     /* send Allow: POST */
     unsigned retry_after;     /* send Retry-After: N (seconds; 0: none) */
     http_sse *sse;            /* status 200, text/event-stream: the body is read from this */
+    char *www_authenticate;   /* malloc'd WWW-Authenticate value (auth.h); NULL: none */
 } http_resp;
 
 /* What http_sse_read returns besides a byte count. */

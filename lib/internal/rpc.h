@@ -37,6 +37,9 @@ enum {
     MCP_RPC_INVALID_PARAMS = -32602,
     MCP_RPC_INTERNAL_ERROR = -32603,
     MCP_RPC_RESOURCE_NOT_FOUND = -32002,
+    /* an authenticated caller without a scope the request needs (HTTP
+     * answers 403 before the session sees it) */
+    MCP_RPC_FORBIDDEN = -32003,
 };
 
 /* ---------------------------------------------------------------- protocol versions */

@@ -87,6 +87,25 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "                         all connections together (default %zu)\n"
             "  --node-id NAME         with --http, start 2025-11-25 session ids with NAME-,\n"
             "                         so that a proxy routes a session to this replica\n"
+            "  --tls-cert FILE        with --http, serve HTTPS with this PEM certificate\n"
+            "                         chain (TLS 1.2 and 1.3; SIGHUP loads it again)\n"
+            "  --tls-key FILE         the PEM private key of --tls-cert\n"
+            "  --auth-issuer URL      with --http, take OAuth bearer tokens from this\n"
+            "                         authorization server (docs/auth.md)\n"
+            "  --auth-resource URL    this server's canonical URI: the audience tokens must\n"
+            "                         name (e.g. https://mcp.example.com/mcp)\n"
+            "  --auth-jwks FILE|URL   the keys that sign JWT access tokens (a JWKS document)\n"
+            "  --auth-introspect URL  check opaque tokens by RFC 7662 introspection, with\n"
+            "  --auth-client-id ID    this server's client id and\n"
+            "  --auth-client-secret-file FILE  its secret\n"
+            "  --auth-required-scope SCOPE  a scope every request needs; repeatable\n"
+            "  --auth-leeway SECONDS  clock skew allowed for exp, nbf, iat (default %d)\n"
+            "  --auth-jwks-refresh SECONDS  the least time between two fetches of the keys,\n"
+            "                         done when a token names an unknown key (default %d)\n"
+            "  --auth-algorithms LIST signature algorithms taken (default\n"
+            "                         RS256,PS256,ES256,EdDSA)\n"
+            "  --no-auth              with --http, serve a non-loopback address without\n"
+            "                         authorization (anyone who reaches it may call tools)\n"
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
@@ -94,7 +113,7 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
             def->max_subscriptions, def->max_waiting, def->state_ttl, def->max_tasks, def->task_ttl,
             def->max_sessions, def->session_idle, def->replay_bytes, def->http_timeout,
-            def->max_inflight);
+            def->max_inflight, def->auth_leeway, def->auth_jwks_refresh);
 }
 
 /* Command-line mistakes are reported whatever the log level. */
@@ -117,10 +136,16 @@ static const char *const VALUED[] = {
     "--max-subscriptions", "--max-waiting", "--log-level", "--http", "--allow-host",
     "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout", "--max-inflight-bytes",
     "--state-key-file", "--state-ttl", "--node-id", "--max-tasks", "--task-ttl",
+    "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource", "--auth-jwks", "--auth-introspect",
+    "--auth-client-id", "--auth-client-secret-file", "--auth-required-scope", "--auth-leeway",
+    "--auth-jwks-refresh", "--auth-algorithms",
 };
-static const char *const HTTP_ONLY[] = {"--allow-host", "--max-sessions", "--session-idle",
-                                        "--replay-bytes", "--http-timeout", "--max-inflight-bytes",
-                                        "--node-id"};
+static const char *const HTTP_ONLY[] = {
+    "--allow-host", "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout",
+    "--max-inflight-bytes", "--node-id", "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource",
+    "--auth-jwks", "--auth-introspect", "--auth-client-id", "--auth-client-secret-file",
+    "--auth-required-scope", "--auth-leeway", "--auth-jwks-refresh", "--auth-algorithms", "--no-auth",
+};
 
 static bool listed(const char *const *list, size_t n, const char *name, size_t len)
 {
@@ -146,6 +171,23 @@ static void on_stop_signal(int sig)
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     sigaction(sig, &dfl, NULL);
+}
+
+static void on_reload_signal(int sig)
+{
+    (void)sig;
+    if (signalled)
+        mcp_runtime_reload(signalled);
+}
+
+/* SIGHUP loads the transport's files again (HTTP: TLS certificate, keys). */
+static bool install_reload_signal(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_reload_signal;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGHUP, &sa, NULL) == 0;
 }
 
 static bool install_signals(mcp_runtime *rt)
@@ -231,6 +273,16 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
         bool flag = (name_len == 6 && strncmp(arg, "--help", 6) == 0) ||
                     (name_len == 2 && strncmp(arg, "-h", 2) == 0) ||
                     (name_len == 9 && strncmp(arg, "--version", 9) == 0);
+        if (name_len == 9 && strncmp(arg, "--no-auth", 9) == 0) {
+            if (arg[name_len] == '=') {
+                cli_error("--no-auth takes no value");
+                usage(stderr, prog, server, &def);
+                return 2;
+            }
+            o->no_auth = true;
+            http_only = "--no-auth";
+            continue;
+        }
         bool valued = listed(VALUED, sizeof VALUED / sizeof *VALUED, arg, name_len);
         if (!flag && !valued) {
             if (arg[0] == '-')
@@ -272,8 +324,10 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
                 cli_error("--allow-host: at most %d names", MCP_MAX_ALLOW_HOSTS);
             else if (strcmp(name, "--log-level") == 0)
                 cli_error("--log-level: '%s' is not quiet, error, warn, info or debug", value);
-            else
+            else if (strcmp(why, "not a number in range") == 0)
                 cli_error("%s: '%s' is not a number in range", name, value);
+            else
+                cli_error("%s: %s", name, why);
             if (strcmp(name, "--allow-host") != 0)
                 usage(stderr, prog, server, &def);
             return 2;
@@ -290,6 +344,11 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
     if (o->http && !host_port_ok(o->http)) {
         cli_error("--http: '%s' is not HOST:PORT (a port from 0 to 65535 after the last ':')", o->http);
         usage(stderr, prog, server, &def);
+        return 2;
+    }
+    if (o->no_auth && (o->auth_issuer || o->auth_resource || o->auth_jwks || o->auth_introspect ||
+                       o->auth_client_id || o->auth_client_secret_file || o->nrequired_scopes)) {
+        cli_error("--no-auth contradicts the --auth-* options: give one or the other");
         return 2;
     }
     return 0;
@@ -323,7 +382,7 @@ int mcp_main_with(const mcp_server *server, int argc, char **argv, const mcp_tra
     mcp_runtime *rt = mcp_runtime_new(server, &opt);
     if (!rt)
         return 1;
-    if (!install_signals(rt))
+    if (!install_signals(rt) || (chosen && !install_reload_signal()))
         mcp_runtime_log(rt, MCP_LOG_WARN, "cannot install signal handlers: %s", strerror(errno));
     if (chosen) {
         mcp_runtime_log(rt, MCP_LOG_INFO, "%s %s: %zu tool(s), %d worker(s), over %s",

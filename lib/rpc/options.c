@@ -37,6 +37,8 @@ void mcp_options_default(mcp_options *o)
         .state_ttl = MCP_DEFAULT_STATE_TTL,
         .max_tasks = MCP_DEFAULT_MAX_TASKS,
         .task_ttl = MCP_DEFAULT_TASK_TTL,
+        .auth_leeway = MCP_AUTH_DEFAULT_LEEWAY,
+        .auth_jwks_refresh = MCP_AUTH_DEFAULT_JWKS_REFRESH,
     };
 }
 
@@ -94,6 +96,10 @@ void mcp_options_complete(mcp_options *o)
         o->max_tasks = MCP_DEFAULT_MAX_TASKS;
     if (o->task_ttl <= 0)
         o->task_ttl = MCP_DEFAULT_TASK_TTL;
+    if (o->auth_leeway < 0)
+        o->auth_leeway = 0;
+    if (o->auth_jwks_refresh <= 0)
+        o->auth_jwks_refresh = MCP_AUTH_DEFAULT_JWKS_REFRESH;
 }
 
 bool mcp_log_level_parse(const char *name, mcp_log_level *out)
@@ -162,7 +168,47 @@ static const struct {
     {"--state-ttl", offsetof(mcp_options, state_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},
     {"--max-tasks", offsetof(mcp_options, max_tasks), T_INT, 1, 1 << 20},
     {"--task-ttl", offsetof(mcp_options, task_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},
+    {"--auth-leeway", offsetof(mcp_options, auth_leeway), T_INT, 0, 600},
+    {"--auth-jwks-refresh", offsetof(mcp_options, auth_jwks_refresh), T_INT, 1, 24 * 3600},
 };
+
+/* The options whose value is a string kept as given (a URL, a file name, an id). */
+static const struct {
+    const char *name;
+    size_t offset;
+    const char *why; /* when empty */
+} STRINGS[] = {
+    {"--state-key-file", offsetof(mcp_options, state_key_file), "needs a file name"},
+    {"--auth-issuer", offsetof(mcp_options, auth_issuer), "needs a URL"},
+    {"--auth-resource", offsetof(mcp_options, auth_resource), "needs a URL"},
+    {"--auth-jwks", offsetof(mcp_options, auth_jwks), "needs a file name or a URL"},
+    {"--auth-introspect", offsetof(mcp_options, auth_introspect), "needs a URL"},
+    {"--auth-client-id", offsetof(mcp_options, auth_client_id), "needs a client id"},
+    {"--auth-client-secret-file", offsetof(mcp_options, auth_client_secret_file), "needs a file name"},
+    {"--tls-cert", offsetof(mcp_options, tls_cert), "needs a file name"},
+    {"--tls-key", offsetof(mcp_options, tls_key), "needs a file name"},
+};
+
+/* "RS256,ES256": the set of jose algorithm bits, 0 when a name is unknown. */
+static unsigned parse_algs(const char *v)
+{
+    static const char *const NAMES[] = {"RS256", "PS256", "ES256", "EdDSA"};
+    unsigned set = 0;
+    while (v && *v) {
+        size_t n = strcspn(v, ",");
+        unsigned bit = 0;
+        for (unsigned i = 0; i < 4; i++)
+            if (strlen(NAMES[i]) == n && strncmp(v, NAMES[i], n) == 0)
+                bit = 1u << i;
+        if (!bit)
+            return 0;
+        set |= bit;
+        v += n;
+        if (*v == ',')
+            v++;
+    }
+    return set;
+}
 
 bool mcp_options_set(mcp_options *o, const char *name, const char *value, const char **why)
 {
@@ -204,12 +250,47 @@ bool mcp_options_set(mcp_options *o, const char *name, const char *value, const 
         o->http = value;
         return true;
     }
-    if (strcmp(name, "--state-key-file") == 0) {
+    for (size_t i = 0; i < sizeof STRINGS / sizeof *STRINGS; i++) {
+        if (strcmp(name, STRINGS[i].name) != 0)
+            continue;
         if (!value || !*value) {
-            *why = "needs a file name";
+            *why = STRINGS[i].why;
             return false;
         }
-        o->state_key_file = value;
+        *(const char **)((char *)o + STRINGS[i].offset) = value;
+        return true;
+    }
+    if (strcmp(name, "--auth-algorithms") == 0) {
+        unsigned set = parse_algs(value);
+        if (!set) {
+            *why = "needs a comma-separated list of RS256, PS256, ES256, EdDSA";
+            return false;
+        }
+        o->auth_algs = set;
+        return true;
+    }
+    if (strcmp(name, "--auth-required-scope") == 0) {
+        /* a scope-token of RFC 6749 section 3.3: visible ASCII but '"' and '\\' */
+        bool ok = value && *value;
+        for (const char *p = value; ok && *p; p++)
+            ok = *p > 0x20 && *p < 0x7f && *p != '"' && *p != '\\';
+        if (!ok) {
+            *why = "needs a scope: visible ASCII characters other than '\"' and '\\'";
+            return false;
+        }
+        if (o->nrequired_scopes == MCP_MAX_AUTH_SCOPES) {
+            *why = "too many scopes (at most 32)";
+            return false;
+        }
+        o->auth_required_scopes[o->nrequired_scopes++] = value;
+        return true;
+    }
+    if (strcmp(name, "--no-auth") == 0) {
+        if (value) {
+            *why = "takes no value";
+            return false;
+        }
+        o->no_auth = true;
         return true;
     }
     if (strcmp(name, "--node-id") == 0) {

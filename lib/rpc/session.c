@@ -1409,6 +1409,36 @@ mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize)
 }
 
 
+/* The first scope request m needs (the server table's, the IDL's `scopes:`:
+ * mcp_message_scopes) that the authenticated caller does not hold; NULL when
+ * it holds them all. A transport that authorizes its callers refuses such a
+ * request before the session sees it (HTTP: 403 insufficient_scope); this
+ * is the runtime's own check, so that no handler runs without its scopes
+ * whatever the transport. */
+static const char *scope_missing(const mcp_session *s, const mcp_json *m)
+{
+    const char *some[16];
+    const char **need = some;
+    size_t n = mcp_message_scopes(s->env->server, m, need, sizeof some / sizeof *some);
+    if (n > sizeof some / sizeof *some) {
+        need = malloc(n * sizeof *need);
+        if (!need)
+            return "(out of memory: not checked)";
+        n = mcp_message_scopes(s->env->server, m, need, n);
+    }
+    const char *missing = NULL;
+    for (size_t i = 0; i < n && !missing; i++) {
+        bool held = false;
+        for (size_t k = 0; k < s->caller->nscopes && !held; k++)
+            held = s->caller->scopes[k] && strcmp(s->caller->scopes[k], need[i]) == 0;
+        if (!held)
+            missing = need[i];
+    }
+    if (need != some)
+        free(need);
+    return missing;
+}
+
 /* One message (a lone one, or an element of a batch). Returns true when a job
  * took over `sl` (lone messages only). */
 static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
@@ -1431,6 +1461,11 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
     }
     if (e.id.kind == ID_NONE) {
         notification(s, e.method, e.params);
+        return false;
+    }
+    const char *missing = s->caller ? scope_missing(s, m) : NULL;
+    if (missing) {
+        reply_error(s, b, &e.id, MCP_RPC_FORBIDDEN, "Forbidden: the caller's token lacks the scope %s", missing);
         return false;
     }
 

@@ -24,6 +24,8 @@ struct mcp_runtime {
     mcp_pool *pool;
     int stop_pipe[2];
     atomic_bool stopping;
+    int reload_pipe[2];
+    atomic_bool reload;
 };
 
 static bool set_flags(int fd)
@@ -58,7 +60,9 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     if (!rt)
         return NULL;
     rt->stop_pipe[0] = rt->stop_pipe[1] = -1;
+    rt->reload_pipe[0] = rt->reload_pipe[1] = -1;
     atomic_init(&rt->stopping, false);
+    atomic_init(&rt->reload, false);
     if (opt)
         rt->env.opt = *opt;
     else
@@ -79,7 +83,9 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     char key_why[512];
     if (!server || server->abi != MCPIDL_ABI) {
         why = "the server table was generated for another version of libmcpidl (regenerate it)";
-    } else if (pipe(rt->stop_pipe) != 0 || !set_flags(rt->stop_pipe[0]) || !set_flags(rt->stop_pipe[1])) {
+    } else if (pipe(rt->stop_pipe) != 0 || !set_flags(rt->stop_pipe[0]) || !set_flags(rt->stop_pipe[1]) ||
+               pipe(rt->reload_pipe) != 0 || !set_flags(rt->reload_pipe[0]) ||
+               !set_flags(rt->reload_pipe[1])) {
         why = strerror(errno);
     } else if (!load_state_key(rt, key_why, sizeof key_why)) {
         why = key_why;
@@ -114,9 +120,12 @@ void mcp_runtime_free(mcp_runtime *rt)
     mcp_methods_state_free(rt->mstate);
     mcp_buf_free(&rt->server_info);
     memset(&rt->state_key, 0, sizeof rt->state_key);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (rt->stop_pipe[i] >= 0)
             close(rt->stop_pipe[i]);
+        if (rt->reload_pipe[i] >= 0)
+            close(rt->reload_pipe[i]);
+    }
     free(rt);
 }
 
@@ -135,6 +144,26 @@ void mcp_runtime_stop(mcp_runtime *rt)
 }
 
 int mcp_runtime_stop_fd(const mcp_runtime *rt) { return rt->stop_pipe[0]; }
+
+void mcp_runtime_reload(mcp_runtime *rt)
+{
+    int saved = errno; /* a signal handler may call this */
+    atomic_store(&rt->reload, true);
+    if (rt->reload_pipe[1] >= 0 && write(rt->reload_pipe[1], "", 1) < 0) {
+        /* the pipe is full: a wake-up is already pending */
+    }
+    errno = saved;
+}
+
+int mcp_runtime_reload_fd(const mcp_runtime *rt) { return rt->reload_pipe[0]; }
+
+bool mcp_runtime_reload_taken(mcp_runtime *rt)
+{
+    char drain[64];
+    while (read(rt->reload_pipe[0], drain, sizeof drain) > 0) {
+    }
+    return atomic_exchange(&rt->reload, false);
+}
 
 bool mcp_runtime_stopping(const mcp_runtime *rt) { return atomic_load(&rt->stopping); }
 

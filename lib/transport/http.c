@@ -29,6 +29,8 @@
 #include "internal/http.h"
 #include "mcpidl/generated.h"
 #include "internal/http_route.h"
+#include "internal/auth.h"
+#include "internal/tls.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -92,6 +94,7 @@ typedef struct stream {
     size_t body_len;
     char *req_id;        /* JSON mode: the request's id as JSON text (NULL: none, a batch) */
     uint64_t missed;     /* events a slow reader lost to the replay bound */
+    auth_caller *who;    /* the request's caller, kept until the stream goes (auth.h) */
     pthread_cond_t cv;
 } stream;
 
@@ -113,6 +116,7 @@ struct hsession {
     stream *streams;
     stream *standalone;
     uint64_t next_stream;
+    char *owner;        /* with auth: who started it ("iss sub"); only they may use it */
 };
 
 struct mcp_http {
@@ -142,6 +146,9 @@ struct mcp_http {
     /* Serialises the parse of POSTs without a session (initialize), as each
      * session's msg_mu does for its own: one message tree at a time. */
     pthread_mutex_t new_mu;
+
+    http_auth *auth;  /* NULL: no authorization (auth.h) */
+    http_tls *tls;    /* NULL: plain HTTP (tls.h) */
 };
 
 struct http_sse {
@@ -216,6 +223,8 @@ void http_resp_free(http_resp *r)
     if (r->sse)
         http_sse_free(r->sse);
     r->sse = NULL;
+    free(r->www_authenticate);
+    r->www_authenticate = NULL;
 }
 
 /* ---------------------------------------------------------------- host and origin */
@@ -229,7 +238,7 @@ static bool host_allowed(const mcp_http *h, const char *name, size_t n)
     for (size_t i = 0; i < h->nallow; i++)
         if (strlen(h->allow[i]) == n && strncasecmp(name, h->allow[i], n) == 0)
             return true;
-    return false;
+    return http_auth_host_ok(h->auth, name, n);
 }
 
 /* "name", "name:port", "[v6]", "[v6]:port": the length of the name part
@@ -324,6 +333,7 @@ static void stream_free(stream *st)
     }
     free(st->body);
     free(st->req_id);
+    auth_caller_unref(st->who);
     pthread_cond_destroy(&st->cv);
     free(st);
 }
@@ -562,6 +572,7 @@ static void hsession_unref(hsession *hs)
     }
     pthread_mutex_destroy(&hs->mu);
     pthread_mutex_destroy(&hs->msg_mu);
+    free(hs->owner);
     free(hs);
 }
 
@@ -827,6 +838,8 @@ typedef struct body_info {
     bool initialize; /* an initialize request a new session takes */
     bool modern;     /* a 2026-07-28 request: served statelessly */
     char *id;        /* a request's id as JSON text (malloc'd; NULL: none) */
+    bool forbidden;  /* auth: the caller lacks a scope it needs */
+    char *forbid;    /* auth, forbidden: the scopes it needs (malloc'd; NULL: out of memory) */
     char *mismatch;  /* modern: why its headers do not match its body (malloc'd; -32020) */
 } body_info;
 
@@ -1059,6 +1072,8 @@ static body_info classify(const mcp_http *h, const http_req *rq, const char *bod
         size_t n;
         bi.id = t.oom ? (mcp_buf_free(&t), NULL) : mcp_buf_take(&t, &n);
     }
+    if (h->auth && m) /* the IDL's scopes of what it names (auth.h) */
+        bi.forbidden = http_auth_missing(h->auth, m, rq->who, &bi.forbid);
     bi.modern = is_modern_version(rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION));
     if (mk == MCP_MSG_REQUEST) {
         const mcp_json *meta = mcp_json_get(mcp_json_get(m, "params"), "_meta");
@@ -1162,6 +1177,9 @@ static unsigned modern_status(const char *body, size_t len)
         case -32700: case -32600: case -32602: case -32020: case -32021: case -32022:
             status = 400;
             break;
+        case -32003: /* a scope missing: the runtime's own check (auth.h does it first) */
+            status = 403;
+            break;
         default:
             break;
         }
@@ -1247,6 +1265,11 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
         resp_error_id(out, 400, bi->id, -32020, bi->mismatch, NULL);
         return;
     }
+    if (bi->forbidden) { /* auth: a scope the request needs is missing (auth.h) */
+        body_done(rq);
+        http_auth_forbid(h->auth, out, bi->forbid);
+        return;
+    }
     bool full;
     hsession *hs = hsession_new(h, true, &full);
     if (!hs) {
@@ -1272,7 +1295,8 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
             st->req_id = bi->id;
             bi->id = NULL;
         }
-        answered = mcp_session_message(hs->s, text, rq->len, st);
+        st->who = auth_caller_ref(rq->who); /* alive until the stream's last use */
+        answered = mcp_session_message_from(hs->s, text, rq->len, st, auth_caller_view(rq->who));
         pthread_mutex_lock(&hs->mu);
         if (answered)
             stream_link(hs, st);
@@ -1374,6 +1398,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             do_post_modern(h, rq, out, &bi, sse);
             free(bi.id);
             free(bi.mismatch);
+            free(bi.forbid);
             return;
         }
     } else {
@@ -1384,6 +1409,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             do_post_modern(h, rq, out, &bi, sse);
             free(bi.id);
             free(bi.mismatch);
+            free(bi.forbid);
             return;
         }
         hs = pv && !mcp_protocol_version_known(pv) ? NULL : post_session(h, out, NULL, &bi, new_id);
@@ -1392,10 +1418,13 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             if (pv && !mcp_protocol_version_known(pv))
                 resp_error_id(out, 400, bi.id, -32000, "Bad Request: unsupported MCP-Protocol-Version", NULL);
             free(bi.id);
+            free(bi.forbid);
             body_done(rq);
             return;
         }
         new_sid = new_id;
+        if (h->auth && !(hs->owner = strdup(auth_caller_owner(rq->who))))
+            mcp_runtime_log(h->rt, MCP_LOG_ERROR, "http: out of memory: a session has no owner");
         pthread_mutex_lock(&hs->msg_mu);
     }
     if (pv && !mcp_protocol_version_known(pv)) {
@@ -1403,6 +1432,20 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         pthread_mutex_unlock(&hs->msg_mu);
         hsession_unref(hs);
         resp_error_id(out, 400, bi.id, -32000, "Bad Request: unsupported MCP-Protocol-Version", NULL);
+        free(bi.id);
+        free(bi.forbid);
+        body_done(rq);
+        return;
+    }
+
+    /* Auth: a caller without a scope the request needs gets 403 before the
+     * session sees the request (a new session is only made by initialize,
+     * which needs no item's scopes). */
+    if (bi.forbidden) {
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+        http_auth_forbid(h->auth, out, bi.forbid);
+        free(bi.forbid);
         free(bi.id);
         body_done(rq);
         return;
@@ -1423,7 +1466,8 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             st->req_id = bi.id;
             bi.id = NULL;
         }
-        answered = mcp_session_message(hs->s, text, rq->len, st);
+        st->who = auth_caller_ref(rq->who); /* alive until the stream's last use */
+        answered = mcp_session_message_from(hs->s, text, rq->len, st, auth_caller_view(rq->who));
         pthread_mutex_lock(&hs->mu);
         if (answered)
             stream_link(hs, st);
@@ -1563,7 +1607,8 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         return false;
     }
     if (strcmp(rq->url, h->path) != 0) {
-        http_resp_error(out, 404, -32000, "Not Found");
+        if (!h->auth || !http_auth_metadata(h->auth, rq, out)) /* RFC 9728's document */
+            http_resp_error(out, 404, -32000, "Not Found");
         return false;
     }
     bool post = strcmp(rq->method, "POST") == 0, get = strcmp(rq->method, "GET") == 0,
@@ -1572,6 +1617,8 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         http_resp_error(out, 405, -32000, "Method Not Allowed");
         return false;
     }
+    if (h->auth && !http_auth_precheck(h->auth, rq, out)) /* no token: no body kept */
+        return false;
     const char *pv = rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION);
     if (pv && is_modern_version(pv) && !post) {
         /* 2026-07-28 has no GET stream and no sessions to delete. */
@@ -1625,6 +1672,19 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
     return true;
 }
 
+/* With auth, a session serves only the caller who started it: anyone else
+ * is told it does not exist. */
+static bool session_owned_by(mcp_http *h, const char *sid, const auth_caller *who)
+{
+    pthread_mutex_lock(&h->mu);
+    hsession *hs = h->sessions;
+    while (hs && strcmp(hs->id, sid) != 0)
+        hs = hs->next;
+    bool ok = !hs || !hs->owner || strcmp(hs->owner, auth_caller_owner(who)) == 0;
+    pthread_mutex_unlock(&h->mu);
+    return ok;
+}
+
 void http_route(mcp_http *h, const http_req *rq, http_resp *out)
 {
     if (!http_route_head(h, rq, out)) {
@@ -1632,18 +1692,35 @@ void http_route(mcp_http *h, const http_req *rq, http_resp *out)
         return;
     }
     const char *sid = rq->header(rq->conn, "Mcp-Session-Id");
+    http_req authed = *rq;
+    if (h->auth) { /* the bearer token, before anything reaches a session */
+        if (!http_auth_check(h->auth, rq, out, &authed.who)) {
+            body_done(rq);
+            return;
+        }
+        if (sid && !session_owned_by(h, sid, authed.who)) {
+            auth_caller_unref(authed.who);
+            body_done(rq);
+            http_resp_error(out, 404, -32001, "Session not found");
+            return;
+        }
+        rq = &authed;
+    }
     if (strcmp(rq->method, "POST") == 0)
         do_post(h, rq, out, sid);
     else if (strcmp(rq->method, "GET") == 0)
         do_get(h, rq, out, sid);
     else
         do_delete(h, out, sid);
+    auth_caller_unref(authed.who);
 }
 
 /* ---------------------------------------------------------------- the core's life */
 
 static void http_free(mcp_http *h)
 {
+    http_auth_free(h->auth);
+    http_tls_free(h->tls);
     free(h->header_tools);
     pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
@@ -1685,6 +1762,15 @@ mcp_http *http_core_new(mcp_runtime *rt)
         for (size_t i = 0; i < srv->ntools; i++)
             if (srv->tools[i].nheaders > 0)
                 h->header_tools[k++] = &srv->tools[i];
+    }
+    if (http_auth_wanted(h->opt)) {
+        char why[512];
+        h->auth = http_auth_new(rt, why, sizeof why);
+        if (!h->auth) {
+            mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: authorization: %s", why);
+            http_free(h);
+            return NULL;
+        }
     }
     return h;
 }
@@ -1784,6 +1870,11 @@ static const char *mhd_header(void *c, const char *name)
     return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
 }
 
+static const char *mhd_query(void *c, const char *name)
+{
+    return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+}
+
 /* The connection timeout measures the client: how long it takes to send its
  * request and to read the answer. libmicrohttpd measures from the last byte
  * that moved, and checks when our callback returns: a callback that waited
@@ -1851,6 +1942,8 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
     }
     if (a->session_id[0])
         MHD_add_response_header(r, "Mcp-Session-Id", a->session_id);
+    if (a->www_authenticate)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, a->www_authenticate);
     if (a->allow || a->allow_post_only)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, a->allow_post_only ? "POST" : "GET, POST, DELETE");
     if (a->retry_after) {
@@ -1876,7 +1969,7 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
  * (501 for a transfer coding other than chunked) and a closed connection. */
 
 typedef struct framing {
-    int host, content_length, transfer_encoding;
+    int host, content_length, transfer_encoding, authorization;
     const char *te;
     bool bad_name, nul, bad_length, bad_line;
     const char *prev_end; /* where the previous header's value ends */
@@ -1933,6 +2026,8 @@ static enum MHD_Result frame_header(void *cls, enum MHD_ValueKind kind, const ch
     } else if (name_is(key, key_size, "Transfer-Encoding")) {
         f->transfer_encoding++;
         f->te = value;
+    } else if (name_is(key, key_size, "Authorization")) {
+        f->authorization++;
     }
     return MHD_YES;
 }
@@ -1954,6 +2049,8 @@ static bool framing_ok(struct MHD_Connection *c, http_resp *a)
         why = "Bad Request: NUL in a header field value, or a folded header line";
     else if (f.host > 1)
         why = "Bad Request: more than one Host header";
+    else if (f.authorization > 1) /* RFC 6750 section 3.1: one way of sending a token */
+        why = "Bad Request: more than one Authorization header";
     else if (f.content_length > 1)
         why = "Bad Request: more than one Content-Length header";
     else if (f.bad_length)
@@ -2063,7 +2160,7 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
             cn->over_budget = true;
     }
     http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
-                   .too_large = cn->too_large, .over_budget = cn->over_budget};
+                   .too_large = cn->too_large, .over_budget = cn->over_budget, .query = mhd_query};
     if (!http_route_head(h, &rq, &a)) {
         body_release(cn);
         cn->refused = true;
@@ -2104,7 +2201,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
                    .body = cn->body, .len = cn->len, .too_large = cn->too_large,
                    .over_budget = cn->over_budget, .waiting = mhd_waiting, .gone = mhd_gone,
-                   .body_done = body_release, .body_ctx = cn};
+                   .body_done = body_release, .body_ctx = cn, .query = mhd_query};
     http_resp a;
     http_route(h, &rq, &a);
     body_release(cn);
@@ -2170,6 +2267,27 @@ static bool parse_host_port(const char *hp, char *host, size_t host_cap, unsigne
     return true;
 }
 
+/* Whether every address of the list is a loopback one (127.0.0.0/8, ::1,
+ * or IPv4-mapped 127.x): what a server may bind without authorization. */
+static bool loopback_only(const struct addrinfo *ai)
+{
+    for (; ai; ai = ai->ai_next) {
+        if (ai->ai_family == AF_INET) {
+            const struct sockaddr_in *a = (const struct sockaddr_in *)ai->ai_addr;
+            if ((ntohl(a->sin_addr.s_addr) >> 24) != 127)
+                return false;
+        } else if (ai->ai_family == AF_INET6) {
+            const struct in6_addr *a = &((const struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+            bool v4_loop = IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+            if (!IN6_IS_ADDR_LOOPBACK(a) && !v4_loop)
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
 mcp_http *mcp_http_start(mcp_runtime *rt)
 {
     const char *hp = mcp_runtime_options(rt)->http;
@@ -2190,22 +2308,61 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
         return NULL;
     }
 
+    const mcp_options *o = mcp_runtime_options(rt);
+    /* Anyone who can reach a non-loopback address could call every tool. */
+    if (!http_auth_wanted(o) && !o->no_auth && !loopback_only(ai)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR,
+                        "--http %s: this address is reachable from other machines, and without "
+                        "authorization anyone who reaches it can call every tool: configure "
+                        "--auth-issuer, --auth-resource and --auth-jwks (docs/auth.md), or say "
+                        "--no-auth to serve it open (behind a proxy that authenticates, say)", hp);
+        freeaddrinfo(ai);
+        return NULL;
+    }
+    if ((o->tls_cert || o->tls_key) && !MHD_is_feature_supported(MHD_FEATURE_HTTPS_CERT_CALLBACK)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "--tls-cert: this libmicrohttpd has no TLS certificate callback");
+        freeaddrinfo(ai);
+        return NULL;
+    }
     mcp_http *h = http_core_new(rt);
     if (!h) {
         freeaddrinfo(ai);
         return NULL;
+    }
+    if (o->tls_cert || o->tls_key) {
+        char why[512];
+        h->tls = http_tls_new(o->tls_cert, o->tls_key, why, sizeof why);
+        if (!h->tls) {
+            mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: %s", why);
+            freeaddrinfo(ai);
+            http_core_free(h);
+            return NULL;
+        }
     }
 
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
                      MHD_USE_POLL | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
+    if (h->tls)
+        flags |= MHD_USE_TLS;
+    /* Without TLS the two TLS options are given as no-ops (MHD_OPTION_ARRAY
+     * with nothing in it), so that the call is one. */
+    struct MHD_OptionItem tls_opts[] = {
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)http_tls_notify, h->tls},
+        {MHD_OPTION_HTTPS_CERT_CALLBACK, 0, (void *)&http_tls_retrieve},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)HTTP_TLS_PRIORITIES},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    if (!h->tls)
+        tls_opts[0].option = MHD_OPTION_END;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h,
                             MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+                            MHD_OPTION_ARRAY, tls_opts,
                             MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
@@ -2219,6 +2376,18 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
 }
 
 unsigned mcp_http_port(const mcp_http *h) { return h->port; }
+
+void mcp_http_reload(mcp_http *h)
+{
+    if (h->tls) {
+        char why[512];
+        if (http_tls_reload(h->tls, why, sizeof why))
+            mcp_runtime_log(h->rt, MCP_LOG_INFO, "http: reload: TLS certificate and key loaded again");
+        else
+            mcp_runtime_log(h->rt, MCP_LOG_ERROR, "http: reload: %s: keeping the certificate in use", why);
+    }
+    http_auth_reload(h->auth);
+}
 
 void mcp_http_stop(mcp_http *h)
 {
@@ -2246,16 +2415,21 @@ int mcp_runtime_serve_http(mcp_runtime *rt)
     parse_host_port(h->opt->http, host, sizeof host, &port);
     bool v6 = strchr(host, ':') != NULL;
     const mcp_server *server = mcp_runtime_server(rt);
-    fprintf(stderr, "mcpidl: %s %s listening on http://%s%s%s:%u%s\n",
+    fprintf(stderr, "mcpidl: %s %s listening on %s://%s%s%s:%u%s\n",
             server->name ? server->name : "?", server->version ? server->version : "?",
-            v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
+            h->tls ? "https" : "http", v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
     fflush(stderr);
     int fd = mcp_runtime_stop_fd(rt);
     /* Sessions expire within a sweep interval of their idle time. */
     int sweep_secs = h->idle_seconds < 60 ? h->idle_seconds : 60;
     while (!mcp_runtime_stopping(rt)) {
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        int r = poll(&p, 1, sweep_secs * 1000);
+        struct pollfd p[2] = {{.fd = fd, .events = POLLIN},
+                              {.fd = mcp_runtime_reload_fd(rt), .events = POLLIN}};
+        int r = poll(p, 2, sweep_secs * 1000);
+        if (r > 0 && !p[0].revents && mcp_runtime_reload_taken(rt)) {
+            mcp_http_reload(h);
+            continue;
+        }
         if (r > 0 || (r < 0 && errno != EINTR))
             break;
         mcp_http_sweep(h);

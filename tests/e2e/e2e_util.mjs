@@ -15,7 +15,7 @@ export async function startHttpServer(command, args, timeoutMs) {
     const timer = setTimeout(() => reject(new Error(`the server did not listen within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
     child.stderr.on('data', (d) => {
       stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      const m = /listening on (https?:\/\/\S+)/.exec(stderr);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
@@ -27,6 +27,25 @@ export async function startHttpServer(command, args, timeoutMs) {
     });
   });
   return { child, url, exited, stderr: () => stderr };
+}
+
+/** A TCP port free on 127.0.0.1 now (for a server whose URL must be known before it starts). */
+export async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The --tls-cert and --tls-key arguments when the test runs under with_tls.sh, else none. */
+export function tlsArgs() {
+  const cert = process.env.MCP_TLS_CERT, key = process.env.MCP_TLS_KEY;
+  return cert && key ? ['--tls-cert', cert, '--tls-key', key] : [];
 }
 
 /**

@@ -7,7 +7,8 @@
 // server sends (JSON bodies and SSE events alike) is checked against the MCP specification's
 // schema (spec_check.mjs); an invalid one fails the test during which it arrived.
 //
-// Environment: WEATHER_SERVER (required).
+// Environment: WEATHER_SERVER (required); under with_tls.sh (MCP_TLS_CERT, MCP_TLS_KEY and
+// NODE_EXTRA_CA_CERTS set), the same over HTTPS.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -16,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
+import { tlsArgs } from './e2e_util.mjs';
 import { SpecChecker } from './spec_check.mjs';
 
 const SERVER = process.env.WEATHER_SERVER;
@@ -26,11 +28,11 @@ describe('weather-server over Streamable HTTP', () => {
 
   before(async () => {
     assert.ok(SERVER, 'WEATHER_SERVER must name the weather-server executable');
-    child = spawn(SERVER, ['--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(SERVER, ['--http', '127.0.0.1:0', ...tlsArgs()], { stdio: ['ignore', 'ignore', 'pipe'] });
     url = await new Promise((resolve, reject) => {
       child.stderr.on('data', (d) => {
         stderr += d;
-        const m = /listening on (http:\/\/\S+)/.exec(stderr);
+        const m = /listening on (https?:\/\/\S+)/.exec(stderr);
         if (m) resolve(m[1]);
       });
       child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));

@@ -30,6 +30,7 @@ MCPIDL_BEGIN_DECLS
 typedef struct mcp_server mcp_server;
 
 #define MCP_MAX_ALLOW_HOSTS 64
+#define MCP_MAX_AUTH_SCOPES 32
 typedef struct mcp_runtime mcp_runtime;
 
 /* How much the runtime writes to standard error: "mcpidl: ..." lines. */
@@ -82,6 +83,29 @@ typedef struct mcp_options {
     /* Tasks (the io.modelcontextprotocol/tasks extension of 2026-07-28). */
     int max_tasks;           /* --max-tasks: tasks the runtime holds at once */
     int task_ttl;            /* --task-ttl: seconds a task is kept after its creation */
+    /* OAuth 2.1 resource server (docs/auth.md), in libmcpidl-http. Any of
+     * auth_issuer, auth_resource, auth_jwks or auth_introspect set turns it
+     * on; it then needs the issuer, the resource, and keys (auth_jwks) or
+     * introspection (auth_introspect with the client's id and secret). */
+    const char *auth_issuer;     /* --auth-issuer URL: the `iss` tokens must carry */
+    const char *auth_resource;   /* --auth-resource URL: this endpoint's canonical URI (`aud`) */
+    const char *auth_jwks;       /* --auth-jwks FILE-OR-URL: the keys that sign tokens */
+    const char *auth_introspect; /* --auth-introspect URL: RFC 7662 introspection */
+    const char *auth_client_id;  /* --auth-client-id: this server's id at introspection */
+    const char *auth_client_secret_file; /* --auth-client-secret-file FILE */
+    int auth_leeway;             /* --auth-leeway SECONDS for exp, nbf, iat (mcp_options_default:
+                                    30; 0 is none) */
+    int auth_jwks_refresh;       /* --auth-jwks-refresh SECONDS: the least time between two
+                                    fetches of the key set (default 60) */
+    unsigned auth_algs;          /* --auth-algorithms LIST: the signature algorithms taken, a
+                                    set of bits (1 RS256, 2 PS256, 4 ES256, 8 EdDSA); 0: all */
+    /* --auth-required-scope (repeatable): scopes every request needs, beside
+     * those the IDL gives items; the strings are not copied. */
+    const char *auth_required_scopes[MCP_MAX_AUTH_SCOPES];
+    size_t nrequired_scopes;
+    bool no_auth;                /* --no-auth: serve a non-loopback address without auth */
+    const char *tls_cert;        /* --tls-cert FILE: PEM certificate chain: serve HTTPS */
+    const char *tls_key;         /* --tls-key FILE: PEM private key of the certificate */
 } mcp_options;
 
 MCPIDL_API void mcp_options_default(mcp_options *o);
@@ -115,6 +139,15 @@ MCPIDL_API int mcp_runtime_serve_stdio(mcp_runtime *rt, int in_fd, int out_fd);
 /* Make the serve functions return (after answering what is in flight).
  * Async-signal-safe: a signal handler may call it. */
 MCPIDL_API void mcp_runtime_stop(mcp_runtime *rt);
+/* Ask the serving transport to load its files again (HTTP: the TLS
+ * certificate and key, the JWKS file): what SIGHUP does in mcp_main.
+ * Async-signal-safe. The transport watches mcp_runtime_reload_fd() and
+ * calls mcp_runtime_reload_taken() when it wakes. */
+MCPIDL_API void mcp_runtime_reload(mcp_runtime *rt);
+MCPIDL_API int mcp_runtime_reload_fd(const mcp_runtime *rt);
+/* Whether a reload was asked for since the last call (and empty the
+ * descriptor). */
+MCPIDL_API bool mcp_runtime_reload_taken(mcp_runtime *rt);
 /* A descriptor that becomes readable once mcp_runtime_stop() was called. */
 MCPIDL_API int mcp_runtime_stop_fd(const mcp_runtime *rt);
 MCPIDL_API bool mcp_runtime_stopping(const mcp_runtime *rt);

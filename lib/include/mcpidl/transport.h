@@ -112,6 +112,18 @@ typedef enum mcp_msg_kind {
 } mcp_msg_kind;
 
 MCPIDL_API mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize);
+/* The OAuth scopes message m needs, for a transport that authorizes its
+ * callers before the session sees a message: those the server table gives
+ * the tool (tools/call), the resource or the resource template its URI
+ * matches (resources/read, resources/subscribe, resources/unsubscribe, and
+ * each URI of a subscriptions/listen's resourceSubscriptions), the prompt
+ * (prompts/get), or the prompt or template a completion/complete
+ * refers to; the server's own scopes for an item that names none (the IDL's
+ * `scopes:` keys); for a batch, those of each of its messages. Every other
+ * message, and one naming no known item, needs none. The scopes go to
+ * out[0..cap) without repeats (pointers into the table); the result is how
+ * many there are: more than cap means call again with that much room. */
+MCPIDL_API size_t mcp_message_scopes(const mcp_server *srv, const mcp_json *m, const char **out, size_t cap);
 /* Whether `version` is a protocol revision the sessions serve (for
  * MCP-Protocol-Version). */
 MCPIDL_API bool mcp_protocol_version_known(const char *version);
