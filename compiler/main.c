@@ -37,6 +37,8 @@ static const char USAGE[] =
     "                         schema  DIR/NAME.tools.json, and for each tool\n"
     "                                 DIR/NAME.TOOL.input.schema.json and\n"
     "                                 DIR/NAME.TOOL.output.schema.json\n"
+    "                         markdown  DIR/NAME.md: a reference page of the tools,\n"
+    "                                 types, resources and prompts\n"
     "  -o, --output DIR     the directory for --emit (default: the current directory;\n"
     "                       created when missing)\n"
     "  --check              report diagnostics only\n"
@@ -83,6 +85,7 @@ typedef struct options {
     bool emit_schema;
     bool emit_c;
     bool emit_mock;
+    bool emit_markdown;
     bool check_only;
     bool werror;
     bool show_caret;
@@ -109,8 +112,10 @@ static int parse_emit(options *o, const char *list)
             o->emit_c = true;
         else if (strcmp(k, "mock") == 0)
             o->emit_c = o->emit_mock = true;
+        else if (strcmp(k, "markdown") == 0)
+            o->emit_markdown = true;
         else
-            return usage_error("unknown --emit kind '%s' (known: c, mock, schema)", k);
+            return usage_error("unknown --emit kind '%s' (known: c, mock, schema, markdown)", k);
     }
     return 0;
 }
@@ -175,7 +180,7 @@ static int parse_args(options *o, int argc, char **argv)
         return 0;
     if (!o->input)
         return usage_error("%s", "no input file");
-    if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c))
+    if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c || o->emit_markdown))
         return usage_error("%s", "--check cannot be combined with --print-tools or --emit");
     return 0;
 }
@@ -472,11 +477,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcpidlc: error: cannot write the tools to standard output\n");
         status = EXIT_INPUT;
     }
-    if (status == 0 && (o.emit_schema || o.emit_c) && !make_out_dir(o.out_dir))
+    if (status == 0 && (o.emit_schema || o.emit_c || o.emit_markdown) && !make_out_dir(o.out_dir))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_c && !emit_c_files(cx, &o))
+        status = EXIT_INPUT;
+    if (status == 0 && o.emit_markdown && !emit_file(cx, &o, MCPIDLC_MARKDOWN, NULL, "md"))
         status = EXIT_INPUT;
     mcpidlc_free(cx);
     return status;

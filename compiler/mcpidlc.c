@@ -12,6 +12,7 @@
 #include "c_names.h"
 #include "diff.h"
 #include "emit_c.h"
+#include "emit_markdown.h"
 #include "emit_schema.h"
 #include "ir.h"
 #include "node.h"
@@ -298,6 +299,9 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK
                                                               : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
     }
+    case MCPIDLC_MARKDOWN:
+        return emit_markdown(cx->srv, cx->source_name, b) ? MCPIDLC_OK
+                                                          : fail(cx, MCPIDLC_ENOMEM, "out of memory writing Markdown");
     }
     return fail(cx, MCPIDLC_EUSAGE, "unknown output kind %d", (int)kind);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emit_c.h"
+#include "emit_markdown.h"
 #include "emit_schema.h"
 #include "fuzz_util.h"
 #include "ir.h"
@@ -74,6 +75,12 @@ static void emit(mcp_arena *a, const ir_server *srv)
     mcp_buf_free(&h);
     mcp_buf_free(&c);
     mcp_buf_free(&m);
+    /* The reference page: written for any valid IR, ending in one newline. */
+    mcp_buf md;
+    mcp_buf_init(&md);
+    FUZZ_CHECK(emit_markdown(srv, "fuzz.mcp.yaml", &md));
+    FUZZ_CHECK(md.len > 1 && md.data[md.len - 1] == '\n' && md.data[md.len - 2] != '\n');
+    mcp_buf_free(&md);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -127,6 +127,7 @@ typedef enum mcpidlc_output {
     MCPIDLC_C_HEADER,      /* NAME.mcp.h: the C types, the handler prototypes, the server */
     MCPIDLC_C_SOURCE,      /* NAME.mcp.c: the descriptors and tables the runtime serves */
     MCPIDLC_C_MOCK,        /* NAME.mock.c: handlers answering with canned JSON, and a main() */
+    MCPIDLC_MARKDOWN,      /* NAME.md: a reference page of the tools, types, resources and prompts */
 } mcpidlc_output;
 
 /* Receives an output in one or more consecutive pieces; false stops it. */
