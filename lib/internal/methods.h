@@ -153,7 +153,8 @@ extern const mcp_method mcp_method_prompts_list, mcp_method_prompts_get;
 extern const mcp_method mcp_method_complete;
 extern const mcp_method mcp_method_set_level;
 extern const mcp_method mcp_method_listen;
-extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel;
+extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel,
+    mcp_method_tasks_result, mcp_method_tasks_list;
 
 /* ---------------------------------------------------------------- tasks (tasks.c) */
 
@@ -171,11 +172,27 @@ mcp_tasks *mcp_methods_tasks(const mcp_methods_state *st);
  * returns MCP_RUN_TASK; or an error code with *msg. */
 int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
                     size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg);
+/* A task of 2025-11-25's experimental tasks (a tools/call with params.task):
+ * ttl_ms the ttl asked for (0: none; at most the store's); done, when the
+ * handler answered at once without mcp_task_start, its CallToolResult (or
+ * rpc_code and rpc_message, its JSON-RPC error): the task is born ended. */
+typedef struct mcp_task25 {
+    long long ttl_ms;
+    const mcp_buf *done;
+    int rpc_code;
+    const char *rpc_message;
+} mcp_task25;
+/* Writes the CreateTaskResult ({"task":{..}}) to out and returns 0; or an
+ * error code with *msg. */
+int mcp_task_create25(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, unsigned client_caps,
+                      const char *subject, const mcp_task25 *how, mcp_buf *out, const char **msg);
 
 /* ---------------------------------------------------------------- shared by the methods */
 
 /* The server's capabilities object (initialize; modern: server/discover). */
-void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern);
+void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool tasks25);
+/* Whether a session of this revision has 2025-11-25's experimental tasks. */
+bool mcp_version_has_tasks25(const char *version);
 /* The server's Implementation object: {"name","title"?,"version"}. */
 void mcp_server_info_write(mcp_buf *r, const mcp_server *srv);
 /* Whether a tool of the server can run as a task. */

@@ -227,6 +227,12 @@ const char *mcp_held_id(const mcp_held *h);
 /* One whole message on the request's stream. False once the client is gone. */
 bool mcp_held_send(mcp_held *h, const char *text, size_t len);
 
+/* End h with its answer (a whole message, the request's last; NULL: none),
+ * on_end not called: its owner ends it (under the lock its on_end takes, so
+ * that h is still there when the client's cancellation ends it at the same
+ * time). False when it was ending already: h is then the other thread's. */
+bool mcp_held_finish(mcp_held *h, const char *text, size_t len);
+
 /* initialize: the session is initialized with this revision and what the
  * client declared. */
 void mcp_session_begin(mcp_session *s, const char *version, unsigned client_caps);

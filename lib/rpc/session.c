@@ -883,6 +883,28 @@ static void held_end(mcp_session *s, mcp_held *h, bool graceful)
     free(h);
 }
 
+bool mcp_held_finish(mcp_held *h, const char *text, size_t len)
+{
+    mcp_session *s = h->s;
+    pthread_mutex_lock(&s->mu);
+    mcp_held *at = s->held;
+    while (at && at != h)
+        at = at->next;
+    if (at)
+        held_unlink(s, h);
+    pthread_mutex_unlock(&s->mu);
+    if (!at)
+        return false; /* ending already, on another thread (its on_end waits for the owner) */
+    mcp_out_part part = {text, len};
+    bool send = text && !atomic_load(&s->broken);
+    sink_send(s, h->rctx, send ? &part : NULL, send ? 1 : 0, true);
+    if (h->id.kind == ID_STR)
+        free((char *)h->id.s);
+    free(h->id_json);
+    free(h);
+    return true;
+}
+
 /* notifications/cancelled naming a request kept open: it ends, unanswered. */
 static int cancel_held(mcp_session *s, const rpc_id *id)
 {
