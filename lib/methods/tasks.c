@@ -481,11 +481,25 @@ bool mcp_in_task(const mcp_call *call) { return call && call->task_mode == MCP_C
 
 /* ---------------------------------------------------------------- the methods */
 
+/* A session of a revision before 2025-11-25 has no tasks: false after the
+ * error answer. */
+static bool has_tasks(mcp_req *r)
+{
+    const mcp_reqctx *ctx = mcp_req_ctx(r);
+    if (ctx->modern || mcp_version_has_tasks25(ctx->version))
+        return true;
+    const char *name = mcp_req_method(r)->name;
+    mcp_req_error_named(r, MCP_RPC_METHOD_NOT_FOUND, name, strlen(name), "Method not found: ");
+    return false;
+}
+
 /* The request's task (its params.taskId), the store locked; NULL after the
  * error answer (the lock then released). */
 static task *task_of(mcp_req *r, mcp_tasks **store)
 {
     const mcp_reqctx *ctx = mcp_req_ctx(r);
+    if (!has_tasks(r))
+        return NULL;
     if (ctx->modern && !(ctx->client_caps & MCP_CLIENT_TASKS)) {
         static const char DATA[] = "{\"requiredCapabilities\":{\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}}}";
         mcp_req_error_data(r, MCP_RPC_MISSING_CAPABILITY,
@@ -636,6 +650,8 @@ static void tasks_result_start(mcp_req *r)
 static void tasks_list_start(mcp_req *r)
 {
     const mcp_reqctx *ctx = mcp_req_ctx(r);
+    if (!has_tasks(r))
+        return;
     const mcp_json *cursor = mcp_json_get(mcp_req_params(r), "cursor");
     if (cursor && cursor->kind != MCP_JSTRING) {
         mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: cursor must be a string");
