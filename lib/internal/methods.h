@@ -118,6 +118,15 @@ bool mcp_mrtr_begin_task(mcp_call *call, const mcp_json *answers);
 size_t mcp_mrtr_peek(const mcp_call *call, mcp_buf *asked, mcp_buf *kept);
 /* Whether answer is a result of method (elicitation/create: an action; ...). */
 bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer);
+/* 2025-11-25's tasks. A tools/call with params.task: the handler's requests
+ * to the client are real ones, and record makes each answer one the task's
+ * run sees (under the key the run's request has); begin_record false when
+ * out of memory. A task's run (after begin_task): a request without a
+ * recorded answer fails at once (no_asking). */
+bool mcp_mrtr_begin_record(mcp_call *call);
+bool mcp_mrtr_recording(const mcp_call *call);
+void mcp_mrtr_record(mcp_call *call, const mcp_json *answer);
+void mcp_mrtr_no_asking(mcp_call *call);
 /* Release what a task run's begin took (mcp_mrtr_end does for requests). */
 void mcp_mrtr_release(mcp_call *call);
 
@@ -181,6 +190,7 @@ typedef struct mcp_task25 {
     const mcp_buf *done;
     int rpc_code;
     const char *rpc_message;
+    const char *answers;   /* "KEY":ANSWER,... the client's answers in the tools/call, or NULL */
 } mcp_task25;
 /* Writes the CreateTaskResult ({"task":{..}}) to out and returns 0; or an
  * error code with *msg. */

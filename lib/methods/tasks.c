@@ -244,7 +244,9 @@ static void *run_thread(void *arg)
     mcp_buf out, asked;
     mcp_buf_init(&out);
     mcp_buf_init(&asked);
-    bool ok = answers && earlier && (args || !t->args) && (t->legacy || mcp_mrtr_begin_task(&call, earlier));
+    bool ok = answers && earlier && (args || !t->args) && mcp_mrtr_begin_task(&call, earlier);
+    if (t->legacy)
+        mcp_mrtr_no_asking(&call);
     if (ok)
         ok = mcp_methods_invoker(ts->st)(&call, args, &out) && !out.oom;
     size_t nasked = mcp_mrtr_peek(&call, &asked, NULL);
@@ -464,7 +466,8 @@ int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argumen
 int mcp_task_create25(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, unsigned client_caps,
                       const char *subject, const mcp_task25 *how, mcp_buf *out, const char **msg)
 {
-    return create(ts, tool, arguments, "", 0, client_caps, subject, how, out, msg);
+    return create(ts, tool, arguments, how->answers ? how->answers : "", how->answers ? strlen(how->answers) : 0,
+                  client_caps, subject, how, out, msg);
 }
 
 /* ---------------------------------------------------------------- the handler's side */

@@ -378,6 +378,10 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
         call.task_mode = MCP_CALL_TASK_MAY;
     const mcp_env *env = mcp_job_env(j);
     int code = mcp_mrtr_begin(&call, j, "tools/call", msg);
+    if (code == 0 && d->task25 && !mcp_mrtr_begin_record(&call)) {
+        *msg = "Internal error: out of memory";
+        return MCP_RPC_INTERNAL_ERROR;
+    }
     if (code == 0 && !mcp_methods_invoker(env->mstate)(&call, d->args, out))
         out->oom = true;
     if (d->task25 && code == 0) {
@@ -387,9 +391,18 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
             *msg = "Internal error: out of memory";
             return MCP_RPC_INTERNAL_ERROR;
         }
-        mcp_buf res = *out;
+        mcp_buf res = *out, kept;
         mcp_buf_init(out);
-        mcp_task25 how = {d->ttl_ms, NULL, 0, NULL};
+        mcp_buf_init(&kept);
+        mcp_mrtr_peek(&call, NULL, &kept);
+        mcp_buf_putc(&kept, 0);
+        mcp_mrtr_release(&call);
+        if (kept.oom) {
+            mcp_buf_free(&res);
+            *msg = "Internal error: out of memory";
+            return MCP_RPC_INTERNAL_ERROR;
+        }
+        mcp_task25 how = {d->ttl_ms, NULL, 0, NULL, kept.data};
         if (!call.task_start) {
             how.done = &res;
             how.rpc_code = call.rpc_code;
@@ -398,6 +411,7 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
         code = mcp_task_create25(mcp_methods_tasks(env->mstate), d->tool, d->args, ctx->client_caps,
                                  mcp_caller_subject(ctx->caller), &how, out, msg);
         mcp_buf_free(&res);
+        mcp_buf_free(&kept);
         return code;
     }
     if (code == 0 && call.task_start && mcp_mrtr_peek(&call, NULL, NULL) == 0 && !out->oom) {

@@ -679,6 +679,25 @@ for (const kind of TRANSPORTS) {
       assert.ok(listed.tasks.some((t) => t.taskId === taskId && t.status === 'completed'), 'the task is listed');
     });
 
+    test('tasks: an elicitation in the tools/call, before the task; none within it', async () => {
+      await client.listTools();
+      session.answerElicitation = () => ({ action: 'accept', content: { name: 'Bob' } });
+      try {
+        const seen = [];
+        for await (const m of client.experimental.tasks.callToolStream({ name: 'test_tool_with_task', arguments: {} })) seen.push(m);
+        assert.equal(seen[0].type, 'taskCreated');
+        assert.deepEqual(seen.at(-1).result?.content, [text('Hello, Bob!')], JSON.stringify(seen.at(-1)));
+        // confirm_delete asks within its task, which 2025-11-25 tasks of mcpidl cannot: the task fails.
+        const created = await client.request(
+          { method: 'tools/call', params: { name: 'confirm_delete', arguments: { filename: 'f' }, task: {} } }, CreateTaskResultSchema);
+        const r = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+        assert.equal(r.isError, true);
+        assert.match(r.content[0].text, /no requests to the client in a task of 2025-11-25/);
+      } finally {
+        session.answerElicitation = () => ({ action: 'decline' });
+      }
+    });
+
     test('tasks: a failing task; tasks/result returns its isError result or its JSON-RPC error', async () => {
       await client.listTools();
       const seen = [];

@@ -54,7 +54,8 @@ static mcp_status ask_handler(mcp_call *call, const void *args, void *out)
     mcp_input_key(call, "b");
     bool got_b = mcp_elicit(call, "b?", SCHEMA, &b, &act);
     if (!got_a || !got_b)
-        return mcp_input_pending(call) ? MCP_ERROR : mcp_fail(call, "no answer");
+        return mcp_input_pending(call) ? MCP_ERROR
+                                       : mcp_fail(call, "%s", mcp_client_error(call) ? mcp_client_error(call) : "no answer");
     const mcp_json *va = mcp_json_get(a, "v"), *vb = mcp_json_get(b, "v");
     return mcp_content_text(call, mcp_sprintf(call, "%s+%s", va ? va->s : "?", vb ? vb->s : "?"));
 }
@@ -387,7 +388,7 @@ static const mcp_json *open_legacy(size_t page_size)
     sess = test_session_new(&SERVER, &o, sink, NULL);
     ck_assert_ptr_nonnull(sess);
     const mcp_json *init = call_with("initialize",
-                                     "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                                     "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
                                      "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}",
                                      META25);
     static const char INITIALIZED[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
@@ -488,6 +489,13 @@ START_TEST(legacy_errors)
     /* Cancelling an ended task is refused. */
     expect_error(call25("tasks/cancel", mcp_arena_printf(&arena, "\"taskId\":\"%s\"", id)), -32602,
                  "terminal status 'failed'");
+    /* A task's handler cannot ask the client in 2025-11-25: the request fails at once. */
+    id = str_of(create25("ask", ""), "taskId");
+    const mcp_json *r = result_of(call25("tasks/result", mcp_arena_printf(&arena, "\"taskId\":\"%s\"", id)));
+    ck_assert(mcp_json_get(r, "isError")->b);
+    const char *text = str_of(mcp_json_get(r, "content")->items[0], "text");
+    ck_assert_msg(strstr(text, "no requests to the client") != NULL, "text: %s", text);
+    ck_assert_str_eq(str_of(get25(id), "status"), "failed");
     /* A task of the extension (2026-07-28) is unknown to 2025 requests, and the other way round. */
     const char *modern = create("job");
     expect_error(call25("tasks/get", mcp_arena_printf(&arena, "\"taskId\":\"%s\"", modern)), -32602, "unknown task");
