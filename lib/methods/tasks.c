@@ -1,5 +1,7 @@
 /* tasks.c: the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks):
- * tools/call answered with a task, and tasks/get, tasks/update, tasks/cancel.
+ * tools/call answered with a task, and tasks/get, tasks/update, tasks/cancel;
+ * and the experimental tasks of 2025-11-25 (a tools/call with params.task in a
+ * session of that revision): tasks/get, tasks/result, tasks/list, tasks/cancel.
  *
  * A task is created when the handler of a call that may become one
  * (tools.c) calls mcp_task_start: the call is answered with the task
@@ -22,6 +24,13 @@
  * are 128 random bits, after --node-id and '-' when set. Replicas do not
  * share tasks: a task's requests must reach the replica that created it
  * (over HTTP they carry Mcp-Name: <taskId>, and the id names the node).
+ *
+ * A 2025-11-25 task (legacy) is kept in the same store, unknown to modern
+ * requests and they to it: it shows as that revision's Task (ttl,
+ * pollInterval, statusMessage), an isError result fails it, its runs cannot
+ * ask the client (mrtr.c: the answers its tools/call got are all they see),
+ * and a tasks/result for it is held (mcp_req_hold, no worker kept) until it
+ * ends, then answered with the task's outcome (finish_waiters).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -67,8 +76,10 @@ typedef struct task {
 /* A tasks/result kept open until its task ends. */
 typedef struct waiter {
     struct waiter *next;
+    struct mcp_tasks *store;
     task *t;
     mcp_held *h;
+    bool orphan; /* off its task's list, its end under way on another thread (waiter_end frees it) */
 } waiter;
 
 struct mcp_tasks {
@@ -573,9 +584,11 @@ static void finish_waiters(task *t, bool gone)
                            mcp_held_id(w->h), MCP_RPC_INVALID_PARAMS);
         else
             put_final(&b, t, mcp_held_id(w->h));
-        mcp_held_finish(w->h, b.oom ? NULL : b.data, b.oom ? 0 : b.len);
+        if (mcp_held_finish(w->h, b.oom ? NULL : b.data, b.oom ? 0 : b.len))
+            free(w);
+        else
+            w->orphan = true; /* its waiter_end waits for the lock */
         mcp_buf_free(&b);
-        free(w);
     }
 }
 
@@ -584,14 +597,15 @@ static void waiter_end(mcp_held *h, void *arg)
 {
     (void)h;
     waiter *w = arg;
-    mcp_tasks *ts = w->t->store;
+    mcp_tasks *ts = w->store;
     pthread_mutex_lock(&ts->mu);
-    for (waiter **p = &w->t->waiters; *p; p = &(*p)->next)
-        if (*p == w) {
-            *p = w->next;
-            free(w);
-            break;
-        }
+    if (!w->orphan)
+        for (waiter **p = &w->t->waiters; *p; p = &(*p)->next)
+            if (*p == w) {
+                *p = w->next;
+                break;
+            }
+    free(w);
     pthread_mutex_unlock(&ts->mu);
 }
 
@@ -634,6 +648,7 @@ static void tasks_result_start(mcp_req *r)
     const char *why = NULL;
     if (w) {
         w->t = t;
+        w->store = ts;
         w->h = mcp_req_hold(r, waiter_end, w, &why);
     }
     if (!w || !w->h) {
