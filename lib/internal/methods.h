@@ -191,6 +191,7 @@ typedef struct mcp_task25 {
     int rpc_code;
     const char *rpc_message;
     const char *answers;   /* "KEY":ANSWER,... the client's answers in the tools/call, or NULL */
+    unsigned long long session; /* the serial of the session (mcp_session_serial): the task is its */
 } mcp_task25;
 /* Writes the CreateTaskResult ({"task":{..}}) to out and returns 0; or an
  * error code with *msg. */

@@ -186,6 +186,8 @@ bool mcp_session_notify(mcp_session *s, const char *text, size_t len);
 /* ---------------------------------------------------------------- requests (reading thread) */
 
 mcp_session *mcp_req_session(const mcp_req *r);
+/* A number no other session of the process has had (from 1). */
+unsigned long long mcp_session_serial(const mcp_session *s);
 const mcp_env *mcp_req_env(const mcp_req *r);
 /* params: an object, or NULL when absent. */
 const mcp_json *mcp_req_params(const mcp_req *r);

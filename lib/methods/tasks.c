@@ -68,6 +68,7 @@ typedef struct task {
     /* The experimental tasks of 2025-11-25 (a tools/call with params.task
      * in a session of that revision). */
     bool legacy;
+    unsigned long long session; /* legacy: the serial of the session that created it */
     bool is_error;        /* legacy, failed: outcome is the tool's isError result */
     long long ttl_ms;     /* legacy: the task's ttl (the one asked for, at most the store's) */
     struct waiter *waiters; /* legacy: the tasks/result requests held until the end */
@@ -181,16 +182,23 @@ static void sweep(mcp_tasks *ts, long long now)
     }
 }
 
-/* The task of id, when it is the caller's (lock held); NULL: unknown. */
-static task *find(mcp_tasks *ts, const mcp_json *id, const char *subject, bool legacy)
+/* Whether t is the caller's: its subject's, and for a 2025-11-25 task
+ * (session: not 0) its session's. */
+static bool owns(const task *t, const char *subject, unsigned long long session)
+{
+    if (t->legacy != (session != 0) || (t->legacy && t->session != session))
+        return false;
+    return t->subject ? subject && strcmp(subject, t->subject) == 0 : subject == NULL;
+}
+
+/* The task of id, when it is the caller's (lock held; session: that of a
+ * 2025-11-25 request, 0 for a modern one); NULL: unknown. */
+static task *find(mcp_tasks *ts, const mcp_json *id, const char *subject, unsigned long long session)
 {
     sweep(ts, now_ms());
     for (task *t = ts->list; t; t = t->next)
-        if (mcp_json_str_is(id, t->id) && now_ms() < t->expires_ms && t->legacy == legacy) {
-            if (t->subject ? !subject || strcmp(subject, t->subject) != 0 : subject != NULL)
-                return NULL;
-            return t;
-        }
+        if (mcp_json_str_is(id, t->id) && now_ms() < t->expires_ms)
+            return owns(t, subject, session) ? t : NULL;
     return NULL;
 }
 
@@ -409,6 +417,7 @@ static int create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments
     t->ttl_ms = ts->ttl_ms;
     if (legacy) {
         t->legacy = true;
+        t->session = legacy->session;
         if (legacy->ttl_ms > 0 && legacy->ttl_ms < ts->ttl_ms)
             t->ttl_ms = legacy->ttl_ms;
         if (legacy->done) {
@@ -526,7 +535,7 @@ static task *task_of(mcp_req *r, mcp_tasks **store)
         return NULL;
     mcp_tasks *ts = mcp_methods_tasks(mcp_req_methods(r));
     pthread_mutex_lock(&ts->mu);
-    task *t = find(ts, id, mcp_caller_subject(ctx->caller), !ctx->modern);
+    task *t = find(ts, id, mcp_caller_subject(ctx->caller), ctx->modern ? 0 : mcp_session_serial(mcp_req_session(r)));
     if (!t) {
         pthread_mutex_unlock(&ts->mu);
         mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, id->s, id->len, "Invalid params: unknown task: ");
@@ -676,6 +685,7 @@ static void tasks_list_start(mcp_req *r)
         return;
     }
     const char *subject = mcp_caller_subject(ctx->caller);
+    unsigned long long session = mcp_session_serial(mcp_req_session(r));
     mcp_tasks *ts = mcp_methods_tasks(mcp_req_methods(r));
     mcp_buf b;
     mcp_buf_init(&b);
@@ -686,7 +696,7 @@ static void tasks_list_start(mcp_req *r)
     if (cursor) {
         /* The cursor is the id of the page's last task: the next page
          * starts after it. */
-        t = find(ts, cursor, subject, true);
+        t = find(ts, cursor, subject, session);
         if (!t) {
             pthread_mutex_unlock(&ts->mu);
             mcp_buf_free(&b);
@@ -698,7 +708,7 @@ static void tasks_list_start(mcp_req *r)
     size_t n = 0;
     const task *last = NULL;
     for (; t; t = t->next) {
-        if (!t->legacy || (t->subject ? !subject || strcmp(subject, t->subject) != 0 : subject != NULL))
+        if (!owns(t, subject, session))
             continue;
         if (n == ts->page)
             break;

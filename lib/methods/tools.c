@@ -280,6 +280,7 @@ typedef struct call_data {
     const mcp_json *args;
     bool task25;       /* 2025-11-25: params.task, the call is a task */
     long long ttl_ms;  /* params.task.ttl (0: none) */
+    unsigned long long session; /* task25: the session's serial (the task is its) */
 } call_data;
 
 /* 2025-11-25's experimental tasks: params.task (an object with an optional
@@ -361,7 +362,7 @@ static void tools_call_start(mcp_req *r)
         mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
         return;
     }
-    *d = (call_data){tool, args, task25, ttl_ms};
+    *d = (call_data){tool, args, task25, ttl_ms, mcp_session_serial(mcp_req_session(r))};
     mcp_req_run(r, d);
 }
 
@@ -402,7 +403,7 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
             *msg = "Internal error: out of memory";
             return MCP_RPC_INTERNAL_ERROR;
         }
-        mcp_task25 how = {d->ttl_ms, NULL, 0, NULL, kept.data};
+        mcp_task25 how = {d->ttl_ms, NULL, 0, NULL, kept.data, d->session};
         if (!call.task_start) {
             how.done = &res;
             how.rpc_code = call.rpc_code;

@@ -171,6 +171,8 @@ struct mcp_session {
     /* Requests kept open (subscriptions), under mu. */
     mcp_held *held;
     int nheld;
+
+    unsigned long long serial; /* unique in the process (mcp_session_serial) */
 };
 
 static const mcp_logger *LOG(const mcp_session *s) { return s->env->log; }
@@ -552,6 +554,7 @@ static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int co
 /* ---------------------------------------------------------------- the request API */
 
 mcp_session *mcp_req_session(const mcp_req *r) { return r->s; }
+unsigned long long mcp_session_serial(const mcp_session *s) { return s->serial; }
 const mcp_env *mcp_req_env(const mcp_req *r) { return r->s->env; }
 const mcp_json *mcp_req_params(const mcp_req *r) { return r->params; }
 const mcp_json *mcp_req_meta(const mcp_req *r) { return r->meta; }
@@ -1648,6 +1651,8 @@ mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink
     mcp_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    static atomic_ullong serials;
+    s->serial = atomic_fetch_add(&serials, 1) + 1;
     s->env = env;
     s->set = &env->opt;
     s->sink = sink;

@@ -176,6 +176,7 @@ async function openHttp() {
   session.client = makeClient(session);
   await session.client.connect(transport);
   session.transport = transport;
+  session.url = url;
   session.close = async () => {
     await transport.terminateSession();
     await session.client.close();
@@ -730,6 +731,17 @@ for (const kind of TRANSPORTS) {
       assert.equal((await client.experimental.tasks.getTask(long.task.taskId)).status, 'cancelled');
       await rejectsWith(client.experimental.tasks.cancelTask(long.task.taskId), ErrorCode.InvalidParams, /terminal status/);
       await rejectsWith(client.experimental.tasks.getTask('no-such-task'), ErrorCode.InvalidParams, /unknown task/);
+      if (kind === 'http') {
+        // A task is its session's: another session of the server does not see it.
+        const other = new Client({ name: 'mcpidl-e2e-other', version: '1.0.0' });
+        await other.connect(new StreamableHTTPClientTransport(new URL(session.url)));
+        try {
+          await rejectsWith(other.experimental.tasks.getTask(taskId), ErrorCode.InvalidParams, /unknown task/);
+          assert.deepEqual((await other.experimental.tasks.listTasks()).tasks, []);
+        } finally {
+          await other.close();
+        }
+      }
       // A task: required tool called without params.task; params.task on a tool that is never a task.
       await rejectsWith(client.request({ method: 'tools/call', params: { name: 'failing_job', arguments: {} } }, CreateTaskResultSchema),
         ErrorCode.MethodNotFound, /task augmentation required/);
