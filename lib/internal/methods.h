@@ -119,6 +119,15 @@ bool mcp_mrtr_begin_task(mcp_call *call, const mcp_json *answers);
 size_t mcp_mrtr_peek(const mcp_call *call, mcp_buf *asked, mcp_buf *kept);
 /* Whether answer is a result of method (elicitation/create: an action; ...). */
 bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer);
+/* 2025-11-25's tasks. A tools/call with params.task: the handler's requests
+ * to the client are real ones, and record makes each answer one the task's
+ * run sees (under the key the run's request has); begin_record false when
+ * out of memory. A task's run (after begin_task): a request without a
+ * recorded answer fails at once (no_asking). */
+bool mcp_mrtr_begin_record(mcp_call *call);
+bool mcp_mrtr_recording(const mcp_call *call);
+void mcp_mrtr_record(mcp_call *call, const mcp_json *answer);
+void mcp_mrtr_no_asking(mcp_call *call);
 /* Release what a task run's begin took (mcp_mrtr_end does for requests). */
 void mcp_mrtr_release(mcp_call *call);
 
@@ -154,7 +163,8 @@ extern const mcp_method mcp_method_prompts_list, mcp_method_prompts_get;
 extern const mcp_method mcp_method_complete;
 extern const mcp_method mcp_method_set_level;
 extern const mcp_method mcp_method_listen;
-extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel;
+extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel,
+    mcp_method_tasks_result, mcp_method_tasks_list;
 
 /* ---------------------------------------------------------------- tasks (tasks.c) */
 
@@ -172,11 +182,29 @@ mcp_tasks *mcp_methods_tasks(const mcp_methods_state *st);
  * returns MCP_RUN_TASK; or an error code with *msg. */
 int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
                     size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg);
+/* A task of 2025-11-25's experimental tasks (a tools/call with params.task):
+ * ttl_ms the ttl asked for (0: none; at most the store's); done, when the
+ * handler answered at once without mcp_task_start, its CallToolResult (or
+ * rpc_code and rpc_message, its JSON-RPC error): the task is born ended. */
+typedef struct mcp_task25 {
+    long long ttl_ms;
+    const mcp_buf *done;
+    int rpc_code;
+    const char *rpc_message;
+    const char *answers;   /* "KEY":ANSWER,... the client's answers in the tools/call, or NULL */
+    unsigned long long session; /* the serial of the session (mcp_session_serial): the task is its */
+} mcp_task25;
+/* Writes the CreateTaskResult ({"task":{..}}) to out and returns 0; or an
+ * error code with *msg. */
+int mcp_task_create25(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, unsigned client_caps,
+                      const char *subject, const mcp_task25 *how, mcp_buf *out, const char **msg);
 
 /* ---------------------------------------------------------------- shared by the methods */
 
 /* The server's capabilities object (initialize; modern: server/discover). */
-void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern);
+void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool tasks25);
+/* Whether a session of this revision has 2025-11-25's experimental tasks. */
+bool mcp_version_has_tasks25(const char *version);
 /* The server's Implementation object: {"name","title"?,"version"}. */
 void mcp_server_info_write(mcp_buf *r, const mcp_server *srv);
 /* Whether a tool of the server can run as a task. */

@@ -190,6 +190,8 @@ bool mcp_session_notify(mcp_session *s, const char *text, size_t len);
 /* ---------------------------------------------------------------- requests (reading thread) */
 
 mcp_session *mcp_req_session(const mcp_req *r);
+/* A number no other session of the process has had (from 1). */
+unsigned long long mcp_session_serial(const mcp_session *s);
 const mcp_env *mcp_req_env(const mcp_req *r);
 /* params: an object, or NULL when absent. */
 const mcp_json *mcp_req_params(const mcp_req *r);
@@ -230,6 +232,12 @@ mcp_held *mcp_req_hold(mcp_req *r, void (*on_end)(mcp_held *h, void *arg), void 
 const char *mcp_held_id(const mcp_held *h);
 /* One whole message on the request's stream. False once the client is gone. */
 bool mcp_held_send(mcp_held *h, const char *text, size_t len);
+
+/* End h with its answer (a whole message, the request's last; NULL: none),
+ * on_end not called: its owner ends it (under the lock its on_end takes, so
+ * that h is still there when the client's cancellation ends it at the same
+ * time). False when it was ending already: h is then the other thread's. */
+bool mcp_held_finish(mcp_held *h, const char *text, size_t len);
 
 /* initialize: the session is initialized with this revision and what the
  * client declared. */

@@ -59,8 +59,12 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
         mcp_mrtr_missing(call, need);
         return client_fail(call, "%s: the client did not declare the %s capability", method, cap);
     }
-    if (call->mrtr)
+    if (call->mrtr && !mcp_mrtr_recording(call))
         return mcp_mrtr_request(call, method, params, params_len);
+    if (!j) /* a task of 2025-11-25 runs outside its request */
+        return client_fail(call,
+                           "%s: no requests to the client in a task of 2025-11-25 (ask before mcp_task_start)",
+                           method);
     if (!mcp_job_can_ask(j))
         return client_fail(call,
                            "%s: requests to the client need worker threads (with --workers 0 "
@@ -78,6 +82,8 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
     free(text);
     if (!result)
         client_fail(call, "%s: out of memory", method);
+    else if (mcp_mrtr_recording(call))
+        mcp_mrtr_record(call, result);
     return result;
 }
 

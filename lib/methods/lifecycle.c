@@ -10,7 +10,7 @@ static const char *changes(const mcp_server *srv, unsigned flag)
     return srv->flags & flag ? "true" : "false";
 }
 
-void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern)
+void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool tasks25)
 {
     /* logging: the runtime serves logging/setLevel, or the _meta logLevel
      * (and handlers may log). */
@@ -26,6 +26,8 @@ void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern)
         mcp_buf_puts(r, ",\"completions\":{}");
     if (modern && mcp_server_has_tasks(srv))
         mcp_buf_puts(r, ",\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}");
+    else if (tasks25 && mcp_server_has_tasks(srv)) /* 2025-11-25's experimental tasks */
+        mcp_buf_puts(r, ",\"tasks\":{\"list\":{},\"cancel\":{},\"requests\":{\"tools\":{\"call\":{}}}}");
     mcp_buf_putc(r, '}');
 }
 
@@ -67,7 +69,7 @@ static void initialize_start(mcp_req *r)
     mcp_buf_puts(&b, "{\"protocolVersion\":");
     mcp_json_cstring(&b, version);
     mcp_buf_puts(&b, ",\"capabilities\":");
-    mcp_capabilities_write(&b, srv, false);
+    mcp_capabilities_write(&b, srv, false, mcp_version_has_tasks25(version));
     mcp_buf_puts(&b, ",\"serverInfo\":");
     mcp_server_info_write(&b, srv);
     if (srv->instructions) {
@@ -96,7 +98,7 @@ static void discover_start(mcp_req *r)
     mcp_buf_puts(&b, "{\"supportedVersions\":");
     mcp_buf_puts(&b, mcp_supported_versions_json);
     mcp_buf_puts(&b, ",\"capabilities\":");
-    mcp_capabilities_write(&b, srv, true);
+    mcp_capabilities_write(&b, srv, true, false);
     if (srv->instructions) {
         mcp_buf_puts(&b, ",\"instructions\":");
         mcp_json_cstring(&b, srv->instructions);

@@ -263,7 +263,7 @@ static const mcp_method *const TABLE[] = {
     &mcp_method_templates_list, &mcp_method_resources_read, &mcp_method_subscribe,
     &mcp_method_unsubscribe,    &mcp_method_prompts_list,   &mcp_method_prompts_get,
     &mcp_method_complete,       &mcp_method_listen,         &mcp_method_tasks_get,
-    &mcp_method_tasks_update,   &mcp_method_tasks_cancel,
+    &mcp_method_tasks_update,   &mcp_method_tasks_cancel,   &mcp_method_tasks_result,   &mcp_method_tasks_list,
 };
 
 const mcp_method_table mcp_methods = {TABLE, sizeof TABLE / sizeof *TABLE};

@@ -44,6 +44,10 @@ struct mcp_mrtr {
     unsigned seq;              /* unnamed requests so far */
     const char *next_key;      /* mcp_input_key */
     unsigned missing;          /* MCP_CLIENT_* asked for but not declared */
+    /* 2025-11-25's tasks: a tools/call whose requests to the client are
+     * real ones, their answers recorded (kept) for the task's run; and a
+     * task's run, which cannot ask (only the recorded answers serve). */
+    bool record, no_asking;
 };
 
 /* ---------------------------------------------------------------- canonical JSON */
@@ -259,6 +263,11 @@ const mcp_json *mcp_mrtr_request(mcp_call *call, const char *method, const char 
         call->client_error = NULL;
         return answer;
     }
+    if (m->no_asking) {
+        call->client_error = mcp_arena_printf(
+            call->arena, "%s: no requests to the client in a task of 2025-11-25 (ask before mcp_task_start)", method);
+        return NULL;
+    }
     if (m->nasked == MAX_INPUTS) {
         call->client_error = mcp_arena_printf(call->arena, "%s: more than %d requests to the client in one round",
                                               method, MAX_INPUTS);
@@ -360,6 +369,37 @@ bool mcp_mrtr_begin_task(mcp_call *call, const mcp_json *answers)
     mcp_buf_init(&m->asked);
     mcp_buf_init(&m->kept);
     return true;
+}
+
+bool mcp_mrtr_begin_record(mcp_call *call)
+{
+    if (!mcp_mrtr_begin_task(call, NULL))
+        return false;
+    call->mrtr->record = true;
+    return true;
+}
+
+bool mcp_mrtr_recording(const mcp_call *call) { return call->mrtr && call->mrtr->record; }
+
+void mcp_mrtr_record(mcp_call *call, const mcp_json *answer)
+{
+    mcp_mrtr *m = call->mrtr;
+    const char *key = next_key(call);
+    if (!key) {
+        m->kept.oom = true;
+        return;
+    }
+    if (m->nkept++)
+        mcp_buf_putc(&m->kept, ',');
+    mcp_json_string(&m->kept, key, strlen(key));
+    mcp_buf_putc(&m->kept, ':');
+    mcp_json_write(&m->kept, answer, -1);
+}
+
+void mcp_mrtr_no_asking(mcp_call *call)
+{
+    if (call->mrtr)
+        call->mrtr->no_asking = true;
 }
 
 size_t mcp_mrtr_peek(const mcp_call *call, mcp_buf *asked, mcp_buf *kept)

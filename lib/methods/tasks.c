@@ -1,5 +1,7 @@
 /* tasks.c: the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks):
- * tools/call answered with a task, and tasks/get, tasks/update, tasks/cancel.
+ * tools/call answered with a task, and tasks/get, tasks/update, tasks/cancel;
+ * and the experimental tasks of 2025-11-25 (a tools/call with params.task in a
+ * session of that revision): tasks/get, tasks/result, tasks/list, tasks/cancel.
  *
  * A task is created when the handler of a call that may become one
  * (tools.c) calls mcp_task_start: the call is answered with the task
@@ -22,6 +24,13 @@
  * are 128 random bits, after --node-id and '-' when set. Replicas do not
  * share tasks: a task's requests must reach the replica that created it
  * (over HTTP they carry Mcp-Name: <taskId>, and the id names the node).
+ *
+ * A 2025-11-25 task (legacy) is kept in the same store, unknown to modern
+ * requests and they to it: it shows as that revision's Task (ttl,
+ * pollInterval, statusMessage), an isError result fails it, its runs cannot
+ * ask the client (mrtr.c: the answers its tools/call got are all they see),
+ * and a tasks/result for it is held (mcp_req_hold, no worker kept) until it
+ * ends, then answered with the task's outcome (finish_waiters).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -56,7 +65,23 @@ typedef struct task {
     long long created_ms, updated_ms, expires_ms;
     atomic_bool cancel;   /* the run's cancellation flag */
     bool running;         /* a run is going */
+    /* The experimental tasks of 2025-11-25 (a tools/call with params.task
+     * in a session of that revision). */
+    bool legacy;
+    unsigned long long session; /* legacy: the serial of the session that created it */
+    bool is_error;        /* legacy, failed: outcome is the tool's isError result */
+    long long ttl_ms;     /* legacy: the task's ttl (the one asked for, at most the store's) */
+    struct waiter *waiters; /* legacy: the tasks/result requests held until the end */
 } task;
+
+/* A tasks/result kept open until its task ends. */
+typedef struct waiter {
+    struct waiter *next;
+    struct mcp_tasks *store;
+    task *t;
+    mcp_held *h;
+    bool orphan; /* off its task's list, its end under way on another thread (waiter_end frees it) */
+} waiter;
 
 struct mcp_tasks {
     pthread_mutex_t mu;
@@ -66,6 +91,7 @@ struct mcp_tasks {
     size_t n, max;
     long long ttl_ms;
     size_t running;
+    size_t page;         /* tasks/list: tasks per page */
     char node[40];       /* --node-id and '-', or empty */
 };
 
@@ -89,8 +115,11 @@ static void put_time(mcp_buf *b, long long ms)
 
 static bool terminal(task_status s) { return s == T_COMPLETED || s == T_FAILED || s == T_CANCELLED; }
 
+static void finish_waiters(task *t, bool gone);
+
 static void task_free(task *t)
 {
+    finish_waiters(t, true);
     mcp_buf_free(&t->answers);
     mcp_buf_free(&t->pending);
     mcp_buf_free(&t->outcome);
@@ -109,6 +138,7 @@ mcp_tasks *mcp_tasks_new(const mcp_methods_state *st, const mcp_options *opt)
     ts->st = st;
     ts->max = opt->max_tasks > 0 ? (size_t)opt->max_tasks : 1;
     ts->ttl_ms = (long long)(opt->task_ttl > 0 ? opt->task_ttl : 1) * 1000;
+    ts->page = opt->page_size > 0 ? opt->page_size : 50;
     if (opt->node_id && strlen(opt->node_id) < sizeof ts->node - 1)
         snprintf(ts->node, sizeof ts->node, "%s-", opt->node_id);
     return ts;
@@ -152,16 +182,23 @@ static void sweep(mcp_tasks *ts, long long now)
     }
 }
 
-/* The task of id, when it is the caller's (lock held); NULL: unknown. */
-static task *find(mcp_tasks *ts, const mcp_json *id, const char *subject)
+/* Whether t is the caller's: its subject's, and for a 2025-11-25 task
+ * (session: not 0) its session's. */
+static bool owns(const task *t, const char *subject, unsigned long long session)
+{
+    if (t->legacy != (session != 0) || (t->legacy && t->session != session))
+        return false;
+    return t->subject ? subject && strcmp(subject, t->subject) == 0 : subject == NULL;
+}
+
+/* The task of id, when it is the caller's (lock held; session: that of a
+ * 2025-11-25 request, 0 for a modern one); NULL: unknown. */
+static task *find(mcp_tasks *ts, const mcp_json *id, const char *subject, unsigned long long session)
 {
     sweep(ts, now_ms());
     for (task *t = ts->list; t; t = t->next)
-        if (mcp_json_str_is(id, t->id) && now_ms() < t->expires_ms) {
-            if (t->subject ? !subject || strcmp(subject, t->subject) != 0 : subject != NULL)
-                return NULL;
-            return t;
-        }
+        if (mcp_json_str_is(id, t->id) && now_ms() < t->expires_ms)
+            return owns(t, subject, session) ? t : NULL;
     return NULL;
 }
 
@@ -196,6 +233,15 @@ static void set_error(task *t, int code, const char *message)
     t->status = T_FAILED;
 }
 
+/* Whether the CallToolResult in b says isError: true. */
+static bool result_is_error(const mcp_buf *b, mcp_arena *a)
+{
+    mcp_json_err err = MCP_JSON_OK;
+    const mcp_json *v = b->data ? mcp_json_parse(a, b->data, b->len, NULL, &err, NULL) : NULL;
+    const mcp_json *e = mcp_json_get(v, "isError");
+    return e && e->kind == MCP_JBOOL && e->b;
+}
+
 static void *run_thread(void *arg)
 {
     task *t = arg;
@@ -218,6 +264,8 @@ static void *run_thread(void *arg)
     mcp_buf_init(&out);
     mcp_buf_init(&asked);
     bool ok = answers && earlier && (args || !t->args) && mcp_mrtr_begin_task(&call, earlier);
+    if (t->legacy)
+        mcp_mrtr_no_asking(&call);
     if (ok)
         ok = mcp_methods_invoker(ts->st)(&call, args, &out) && !out.oom;
     size_t nasked = mcp_mrtr_peek(&call, &asked, NULL);
@@ -243,8 +291,14 @@ static void *run_thread(void *arg)
             t->outcome = out;
             mcp_buf_init(&out);
             t->status = T_COMPLETED;
+            if (t->legacy && result_is_error(&t->outcome, &a)) {
+                /* 2025-11-25: a tool's isError result fails its task. */
+                t->status = T_FAILED;
+                t->is_error = true;
+            }
         }
         t->updated_ms = now_ms();
+        finish_waiters(t, false);
     }
     t->running = false;
     ts->running--;
@@ -263,6 +317,25 @@ static void *run_thread(void *arg)
  * inlines (inputRequests, result, error): tasks/get's DetailedTask. */
 static void put_task(mcp_buf *b, const mcp_tasks *ts, const task *t, bool detailed)
 {
+    if (t->legacy) {
+        /* 2025-11-25's Task. */
+        mcp_buf_printf(b, "{\"taskId\":\"%s\",\"status\":\"%s\"", t->id, STATUS_NAMES[t->status]);
+        if (t->status == T_FAILED) {
+            mcp_buf_puts(b, ",\"statusMessage\":");
+            if (t->is_error)
+                mcp_json_cstring(b, "The tool's result is an error (isError); tasks/result returns it");
+            else
+                mcp_json_cstring(b, "The request failed; tasks/result returns its error");
+        } else if (t->status == T_CANCELLED) {
+            mcp_buf_puts(b, ",\"statusMessage\":\"The task was cancelled\"");
+        }
+        mcp_buf_puts(b, ",\"createdAt\":");
+        put_time(b, t->created_ms);
+        mcp_buf_puts(b, ",\"lastUpdatedAt\":");
+        put_time(b, t->updated_ms);
+        mcp_buf_printf(b, ",\"ttl\":%lld,\"pollInterval\":%d}", t->ttl_ms, POLL_INTERVAL_MS);
+        return;
+    }
     mcp_buf_printf(b, "{\"taskId\":\"%s\",\"status\":\"%s\",\"createdAt\":", t->id, STATUS_NAMES[t->status]);
     put_time(b, t->created_ms);
     mcp_buf_puts(b, ",\"lastUpdatedAt\":");
@@ -306,8 +379,8 @@ static void random_id(char out[72], const char *node)
     out[at + 32] = 0;
 }
 
-int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
-                    size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg)
+static int create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers, size_t len,
+                  unsigned client_caps, const char *subject, const mcp_task25 *legacy, mcp_buf *out, const char **msg)
 {
     task *t = calloc(1, sizeof *t);
     if (!t) {
@@ -341,11 +414,40 @@ int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argumen
     }
     random_id(t->id, ts->node);
     t->status = T_WORKING;
+    t->ttl_ms = ts->ttl_ms;
+    if (legacy) {
+        t->legacy = true;
+        t->session = legacy->session;
+        if (legacy->ttl_ms > 0 && legacy->ttl_ms < ts->ttl_ms)
+            t->ttl_ms = legacy->ttl_ms;
+        if (legacy->done) {
+            /* The handler answered at once: the task is born ended. */
+            if (legacy->rpc_code) {
+                set_error(t, legacy->rpc_code, legacy->rpc_message ? legacy->rpc_message : "Internal error");
+            } else {
+                mcp_buf_put(&t->outcome, legacy->done->data ? legacy->done->data : "{}",
+                            legacy->done->data ? legacy->done->len : 2);
+                mcp_arena a;
+                mcp_arena_init(&a);
+                t->status = T_COMPLETED;
+                if (result_is_error(&t->outcome, &a)) {
+                    t->status = T_FAILED;
+                    t->is_error = true;
+                }
+                mcp_arena_free(&a);
+            }
+            if (t->outcome.oom) {
+                task_free(t);
+                *msg = "Internal error: out of memory";
+                return MCP_RPC_INTERNAL_ERROR;
+            }
+        }
+    }
 
     pthread_mutex_lock(&ts->mu);
     long long now = now_ms();
     t->created_ms = t->updated_ms = now;
-    t->expires_ms = now + ts->ttl_ms;
+    t->expires_ms = now + t->ttl_ms;
     sweep(ts, now);
     if (ts->n >= ts->max) {
         pthread_mutex_unlock(&ts->mu);
@@ -353,7 +455,7 @@ int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argumen
         *msg = "Internal error: the server holds as many tasks as it may (--max-tasks); try again later";
         return MCP_RPC_INTERNAL_ERROR;
     }
-    if (!start_run(ts, t)) {
+    if (!terminal(t->status) && !start_run(ts, t)) {
         pthread_mutex_unlock(&ts->mu);
         task_free(t);
         *msg = "Internal error: no thread for the task";
@@ -362,9 +464,30 @@ int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argumen
     t->next = ts->list;
     ts->list = t;
     ts->n++;
+    if (legacy)
+        mcp_buf_puts(out, "{\"task\":");
     put_task(out, ts, t, false);
+    if (legacy)
+        mcp_buf_putc(out, '}');
     pthread_mutex_unlock(&ts->mu);
-    return out->oom ? MCP_RPC_INTERNAL_ERROR : MCP_RUN_TASK;
+    if (out->oom) {
+        *msg = "Internal error: out of memory";
+        return MCP_RPC_INTERNAL_ERROR;
+    }
+    return legacy ? 0 : MCP_RUN_TASK;
+}
+
+int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
+                    size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg)
+{
+    return create(ts, tool, arguments, answers, len, client_caps, subject, NULL, out, msg);
+}
+
+int mcp_task_create25(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, unsigned client_caps,
+                      const char *subject, const mcp_task25 *how, mcp_buf *out, const char **msg)
+{
+    return create(ts, tool, arguments, how->answers ? how->answers : "", how->answers ? strlen(how->answers) : 0,
+                  client_caps, subject, how, out, msg);
 }
 
 /* ---------------------------------------------------------------- the handler's side */
@@ -381,12 +504,26 @@ bool mcp_in_task(const mcp_call *call) { return call && call->task_mode == MCP_C
 
 /* ---------------------------------------------------------------- the methods */
 
+/* A session of a revision before 2025-11-25 has no tasks: false after the
+ * error answer. */
+static bool has_tasks(mcp_req *r)
+{
+    const mcp_reqctx *ctx = mcp_req_ctx(r);
+    if (ctx->modern || mcp_version_has_tasks25(ctx->version))
+        return true;
+    const char *name = mcp_req_method(r)->name;
+    mcp_req_error_named(r, MCP_RPC_METHOD_NOT_FOUND, name, strlen(name), "Method not found: ");
+    return false;
+}
+
 /* The request's task (its params.taskId), the store locked; NULL after the
  * error answer (the lock then released). */
 static task *task_of(mcp_req *r, mcp_tasks **store)
 {
     const mcp_reqctx *ctx = mcp_req_ctx(r);
-    if (!(ctx->client_caps & MCP_CLIENT_TASKS)) {
+    if (!has_tasks(r))
+        return NULL;
+    if (ctx->modern && !(ctx->client_caps & MCP_CLIENT_TASKS)) {
         static const char DATA[] = "{\"requiredCapabilities\":{\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}}}";
         mcp_req_error_data(r, MCP_RPC_MISSING_CAPABILITY,
                            "Missing required client capability: extension " MCP_TASKS_EXTENSION, DATA,
@@ -398,7 +535,7 @@ static task *task_of(mcp_req *r, mcp_tasks **store)
         return NULL;
     mcp_tasks *ts = mcp_methods_tasks(mcp_req_methods(r));
     pthread_mutex_lock(&ts->mu);
-    task *t = find(ts, id, mcp_caller_subject(ctx->caller));
+    task *t = find(ts, id, mcp_caller_subject(ctx->caller), ctx->modern ? 0 : mcp_session_serial(mcp_req_session(r)));
     if (!t) {
         pthread_mutex_unlock(&ts->mu);
         mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, id->s, id->len, "Invalid params: unknown task: ");
@@ -406,6 +543,186 @@ static task *task_of(mcp_req *r, mcp_tasks **store)
     }
     *store = ts;
     return t;
+}
+
+/* ---------------------------------------------------------------- 2025-11-25: tasks/result, tasks/list */
+
+static void answer_buf(mcp_req *r, mcp_buf *b);
+
+/* What tasks/result answers for t (terminal; lock held) to the request of
+ * id (JSON text): the tool's CallToolResult, or the JSON-RPC error its
+ * request would have had, with the related-task _meta. */
+static void put_final(mcp_buf *b, const task *t, const char *id)
+{
+    mcp_buf_printf(b, "{\"jsonrpc\":\"2.0\",\"id\":%s,", id);
+    if (t->status == T_COMPLETED || (t->status == T_FAILED && t->is_error)) {
+        mcp_buf_printf(b, "\"result\":{\"_meta\":{\"io.modelcontextprotocol/related-task\":{\"taskId\":\"%s\"}}",
+                       t->id);
+        /* The result's members after its '{' (it has no _meta of its own). */
+        const char *text = t->outcome.data ? t->outcome.data : "{}";
+        size_t len = t->outcome.data ? t->outcome.len : 2;
+        if (len > 2)
+            mcp_buf_putc(b, ',');
+        if (len > 2)
+            mcp_buf_put(b, text + 1, len - 1);
+        else
+            mcp_buf_putc(b, '}');
+    } else if (t->status == T_FAILED) {
+        mcp_buf_puts(b, "\"error\":");
+        mcp_buf_put(b, t->outcome.data ? t->outcome.data : "{}", t->outcome.data ? t->outcome.len : 2);
+    } else {
+        mcp_buf_printf(b, "\"error\":{\"code\":%d,\"message\":\"Request cancelled: the task was cancelled\"}",
+                       MCP_RPC_INTERNAL_ERROR);
+    }
+    mcp_buf_putc(b, '}');
+}
+
+/* Answer the tasks/result requests waiting for t (lock held): its final
+ * answer once terminal, or (gone) an error as the task is removed. */
+static void finish_waiters(task *t, bool gone)
+{
+    if (!gone && !terminal(t->status))
+        return;
+    while (t->waiters) {
+        waiter *w = t->waiters;
+        t->waiters = w->next;
+        mcp_buf b;
+        mcp_buf_init(&b);
+        if (gone && !terminal(t->status))
+            mcp_buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":\"Failed to retrieve task: the task has expired\"}}",
+                           mcp_held_id(w->h), MCP_RPC_INVALID_PARAMS);
+        else
+            put_final(&b, t, mcp_held_id(w->h));
+        if (mcp_held_finish(w->h, b.oom ? NULL : b.data, b.oom ? 0 : b.len))
+            free(w);
+        else
+            w->orphan = true; /* its waiter_end waits for the lock */
+        mcp_buf_free(&b);
+    }
+}
+
+/* A held tasks/result ends without its answer (cancelled, the session gone). */
+static void waiter_end(mcp_held *h, void *arg)
+{
+    (void)h;
+    waiter *w = arg;
+    mcp_tasks *ts = w->store;
+    pthread_mutex_lock(&ts->mu);
+    if (!w->orphan)
+        for (waiter **p = &w->t->waiters; *p; p = &(*p)->next)
+            if (*p == w) {
+                *p = w->next;
+                break;
+            }
+    free(w);
+    pthread_mutex_unlock(&ts->mu);
+}
+
+static void tasks_result_start(mcp_req *r)
+{
+    mcp_tasks *ts = NULL;
+    task *t = task_of(r, &ts);
+    if (!t)
+        return;
+    if (terminal(t->status)) {
+        mcp_buf b;
+        mcp_buf_init(&b);
+        put_final(&b, t, "0");
+        pthread_mutex_unlock(&ts->mu);
+        if (b.oom) {
+            mcp_buf_free(&b);
+            mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
+            return;
+        }
+        /* The final message's result, or its error. */
+        mcp_arena *a = mcp_req_arena(r);
+        mcp_json_err err = MCP_JSON_OK;
+        const mcp_json *msg = mcp_json_parse(a, b.data, b.len, NULL, &err, NULL);
+        const mcp_json *res = mcp_json_get(msg, "result"), *e = mcp_json_get(msg, "error");
+        if (res) {
+            mcp_buf out;
+            mcp_buf_init(&out);
+            mcp_json_write(&out, res, -1);
+            answer_buf(r, &out);
+        } else {
+            const mcp_json *code = mcp_json_get(e, "code"), *m = mcp_json_get(e, "message");
+            mcp_req_error(r, code && code->kind == MCP_JINT ? (int)code->i : MCP_RPC_INTERNAL_ERROR, "%s",
+                          m && m->kind == MCP_JSTRING ? m->s : "Internal error");
+        }
+        mcp_buf_free(&b);
+        return;
+    }
+    /* Held until the task ends, no worker kept. */
+    waiter *w = calloc(1, sizeof *w);
+    const char *why = NULL;
+    if (w) {
+        w->t = t;
+        w->store = ts;
+        w->h = mcp_req_hold(r, waiter_end, w, &why);
+    }
+    if (!w || !w->h) {
+        pthread_mutex_unlock(&ts->mu);
+        free(w);
+        if (why)
+            mcp_req_error(r, MCP_RPC_INVALID_REQUEST, "Invalid Request: %s", why);
+        else
+            mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
+        return;
+    }
+    w->next = t->waiters;
+    t->waiters = w;
+    pthread_mutex_unlock(&ts->mu);
+}
+
+static void tasks_list_start(mcp_req *r)
+{
+    const mcp_reqctx *ctx = mcp_req_ctx(r);
+    if (!has_tasks(r))
+        return;
+    const mcp_json *cursor = mcp_json_get(mcp_req_params(r), "cursor");
+    if (cursor && cursor->kind != MCP_JSTRING) {
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: cursor must be a string");
+        return;
+    }
+    const char *subject = mcp_caller_subject(ctx->caller);
+    unsigned long long session = mcp_session_serial(mcp_req_session(r));
+    mcp_tasks *ts = mcp_methods_tasks(mcp_req_methods(r));
+    mcp_buf b;
+    mcp_buf_init(&b);
+    mcp_buf_puts(&b, "{\"tasks\":[");
+    pthread_mutex_lock(&ts->mu);
+    sweep(ts, now_ms());
+    task *t = ts->list;
+    if (cursor) {
+        /* The cursor is the id of the page's last task: the next page
+         * starts after it. */
+        t = find(ts, cursor, subject, session);
+        if (!t) {
+            pthread_mutex_unlock(&ts->mu);
+            mcp_buf_free(&b);
+            mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: unknown cursor");
+            return;
+        }
+        t = t->next;
+    }
+    size_t n = 0;
+    const task *last = NULL;
+    for (; t; t = t->next) {
+        if (!owns(t, subject, session))
+            continue;
+        if (n == ts->page)
+            break;
+        if (n++)
+            mcp_buf_putc(&b, ',');
+        put_task(&b, ts, t, false);
+        last = t;
+    }
+    mcp_buf_putc(&b, ']');
+    if (t && last)
+        mcp_buf_printf(&b, ",\"nextCursor\":\"%s\"", last->id);
+    mcp_buf_putc(&b, '}');
+    pthread_mutex_unlock(&ts->mu);
+    answer_buf(r, &b);
 }
 
 static void answer_buf(mcp_req *r, mcp_buf *b)
@@ -504,24 +821,50 @@ static void tasks_cancel_start(mcp_req *r)
     task *t = task_of(r, &ts);
     if (!t)
         return;
+    if (t->legacy && terminal(t->status)) {
+        /* 2025-11-25: refused for an ended task. */
+        const char *status = STATUS_NAMES[t->status];
+        pthread_mutex_unlock(&ts->mu);
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: cannot cancel task: already in terminal status '%s'",
+                      status);
+        return;
+    }
     if (!terminal(t->status)) {
         atomic_store(&t->cancel, true);
         t->status = T_CANCELLED;
         t->updated_ms = now_ms();
         mcp_buf_free(&t->pending);
         mcp_buf_init(&t->pending);
+        finish_waiters(t, false);
+    }
+    if (t->legacy) {
+        /* 2025-11-25: the task, cancelled. */
+        mcp_buf b;
+        mcp_buf_init(&b);
+        put_task(&b, ts, t, false);
+        pthread_mutex_unlock(&ts->mu);
+        answer_buf(r, &b);
+        return;
     }
     pthread_mutex_unlock(&ts->mu);
     mcp_req_result(r, "{}", 2);
 }
 
+/* tasks/get and tasks/cancel: both revisions (a 2025 request sees the
+ * 2025 tasks, a modern one the extension's). */
 const mcp_method mcp_method_tasks_get = {
-    .name = "tasks/get", .flags = MCP_METHOD_MODERN_ONLY, .served = mcp_server_has_tasks, .start = tasks_get_start};
+    .name = "tasks/get", .served = mcp_server_has_tasks, .start = tasks_get_start};
 const mcp_method mcp_method_tasks_update = {.name = "tasks/update",
                                             .flags = MCP_METHOD_MODERN_ONLY,
                                             .served = mcp_server_has_tasks,
                                             .start = tasks_update_start};
-const mcp_method mcp_method_tasks_cancel = {.name = "tasks/cancel",
-                                            .flags = MCP_METHOD_MODERN_ONLY,
+const mcp_method mcp_method_tasks_cancel = {
+    .name = "tasks/cancel", .served = mcp_server_has_tasks, .start = tasks_cancel_start};
+const mcp_method mcp_method_tasks_result = {.name = "tasks/result",
+                                            .flags = MCP_METHOD_LEGACY_ONLY,
                                             .served = mcp_server_has_tasks,
-                                            .start = tasks_cancel_start};
+                                            .start = tasks_result_start};
+const mcp_method mcp_method_tasks_list = {.name = "tasks/list",
+                                          .flags = MCP_METHOD_LEGACY_ONLY,
+                                          .served = mcp_server_has_tasks,
+                                          .start = tasks_list_start};

@@ -260,6 +260,11 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 
 /* ---------------------------------------------------------------- the methods */
 
+bool mcp_version_has_tasks25(const char *version)
+{
+    return version && strcmp(version, "2025-11-25") == 0;
+}
+
 bool mcp_server_has_tasks(const mcp_server *srv)
 {
     for (size_t i = 0; i < srv->ntools; i++)
@@ -273,7 +278,53 @@ static void tools_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_TOOLS); }
 typedef struct call_data {
     const mcp_tool *tool;
     const mcp_json *args;
+    bool task25;       /* 2025-11-25: params.task, the call is a task */
+    long long ttl_ms;  /* params.task.ttl (0: none) */
+    unsigned long long session; /* task25: the session's serial (the task is its) */
 } call_data;
+
+/* 2025-11-25's experimental tasks: params.task (an object with an optional
+ * ttl in milliseconds) on a tool of the server's that may run as a task.
+ * False after the error answer. */
+static bool task_param(mcp_req *r, const mcp_tool *tool, bool *task25, long long *ttl_ms)
+{
+    const mcp_reqctx *ctx = mcp_req_ctx(r);
+    *task25 = false;
+    *ttl_ms = 0;
+    if (ctx->modern || !mcp_version_has_tasks25(ctx->version) || !mcp_server_has_tasks(mcp_req_env(r)->server))
+        return true; /* no tasks capability declared: params.task is ignored */
+    const mcp_json *task = mcp_json_get(mcp_req_params(r), "task");
+    if (!task) {
+        if (tool->task == MCP_TASK_REQUIRED) {
+            mcp_req_error_named(r, MCP_RPC_METHOD_NOT_FOUND, tool->name, strlen(tool->name),
+                                "Method not found: task augmentation required (execution.taskSupport: required) for tool ");
+            return false;
+        }
+        return true;
+    }
+    if (task->kind != MCP_JOBJECT) {
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: task must be an object");
+        return false;
+    }
+    if (tool->task == MCP_TASK_NONE) {
+        mcp_req_error_named(r, MCP_RPC_METHOD_NOT_FOUND, tool->name, strlen(tool->name),
+                            "Method not found: no task augmentation (execution.taskSupport: forbidden) for tool ");
+        return false;
+    }
+    const mcp_json *ttl = mcp_json_get(task, "ttl");
+    if (ttl && ttl->kind != MCP_JNULL) {
+        if (ttl->kind == MCP_JINT && ttl->i >= 0)
+            *ttl_ms = ttl->i;
+        else if (ttl->kind == MCP_JFLOAT && ttl->d >= 0 && ttl->d < 9e15)
+            *ttl_ms = (long long)ttl->d;
+        else if (ttl->kind != MCP_JBIGINT || ttl->s[0] == '-') {
+            mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: task.ttl must be a number of milliseconds");
+            return false;
+        }
+    }
+    *task25 = true;
+    return true;
+}
 
 static void tools_call_start(mcp_req *r)
 {
@@ -299,6 +350,10 @@ static void tools_call_start(mcp_req *r)
                            DATA, sizeof DATA - 1);
         return;
     }
+    bool task25;
+    long long ttl_ms;
+    if (!task_param(r, tool, &task25, &ttl_ms))
+        return;
     const mcp_json *args;
     if (!mcp_arguments_of(r, &args))
         return;
@@ -307,7 +362,7 @@ static void tools_call_start(mcp_req *r)
         mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
         return;
     }
-    *d = (call_data){tool, args};
+    *d = (call_data){tool, args, task25, ttl_ms, mcp_session_serial(mcp_req_session(r))};
     mcp_req_run(r, d);
 }
 
@@ -320,10 +375,46 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
     const mcp_reqctx *ctx = mcp_job_ctx(j);
     if (d->tool->task != MCP_TASK_NONE && ctx->modern && (ctx->client_caps & MCP_CLIENT_TASKS))
         call.task_mode = MCP_CALL_TASK_MAY;
+    if (d->task25)
+        call.task_mode = MCP_CALL_TASK_MAY;
     const mcp_env *env = mcp_job_env(j);
     int code = mcp_mrtr_begin(&call, j, "tools/call", msg);
+    if (code == 0 && d->task25 && !mcp_mrtr_begin_record(&call)) {
+        *msg = "Internal error: out of memory";
+        return MCP_RPC_INTERNAL_ERROR;
+    }
     if (code == 0 && !mcp_methods_invoker(env->mstate)(&call, d->args, out))
         out->oom = true;
+    if (d->task25 && code == 0) {
+        /* 2025-11-25: the answer is a task, running when the handler said
+         * mcp_task_start, else born ended with what the handler said. */
+        if (out->oom) {
+            *msg = "Internal error: out of memory";
+            return MCP_RPC_INTERNAL_ERROR;
+        }
+        mcp_buf res = *out, kept;
+        mcp_buf_init(out);
+        mcp_buf_init(&kept);
+        mcp_mrtr_peek(&call, NULL, &kept);
+        mcp_buf_putc(&kept, 0);
+        mcp_mrtr_release(&call);
+        if (kept.oom) {
+            mcp_buf_free(&res);
+            *msg = "Internal error: out of memory";
+            return MCP_RPC_INTERNAL_ERROR;
+        }
+        mcp_task25 how = {d->ttl_ms, NULL, 0, NULL, kept.data, d->session};
+        if (!call.task_start) {
+            how.done = &res;
+            how.rpc_code = call.rpc_code;
+            how.rpc_message = call.fail_message;
+        }
+        code = mcp_task_create25(mcp_methods_tasks(env->mstate), d->tool, d->args, ctx->client_caps,
+                                 mcp_caller_subject(ctx->caller), &how, out, msg);
+        mcp_buf_free(&res);
+        mcp_buf_free(&kept);
+        return code;
+    }
     if (code == 0 && call.task_start && mcp_mrtr_peek(&call, NULL, NULL) == 0 && !out->oom) {
         /* The handler asked to go on as a task, with the answers it used. */
         mcp_buf kept;

@@ -171,6 +171,8 @@ struct mcp_session {
     /* Requests kept open (subscriptions), under mu. */
     mcp_held *held;
     int nheld;
+
+    unsigned long long serial; /* unique in the process (mcp_session_serial) */
 };
 
 static const mcp_logger *LOG(const mcp_session *s) { return s->env->log; }
@@ -552,6 +554,7 @@ static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int co
 /* ---------------------------------------------------------------- the request API */
 
 mcp_session *mcp_req_session(const mcp_req *r) { return r->s; }
+unsigned long long mcp_session_serial(const mcp_session *s) { return s->serial; }
 const mcp_env *mcp_req_env(const mcp_req *r) { return r->s->env; }
 const mcp_json *mcp_req_params(const mcp_req *r) { return r->params; }
 const mcp_json *mcp_req_meta(const mcp_req *r) { return r->meta; }
@@ -881,6 +884,28 @@ static void held_end(mcp_session *s, mcp_held *h, bool graceful)
         free((char *)h->id.s);
     free(h->id_json);
     free(h);
+}
+
+bool mcp_held_finish(mcp_held *h, const char *text, size_t len)
+{
+    mcp_session *s = h->s;
+    pthread_mutex_lock(&s->mu);
+    mcp_held *at = s->held;
+    while (at && at != h)
+        at = at->next;
+    if (at)
+        held_unlink(s, h);
+    pthread_mutex_unlock(&s->mu);
+    if (!at)
+        return false; /* ending already, on another thread (its on_end waits for the owner) */
+    mcp_out_part part = {text, len};
+    bool send = text && !atomic_load(&s->broken);
+    sink_send(s, h->rctx, send ? &part : NULL, send ? 1 : 0, true);
+    if (h->id.kind == ID_STR)
+        free((char *)h->id.s);
+    free(h->id_json);
+    free(h);
+    return true;
 }
 
 /* notifications/cancelled naming a request kept open: it ends, unanswered. */
@@ -1661,6 +1686,8 @@ mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink
     mcp_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    static atomic_ullong serials;
+    s->serial = atomic_fetch_add(&serials, 1) + 1;
     s->env = env;
     s->set = &env->opt;
     s->sink = sink;

@@ -197,6 +197,18 @@ mcp_status catalogue_strings(mcp_call *call, const catalogue_strings_args *in, i
     return MCP_OK;
 }
 
+mcp_status catalogue_job(mcp_call *call, const catalogue_job_args *in, const char **out)
+{
+    if (mcp_task_start(call))
+        return MCP_OK;
+    for (int64_t waited = 0; waited < in->ms && !mcp_call_cancelled(call); waited += 10) {
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    *out = mcp_in_task(call) ? "done in a task" : "done at once";
+    return MCP_OK;
+}
+
 mcp_status catalogue_read_note(mcp_call *call, const char *uri, const catalogue_note_vars *vars)
 {
     (void)vars;

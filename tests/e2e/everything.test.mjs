@@ -22,7 +22,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CallToolResultSchema,
   CreateMessageRequestSchema,
+  CreateTaskResultSchema,
   ElicitRequestSchema,
   ErrorCode,
   LoggingMessageNotificationSchema,
@@ -174,6 +176,7 @@ async function openHttp() {
   session.client = makeClient(session);
   await session.client.connect(transport);
   session.transport = transport;
+  session.url = url;
   session.close = async () => {
     await transport.terminateSession();
     await session.client.close();
@@ -645,6 +648,105 @@ for (const kind of TRANSPORTS) {
       const template = { type: 'ref/resource', uri: 'test://template/{id}/data' };
       assert.deepEqual(await values(template, 'id', ''), ['123', '456', 'alpha', 'beta']);
       assert.deepEqual(await values(template, 'id', 'al'), ['alpha']);
+    });
+
+    // 2025-11-25's experimental tasks (the SDK's client.experimental.tasks): the tools of the
+    // everything server marked `task:` become tasks when the call carries params.task.
+    test('tasks: the capability, and execution.taskSupport in tools/list', async () => {
+      const caps = client.getServerCapabilities();
+      assert.deepEqual(caps.tasks, { list: {}, cancel: {}, requests: { tools: { call: {} } } });
+      const { tools } = await client.listTools();
+      const support = Object.fromEntries(tools.filter((t) => t.execution).map((t) => [t.name, t.execution.taskSupport]));
+      assert.equal(support.slow_compute, 'optional');
+      assert.equal(support.failing_job, 'required');
+      assert.equal(support.greet, undefined);
+    });
+
+    test('tasks: callToolStream creates a task, polls it and gets its result', async () => {
+      await client.listTools(); // the client learns which tools are tasks
+      const seen = [];
+      for await (const m of client.experimental.tasks.callToolStream({ name: 'slow_compute', arguments: { seconds: 0.3, label: 'e2e' } }))
+        seen.push(m);
+      assert.equal(seen[0].type, 'taskCreated');
+      assert.equal(seen[0].task.status, 'working');
+      const taskId = seen[0].task.taskId;
+      const statuses = seen.filter((m) => m.type === 'taskStatus').map((m) => m.task.status);
+      assert.equal(statuses.at(-1), 'completed');
+      const last = seen.at(-1);
+      assert.equal(last.type, 'result', JSON.stringify(last));
+      assert.deepEqual(last.result.content, [text('e2e: computed in 0.3 s')]);
+      assert.equal(last.result._meta['io.modelcontextprotocol/related-task'].taskId, taskId);
+      const listed = await client.experimental.tasks.listTasks();
+      assert.ok(listed.tasks.some((t) => t.taskId === taskId && t.status === 'completed'), 'the task is listed');
+    });
+
+    test('tasks: an elicitation in the tools/call, before the task; none within it', async () => {
+      await client.listTools();
+      session.answerElicitation = () => ({ action: 'accept', content: { name: 'Bob' } });
+      try {
+        const seen = [];
+        for await (const m of client.experimental.tasks.callToolStream({ name: 'test_tool_with_task', arguments: {} })) seen.push(m);
+        assert.equal(seen[0].type, 'taskCreated');
+        assert.deepEqual(seen.at(-1).result?.content, [text('Hello, Bob!')], JSON.stringify(seen.at(-1)));
+        // confirm_delete asks within its task, which 2025-11-25 tasks of mcpidl cannot: the task fails.
+        const created = await client.request(
+          { method: 'tools/call', params: { name: 'confirm_delete', arguments: { filename: 'f' }, task: {} } }, CreateTaskResultSchema);
+        const r = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+        assert.equal(r.isError, true);
+        assert.match(r.content[0].text, /no requests to the client in a task of 2025-11-25/);
+      } finally {
+        session.answerElicitation = () => ({ action: 'decline' });
+      }
+    });
+
+    test('tasks: a failing task; tasks/result returns its isError result or its JSON-RPC error', async () => {
+      await client.listTools();
+      const seen = [];
+      for await (const m of client.experimental.tasks.callToolStream({ name: 'failing_job', arguments: {} })) seen.push(m);
+      assert.equal(seen.at(-1).type, 'error');
+      const taskId = seen[0].task.taskId;
+      assert.equal((await client.experimental.tasks.getTask(taskId)).status, 'failed');
+      const r = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      assert.equal(r.isError, true);
+      assert.match(r.content[0].text, /failed after a second/);
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'protocol_error_job', arguments: {}, task: {} } }, CreateTaskResultSchema);
+      await rejectsWith(client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema), ErrorCode.InternalError, /the job crashed/);
+    });
+
+    test('tasks: tasks/result waits for the end; tasks/cancel; the errors', async () => {
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'slow_compute', arguments: { seconds: 0.5 }, task: { ttl: 60000 } } },
+        CreateTaskResultSchema);
+      const { taskId } = created.task;
+      assert.equal(created.task.ttl, 60000);
+      // Held until the task ends, while other requests are served.
+      const waiting = client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      assert.equal((await client.experimental.tasks.getTask(taskId)).status, 'working');
+      assert.deepEqual((await waiting).content, [text('computed in 0.5 s')]);
+      const long = await client.request(
+        { method: 'tools/call', params: { name: 'slow_compute', arguments: { seconds: 30 }, task: {} } }, CreateTaskResultSchema);
+      const cancelled = await client.experimental.tasks.cancelTask(long.task.taskId);
+      assert.equal(cancelled.status, 'cancelled');
+      assert.equal((await client.experimental.tasks.getTask(long.task.taskId)).status, 'cancelled');
+      await rejectsWith(client.experimental.tasks.cancelTask(long.task.taskId), ErrorCode.InvalidParams, /terminal status/);
+      await rejectsWith(client.experimental.tasks.getTask('no-such-task'), ErrorCode.InvalidParams, /unknown task/);
+      if (kind === 'http') {
+        // A task is its session's: another session of the server does not see it.
+        const other = new Client({ name: 'mcpidl-e2e-other', version: '1.0.0' });
+        await other.connect(new StreamableHTTPClientTransport(new URL(session.url)));
+        try {
+          await rejectsWith(other.experimental.tasks.getTask(taskId), ErrorCode.InvalidParams, /unknown task/);
+          assert.deepEqual((await other.experimental.tasks.listTasks()).tasks, []);
+        } finally {
+          await other.close();
+        }
+      }
+      // A task: required tool called without params.task; params.task on a tool that is never a task.
+      await rejectsWith(client.request({ method: 'tools/call', params: { name: 'failing_job', arguments: {} } }, CreateTaskResultSchema),
+        ErrorCode.MethodNotFound, /task augmentation required/);
+      await rejectsWith(client.request({ method: 'tools/call', params: { name: 'greet', arguments: { name: 'x' }, task: {} } },
+        CreateTaskResultSchema), ErrorCode.MethodNotFound, /forbidden/);
     });
 
     test('a call cancelled in flight; the session goes on', async () => {

@@ -81,6 +81,8 @@ const REVISIONS = {
       'tasks/list': 'ListTasksResult',
       'tasks/cancel': 'CancelTaskResult',
       'tasks/result': 'GetTaskPayloadResult',
+      // A request with params.task (2025-11-25's experimental tasks) is answered with its task.
+      'tools/call+task': 'CreateTaskResult',
     },
     request: {
       ping: 'PingRequest',
@@ -217,7 +219,8 @@ export class SpecChecker {
       this.sent.push(m);
       if (m && typeof m.method === 'string' && m.id !== undefined) {
         revision = revisionOf(m);
-        this.pending.set(idKey(m.id), m.method);
+        const augmented = revision === LEGACY && m.method === 'tools/call' && m.params?.task !== undefined;
+        this.pending.set(idKey(m.id), augmented ? `${m.method}+task` : m.method);
         this.revisions.set(idKey(m.id), revision);
         this.latest = revision;
       } else if (m && m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {

@@ -183,14 +183,19 @@ MCPIDL_API mcp_status mcp_require_client(mcp_call *call, const char *capability)
  * at once; the runtime calls it again, as the task, with the same arguments
  * and the answers the client gave so far, and there mcp_task_start returns
  * false. It returns false too when the call cannot become a task (no `task:`,
- * a client without the extension, a 2025-11-25 request): the handler goes on
- * and answers as any call. Code before it runs twice, as code before a
+ * a client without the extension, a 2025-11-25 request without params.task):
+ * the handler goes on and answers as any call. Code before it runs twice, as code before a
  * request to the client does on a retry; requests to the client before it
  * are multi round-trip requests of the tools/call itself; those after it, in
  * the task, park the task as input_required until the client answers them
  * with tasks/update (the handler then runs again, the answers recorded). A
  * `task: required` tool called by a client without the extension is refused
- * with -32021 before its handler runs. */
+ * with -32021 before its handler runs.
+ * In a 2025-11-25 session, a tools/call with params.task (that revision's
+ * experimental tasks) may become a task the same way, the client then
+ * polling tasks/get and tasks/result; there the requests to the client
+ * before mcp_task_start are real ones, their answers kept for the task's
+ * run, and the task itself cannot ask the client (such a request fails). */
 MCPIDL_API bool mcp_task_start(mcp_call *call);
 /* Whether the call runs as a task. */
 MCPIDL_API bool mcp_in_task(const mcp_call *call);
