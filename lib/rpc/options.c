@@ -169,7 +169,7 @@ static const struct {
     {"--max-tasks", offsetof(mcp_options, max_tasks), T_INT, 1, 1 << 20},
     {"--task-ttl", offsetof(mcp_options, task_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},
     {"--auth-leeway", offsetof(mcp_options, auth_leeway), T_INT, 0, 600},
-    {"--auth-jwks-refresh", offsetof(mcp_options, auth_jwks_refresh), T_INT, 1, 24 * 3600},
+    {"--auth-jwks-refresh", offsetof(mcp_options, auth_jwks_refresh), T_INT, 1, UINT64_C(24) * 3600},
 };
 
 /* The options whose value is a string kept as given (a URL, a file name, an id). */
