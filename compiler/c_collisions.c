@@ -154,8 +154,8 @@ static void enum_names(c_names *n, c_registry *r, const c_origin *o, const c_str
     name_add(n, r, o, c_fmt(n, C_NAME_ENUM_NAME, s->name));
 }
 
-static void completion_names(c_names *n, c_registry *r, const c_origin *o, const char *owner,
-                             const ir_completion *k, size_t nk)
+static void completion_names(c_names *n, c_registry *r, const c_origin *o, const char *owner, const ir_completion *k,
+                             size_t nk)
 {
     for (size_t i = 0; i < nk; i++) {
         if (k[i].handler)
@@ -220,9 +220,9 @@ static void collect_names(c_names *n, c_registry *r)
         if (!d->t || (d->t->kind == IR_NAMED && !d->ptr))
             continue;
         const c_struct *s = d->site || d->ptr ? NULL : c_struct_of(n, d->t, d->h);
-        const c_origin *o = d->what                  ? origin(n, ORIGIN_FIELD, d, d->loc)
+        const c_origin *o = d->what                    ? origin(n, ORIGIN_FIELD, d, d->loc)
                             : s && of_struct[s->index] ? of_struct[s->index]
-                                                        : origin(n, ORIGIN_DESC, d, d->t->loc);
+                                                       : origin(n, ORIGIN_DESC, d, d->t->loc);
         desc_names(n, r, o, d);
     }
     for (size_t i = 0; i < srv->ndefs; i++) /* the named types are the first structs */
@@ -296,7 +296,8 @@ static void report_collisions(c_names *n, const c_registry *r, idl_diags *d)
         /* e: where the error goes; the note goes to the other */
         int e = (!hint[0] && hint[1]) || (hint[0] && hint[1] && loc_before(o[0]->loc, o[1]->loc));
         if (hint[e])
-            idl_error(d, o[e]->loc, "%s and %s have the same C name '%s'; %s", what[e], what[!e], r->shared[k], hint[e]);
+            idl_error(d, o[e]->loc, "%s and %s have the same C name '%s'; %s", what[e], what[!e], r->shared[k],
+                      hint[e]);
         else
             idl_error(d, o[e]->loc, "%s and %s have the same C name '%s'", what[e], what[!e], r->shared[k]);
         if (o[!e]->loc.line)

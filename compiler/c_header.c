@@ -15,7 +15,7 @@
 typedef struct hwriter {
     c_names *n;
     mcp_buf *h;
-    bool *emitted, *visiting;   /* per c_struct.index */
+    bool *emitted, *visiting; /* per c_struct.index */
 } hwriter;
 
 static void emit_enum(hwriter *w, const c_struct *s)
@@ -58,8 +58,8 @@ static void need_complete(hwriter *w, const ir_type *t, c_hold h)
     }
     if (t->kind == IR_UNION && c_is_optional(t) && c_is_object_def(t->items[0]))
         return; /* a pointer */
-    if (t->kind == IR_LIST || t->kind == IR_SET || t->kind == IR_DICT || t->kind == IR_TUPLE ||
-        t->kind == IR_UNION || t->kind == IR_LITERAL) {
+    if (t->kind == IR_LIST || t->kind == IR_SET || t->kind == IR_DICT || t->kind == IR_TUPLE || t->kind == IR_UNION ||
+        t->kind == IR_LITERAL) {
         const c_struct *s = c_struct_of(n, t, h);
         if (s)
             emit_struct(w, s);
@@ -118,8 +118,9 @@ static void emit_object(hwriter *w, const c_struct *s)
         mcp_buf_printf(h, "struct %s {\n", s->name);
         emit_fields(w, d->fields, d->nfields, d->kind == IR_DEF_RECORD);
     } else if (s->form_of) {
-        mcp_buf_printf(h, "/* The answer to elicitation '%s' (has_NAME false: the user left NAME out;\n"
-                          " * its default, if any, is filled in). */\n",
+        mcp_buf_printf(h,
+                       "/* The answer to elicitation '%s' (has_NAME false: the user left NAME out;\n"
+                       " * its default, if any, is filled in). */\n",
                        c_comment(n, s->form_of->name));
         mcp_buf_printf(h, "struct %s {\n", s->name);
         emit_fields(w, s->form_of->fields, s->form_of->nfields, true);
@@ -242,7 +243,10 @@ static void initializers(hwriter *w)
     for (size_t i = 0; i < n->nstructs; i++) {
         const c_struct *s = n->structs[i];
         const ir_def *def = s->def;
-        const ir_field *fields = def ? def->fields : s->args_of ? s->args_of->params : s->form_of ? s->form_of->fields : NULL;
+        const ir_field *fields = def          ? def->fields
+                                 : s->args_of ? s->args_of->params
+                                 : s->form_of ? s->form_of->fields
+                                              : NULL;
         size_t count = def ? def->nfields : s->args_of ? s->args_of->nparams : s->form_of ? s->form_of->nfields : 0;
         if ((def && def->kind == IR_DEF_ENUM) || (!def && !s->args_of && !s->form_of))
             continue;
@@ -268,8 +272,9 @@ static void enum_name_function(hwriter *w, const c_struct *s)
     const mcp_json *const *values = s->def ? s->def->values : s->t->values;
     size_t count = s->def ? s->def->nvalues : s->t->nvalues;
     mcp_buf *h = w->h;
-    mcp_buf_printf(h, "static inline const char *" C_NAME_ENUM_NAME "(%s value)\n{\n    static const char *const NAMES[] = {",
-                   s->name, s->name);
+    mcp_buf_printf(
+        h, "static inline const char *" C_NAME_ENUM_NAME "(%s value)\n{\n    static const char *const NAMES[] = {",
+        s->name, s->name);
     for (size_t i = 0; i < count; i++) {
         const mcp_json *v = values[i];
         mcp_buf_puts(h, i ? ", " : "");
@@ -300,13 +305,15 @@ static void codecs(hwriter *w)
     for (size_t i = 0; i < n->srv->ndefs; i++) {
         const char *t = n->structs[i]->name, *desc = n->def_desc[i];
         mcp_buf_printf(h, "extern const mcp_type %s;\n", desc);
-        mcp_buf_printf(h, "MCP_NODISCARD static inline bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out,\n"
-                          "    mcp_arena *arena, const char **error)\n{\n"
-                          "    return mcp_value_from_json(&%s, json, len, out, arena, error);\n}\n",
+        mcp_buf_printf(h,
+                       "MCP_NODISCARD static inline bool " C_NAME_FROM_JSON "(const char *json, size_t len, %s *out,\n"
+                       "    mcp_arena *arena, const char **error)\n{\n"
+                       "    return mcp_value_from_json(&%s, json, len, out, arena, error);\n}\n",
                        t, t, desc);
-        mcp_buf_printf(h, "MCP_NODISCARD static inline bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out,\n"
-                          "    mcp_arena *arena, const char **error)\n{\n"
-                          "    return mcp_value_to_json(&%s, value, out, arena, error);\n}\n\n",
+        mcp_buf_printf(h,
+                       "MCP_NODISCARD static inline bool " C_NAME_TO_JSON "(const %s *value, mcp_buf *out,\n"
+                       "    mcp_arena *arena, const char **error)\n{\n"
+                       "    return mcp_value_to_json(&%s, value, out, arena, error);\n}\n\n",
                        t, t, desc);
     }
     bool any = false;
@@ -322,8 +329,7 @@ static void codecs(hwriter *w)
     }
 }
 
-static void completer_prototypes(hwriter *w, const char *owner_c, const ir_completion *k, size_t nk,
-                                 const char *what)
+static void completer_prototypes(hwriter *w, const char *owner_c, const ir_completion *k, size_t nk, const char *what)
 {
     for (size_t i = 0; i < nk; i++)
         if (k[i].handler)
@@ -399,9 +405,9 @@ static const char *include_guard(c_names *n, const char *stem)
 {
     char *s = c_fmt(n, "%s_MCP_H", stem);
     for (char *p = s; *p; p++)
-        *p = (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A')
+        *p = (*p >= 'a' && *p <= 'z')                                 ? (char)(*p - 'a' + 'A')
              : ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) ? *p
-                                                                       : '_';
+                                                                      : '_';
     if (s[0] >= '0' && s[0] <= '9')
         s = c_fmt(n, "MCP_%s", s);
     return s;
@@ -458,7 +464,8 @@ bool emit_c_header(c_names *n, const char *stem, const char *source_name, mcp_bu
         mcp_buf_puts(h, ";\n");
     }
     beyond_header(&w);
-    mcp_buf_printf(h, "\n/* The server: pass its address to mcp_main(). */\nextern const mcp_server " C_NAME_SERVER ";\n",
+    mcp_buf_printf(h,
+                   "\n/* The server: pass its address to mcp_main(). */\nextern const mcp_server " C_NAME_SERVER ";\n",
                    n->prefix);
     mcp_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);
     return !n->oom && !h->oom;

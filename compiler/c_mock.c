@@ -10,8 +10,9 @@ static void beyond_mock(c_names *n, mcp_buf *m)
     for (size_t i = 0; i < srv->nresources; i++) {
         const ir_resource *r = &srv->resources[i];
         if (c_resource_has_reader(r))
-            mcp_buf_printf(m, "\nmcp_status " C_NAME_READER "(mcp_call *call, const char *uri)\n{\n"
-                              "    return mcp_fail(call, \"no mock for %%s\", uri);\n}\n",
+            mcp_buf_printf(m,
+                           "\nmcp_status " C_NAME_READER "(mcp_call *call, const char *uri)\n{\n"
+                           "    return mcp_fail(call, \"no mock for %%s\", uri);\n}\n",
                            n->prefix, r->c_name);
     }
     for (size_t i = 0; i < srv->ntemplates; i++) {
@@ -23,7 +24,8 @@ static void beyond_mock(c_names *n, mcp_buf *m)
         const ir_prompt *p = &srv->prompts[i];
         mcp_buf_putc(m, '\n');
         c_prompt_prototype(n, m, p);
-        mcp_buf_printf(m, "\n{\n%s    return mcp_fail(call, \"no mock for prompts\");\n}\n", p->nargs ? "    (void)args;\n" : "");
+        mcp_buf_printf(m, "\n{\n%s    return mcp_fail(call, \"no mock for prompts\");\n}\n",
+                       p->nargs ? "    (void)args;\n" : "");
     }
     for (size_t i = 0; i < srv->nprompts + srv->ntemplates; i++) {
         bool is_prompt = i < srv->nprompts;
@@ -32,8 +34,9 @@ static void beyond_mock(c_names *n, mcp_buf *m)
         const char *owner = is_prompt ? srv->prompts[i].c_name : srv->templates[i - srv->nprompts].c_name;
         for (size_t j = 0; j < nk; j++)
             if (k[j].handler)
-                mcp_buf_printf(m, "\nmcp_status %s(mcp_call *call, const char *value, const mcp_json *context)\n{\n"
-                                  "    (void)call;\n    (void)value;\n    (void)context;\n    return MCP_OK;\n}\n",
+                mcp_buf_printf(m,
+                               "\nmcp_status %s(mcp_call *call, const char *value, const mcp_json *context)\n{\n"
+                               "    (void)call;\n    (void)value;\n    (void)context;\n    return MCP_OK;\n}\n",
                                c_completer_name(n, owner, &k[j]));
     }
 }
@@ -55,7 +58,8 @@ bool emit_c_mock(c_names *n, const char *stem, const char *source_name, mcp_buf 
                        c_out_type(n, t) ? "    (void)out;\n" : "");
     }
     beyond_mock(n, m);
-    mcp_buf_printf(m, "\nint main(int argc, char **argv)\n{\n    return mcp_mock_main(&" C_NAME_SERVER ", argc, argv);\n}\n",
-                   n->prefix);
+    mcp_buf_printf(
+        m, "\nint main(int argc, char **argv)\n{\n    return mcp_mock_main(&" C_NAME_SERVER ", argc, argv);\n}\n",
+        n->prefix);
     return !n->oom && !m->oom;
 }

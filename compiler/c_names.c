@@ -5,15 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool c_is_object_def(const ir_type *t)
-{
-    return t->kind == IR_NAMED && t->def->kind != IR_DEF_ENUM;
-}
+bool c_is_object_def(const ir_type *t) { return t->kind == IR_NAMED && t->def->kind != IR_DEF_ENUM; }
 
-bool c_is_optional(const ir_type *t)
-{
-    return t->kind == IR_UNION && t->nitems == 2 && t->items[1]->kind == IR_NONE;
-}
+bool c_is_optional(const ir_type *t) { return t->kind == IR_UNION && t->nitems == 2 && t->items[1]->kind == IR_NONE; }
 
 static bool push(c_names *n, void ***arr, size_t *len, size_t *cap, void *item)
 {
@@ -138,10 +132,14 @@ static void constraints_key(mcp_buf *b, const ir_constraints *c)
     number_key(b, "xmin", c->has_exclusive_minimum, c->exclusive_minimum);
     number_key(b, "xmax", c->has_exclusive_maximum, c->exclusive_maximum);
     number_key(b, "mul", c->has_multiple_of, c->multiple_of);
-    if (c->has_min_length) mcp_buf_printf(b, "minl=%lld;", (long long)c->min_length);
-    if (c->has_max_length) mcp_buf_printf(b, "maxl=%lld;", (long long)c->max_length);
-    if (c->has_min_items) mcp_buf_printf(b, "mini=%lld;", (long long)c->min_items);
-    if (c->has_max_items) mcp_buf_printf(b, "maxi=%lld;", (long long)c->max_items);
+    if (c->has_min_length)
+        mcp_buf_printf(b, "minl=%lld;", (long long)c->min_length);
+    if (c->has_max_length)
+        mcp_buf_printf(b, "maxl=%lld;", (long long)c->max_length);
+    if (c->has_min_items)
+        mcp_buf_printf(b, "mini=%lld;", (long long)c->min_items);
+    if (c->has_max_items)
+        mcp_buf_printf(b, "maxi=%lld;", (long long)c->max_items);
     if (c->pattern) {
         mcp_buf_puts(b, "pat=");
         mcp_buf_puts(b, c->pattern);
@@ -171,9 +169,9 @@ enum {
 /* The structural key of a use of t. */
 static void type_key(mcp_buf *b, const ir_type *t, c_hold h, int mode)
 {
-    static const char *const SCALAR[] = {[IR_INT] = "int", [IR_FLOAT] = "float", [IR_STR] = "str",
-                                         [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "None",
-                                         [IR_ANY] = "any"};
+    static const char *const SCALAR[] = {
+        [IR_INT] = "int",     [IR_FLOAT] = "float", [IR_STR] = "str", [IR_BOOL] = "bool",
+        [IR_BYTES] = "bytes", [IR_NONE] = "None",   [IR_ANY] = "any"};
     bool full = mode & KEY_CONSTRAINTS;
     switch (t->kind) {
     case IR_INT:
@@ -323,9 +321,9 @@ static void literal_ident(mcp_buf *b, const mcp_json *v)
  * tuple[list[float]] is tuple_float_list. */
 static void base_name(c_names *n, mcp_buf *b, const ir_type *t, bool spelled, bool part)
 {
-    static const char *const SCALAR[] = {[IR_INT] = "int", [IR_FLOAT] = "float", [IR_STR] = "str",
-                                         [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "none",
-                                         [IR_ANY] = "any"};
+    static const char *const SCALAR[] = {
+        [IR_INT] = "int",     [IR_FLOAT] = "float", [IR_STR] = "str", [IR_BOOL] = "bool",
+        [IR_BYTES] = "bytes", [IR_NONE] = "none",   [IR_ANY] = "any"};
     switch (t->kind) {
     case IR_FORMAT:
         mcp_buf_puts(b, ir_format_name(t->format));
@@ -481,15 +479,9 @@ static void add_struct(c_names *n, c_struct *s)
     c_table_put(n, n->struct_keys, s->key, s);
 }
 
-c_struct *c_struct_find(const c_names *n, const char *key)
-{
-    return c_table_get(n->struct_keys, key);
-}
+c_struct *c_struct_find(const c_names *n, const char *key) { return c_table_get(n->struct_keys, key); }
 
-c_struct *c_struct_of(c_names *n, const ir_type *t, c_hold h)
-{
-    return c_struct_find(n, key_of(n, t, h, KEY_SITES));
-}
+c_struct *c_struct_of(c_names *n, const ir_type *t, c_hold h) { return c_struct_find(n, key_of(n, t, h, KEY_SITES)); }
 
 /* Register the composite (or Literal) C type of t and return its name. */
 static const char *composite(c_names *n, const ir_type *t, c_hold h)
@@ -626,10 +618,9 @@ static void object_desc(c_names *n, c_desc *d, const char *cname, const char *ow
     }
     for (size_t i = 0; i < nfields; i++) {
         const ir_field *f = &fields[i];
-        d->field_descs[i] = holds_constraints(f->type)
-                                ? field_desc(n, f, c_fmt(n, "%s_%s_field", owner, f->c_name),
-                                             c_fmt(n, "field '%s' of %s", f->name, owner_what))
-                                : desc_of(n, f->type, C_HOLD_VALUE, NULL);
+        d->field_descs[i] = holds_constraints(f->type) ? field_desc(n, f, c_fmt(n, "%s_%s_field", owner, f->c_name),
+                                                                    c_fmt(n, "field '%s' of %s", f->name, owner_what))
+                                                       : desc_of(n, f->type, C_HOLD_VALUE, NULL);
     }
     push(n, (void ***)&n->bodies, &n->nbodies, &n->cap_bodies, d);
 }
@@ -666,9 +657,9 @@ static c_desc *desc_at(c_names *n, const ir_type *t, c_hold h, const char *site)
         d->elem = desc_of(n, t->kind == IR_NAMED ? t : t->items[0], C_HOLD_VALUE, NULL);
     } else if (t->kind == IR_NAMED && t->def->kind != IR_DEF_ENUM) {
         const ir_def *def = t->def;
-        object_desc(n, d, def->c_name, def->name, c_fmt(n, "%s '%s'", def->kind == IR_DEF_RECORD ? "record" : "model",
-                                                       def->name),
-                    def->name, def->fields, def->nfields, def->extra_forbid, def->kind == IR_DEF_RECORD);
+        object_desc(n, d, def->c_name, def->name,
+                    c_fmt(n, "%s '%s'", def->kind == IR_DEF_RECORD ? "record" : "model", def->name), def->name,
+                    def->fields, def->nfields, def->extra_forbid, def->kind == IR_DEF_RECORD);
         return d;
     } else if (t->kind == IR_LIST || t->kind == IR_SET || t->kind == IR_DICT) {
         d->elem = desc_of(n, t->elem, C_HOLD_VALUE, NULL);
@@ -713,7 +704,8 @@ static bool add_types(c_names *n)
         c_struct *s = mcp_arena_alloc(a, sizeof *s);
         if (!s)
             return false;
-        *s = (c_struct){.key = c_fmt(n, "args:%s", t->name), .name = c_fmt(n, C_NAME_ARGS, n->prefix, t->c_name),
+        *s = (c_struct){.key = c_fmt(n, "args:%s", t->name),
+                        .name = c_fmt(n, C_NAME_ARGS, n->prefix, t->c_name),
                         .args_of = t};
         add_struct(n, s);
         for (size_t j = 0; j < t->nparams; j++)
@@ -726,7 +718,8 @@ static bool add_types(c_names *n)
         c_struct *s = mcp_arena_alloc(a, sizeof *s);
         if (!s)
             return false;
-        *s = (c_struct){.key = c_fmt(n, "form:%s", e->name), .name = c_fmt(n, C_NAME_FORM, n->prefix, e->c_name),
+        *s = (c_struct){.key = c_fmt(n, "form:%s", e->name),
+                        .name = c_fmt(n, C_NAME_FORM, n->prefix, e->c_name),
                         .form_of = e};
         add_struct(n, s);
         for (size_t j = 0; j < e->nfields; j++)

@@ -35,31 +35,31 @@
 /* The shapes of the generated names: printf formats of the prefix and the C
  * names of declarations (a tool's, a resource's, ...), or of a C name. The
  * writers and the check of collisions spell every name through these. */
-#define C_NAME_HANDLER "%s_%s"                    /* prefix, tool */
-#define C_NAME_ARGS "%s_%s_args"                  /* prefix, tool */
-#define C_NAME_THUNK "%s_%s_thunk"                /* prefix, tool (static) */
-#define C_NAME_READER "%s_read_%s"                /* prefix, resource or template */
-#define C_NAME_READER_THUNK "%s_read_%s_thunk"    /* (static) */
-#define C_NAME_READER_COMPLETERS "%s_read_%s_completers" /* a template's completions (static) */
-#define C_NAME_VARS "%s_%s_vars"                  /* prefix, template */
-#define C_NAME_PROMPT "%s_prompt_%s"              /* prefix, prompt */
-#define C_NAME_PROMPT_THUNK "%s_prompt_%s_thunk"  /* (static) */
-#define C_NAME_PROMPT_ARGS "%s_%s_prompt_args"    /* the struct of a prompt's arguments */
-#define C_NAME_PROMPT_ARGUMENTS "%s_prompt_%s_arguments" /* their table (static) */
+#define C_NAME_HANDLER "%s_%s"                             /* prefix, tool */
+#define C_NAME_ARGS "%s_%s_args"                           /* prefix, tool */
+#define C_NAME_THUNK "%s_%s_thunk"                         /* prefix, tool (static) */
+#define C_NAME_READER "%s_read_%s"                         /* prefix, resource or template */
+#define C_NAME_READER_THUNK "%s_read_%s_thunk"             /* (static) */
+#define C_NAME_READER_COMPLETERS "%s_read_%s_completers"   /* a template's completions (static) */
+#define C_NAME_VARS "%s_%s_vars"                           /* prefix, template */
+#define C_NAME_PROMPT "%s_prompt_%s"                       /* prefix, prompt */
+#define C_NAME_PROMPT_THUNK "%s_prompt_%s_thunk"           /* (static) */
+#define C_NAME_PROMPT_ARGS "%s_%s_prompt_args"             /* the struct of a prompt's arguments */
+#define C_NAME_PROMPT_ARGUMENTS "%s_prompt_%s_arguments"   /* their table (static) */
 #define C_NAME_PROMPT_COMPLETERS "%s_prompt_%s_completers" /* (static) */
-#define C_NAME_COMPLETE "%s_complete_%s_%s"       /* prefix, prompt or template, argument */
-#define C_NAME_COMPLETE_VALUES "%s_complete_%s_%s_values" /* static completions (static) */
-#define C_NAME_FORM "%s_%s_form"                  /* prefix, elicitation */
-#define C_NAME_ELICITATION "%s_%s_elicitation"    /* prefix, elicitation */
-#define C_NAME_ELICIT "%s_elicit_%s"              /* prefix, elicitation */
-#define C_NAME_SERVER "%s_server"                 /* prefix */
-#define C_NAME_TABLE "%s_%s"                      /* prefix, tools/resources/templates/prompts (static) */
-#define C_NAME_DESC "%s_desc"                     /* a type's C name: its descriptor */
-#define C_NAME_FROM_JSON "%s_from_json"           /* a named type's C name */
+#define C_NAME_COMPLETE "%s_complete_%s_%s"                /* prefix, prompt or template, argument */
+#define C_NAME_COMPLETE_VALUES "%s_complete_%s_%s_values"  /* static completions (static) */
+#define C_NAME_FORM "%s_%s_form"                           /* prefix, elicitation */
+#define C_NAME_ELICITATION "%s_%s_elicitation"             /* prefix, elicitation */
+#define C_NAME_ELICIT "%s_elicit_%s"                       /* prefix, elicitation */
+#define C_NAME_SERVER "%s_server"                          /* prefix */
+#define C_NAME_TABLE "%s_%s"                               /* prefix, tools/resources/templates/prompts (static) */
+#define C_NAME_DESC "%s_desc"                              /* a type's C name: its descriptor */
+#define C_NAME_FROM_JSON "%s_from_json"                    /* a named type's C name */
 #define C_NAME_TO_JSON "%s_to_json"
-#define C_NAME_INIT_ZERO "%s_init_zero"           /* a struct's C name */
+#define C_NAME_INIT_ZERO "%s_init_zero" /* a struct's C name */
 #define C_NAME_INIT_DEFAULT "%s_init_default"
-#define C_NAME_COUNT "%s_COUNT"                   /* an enum's C name */
+#define C_NAME_COUNT "%s_COUNT" /* an enum's C name */
 #define C_NAME_ENUM_NAME "%s_name"
 
 /* How a use of a type is held in C. Models and records inside Optional[...],
@@ -71,9 +71,9 @@ typedef enum c_hold { C_HOLD_VALUE, C_HOLD_INDIRECT } c_hold;
  * arguments, an elicitation's form), a composite (list, set, dict, Optional,
  * tuple, union) or an enum (enum, Literal). */
 typedef struct c_struct {
-    const char *key;               /* structural key, without constraints */
-    const char *name;              /* the C name */
-    const ir_type *t;              /* representative (NULL for types, arguments and forms) */
+    const char *key;  /* structural key, without constraints */
+    const char *name; /* the C name */
+    const ir_type *t; /* representative (NULL for types, arguments and forms) */
     c_hold h;
     const ir_def *def;             /* model, record, enum */
     const ir_tool *args_of;        /* a tool's arguments */
@@ -89,19 +89,19 @@ typedef struct c_struct {
 typedef struct c_desc {
     const char *key;
     const char *name;
-    const ir_type *t;              /* NULL for arguments and forms */
+    const ir_type *t; /* NULL for arguments and forms */
     c_hold h;
-    const char *ctype;             /* the C type it describes */
+    const char *ctype; /* the C type it describes */
     /* Objects (a model, a record, a tool's arguments, a form). */
     const char *title;
     const ir_field *fields;
     size_t nfields;
-    const char **field_descs;      /* per field */
+    const char **field_descs; /* per field */
     bool object, forbid, record;
     /* A model or record held by pointer: `elem` is the target's descriptor. */
     bool ptr;
-    const char *elem;              /* LIST, SET, DICT, OPTIONAL, PTR */
-    const char **items;            /* TUPLE, UNION */
+    const char *elem;   /* LIST, SET, DICT, OPTIONAL, PTR */
+    const char **items; /* TUPLE, UNION */
     /* A named type's (by value): declared in the header, for its JSON
      * functions; the others are static. */
     bool exported;
@@ -111,24 +111,24 @@ typedef struct c_desc {
     idl_loc loc;
 } c_desc;
 
-typedef struct c_table c_table;    /* a hash table of names (c_names.c) */
+typedef struct c_table c_table; /* a hash table of names (c_names.c) */
 
 typedef struct c_names {
     mcp_arena *a;
     const ir_server *srv;
     const char *prefix;
-    c_struct **structs;            /* in the order they were met; the named types first, as srv->defs */
+    c_struct **structs; /* in the order they were met; the named types first, as srv->defs */
     size_t nstructs, cap_structs;
-    c_desc **descs;                /* in the order they were met: declared in this order */
+    c_desc **descs; /* in the order they were met: declared in this order */
     size_t ndescs, cap_descs;
-    c_desc **bodies;               /* the same, in the order they are defined */
+    c_desc **bodies; /* the same, in the order they are defined */
     size_t nbodies, cap_bodies;
-    const char **def_desc;         /* per named type: its descriptor (by value, exported) */
-    const char **args_desc;        /* per tool */
-    const char **result_desc;      /* per tool; NULL for content */
-    const char **form_desc;        /* per elicitation */
+    const char **def_desc;    /* per named type: its descriptor (by value, exported) */
+    const char **args_desc;   /* per tool */
+    const char **result_desc; /* per tool; NULL for content */
+    const char **form_desc;   /* per elicitation */
     c_table *struct_keys, *desc_keys;
-    mcp_buf scratch;               /* for keys, while the model is built */
+    mcp_buf scratch; /* for keys, while the model is built */
     bool building;
     bool oom;
 } c_names;

@@ -20,9 +20,9 @@ typedef struct twriter {
 
 static void tag_of(c_names *n, mcp_buf *b, const ir_type *t)
 {
-    static const char *const SCALAR[] = {[IR_INT] = "int", [IR_FLOAT] = "float", [IR_STR] = "str",
-                                         [IR_BOOL] = "bool", [IR_BYTES] = "bytes", [IR_NONE] = "none",
-                                         [IR_ANY] = "any"};
+    static const char *const SCALAR[] = {
+        [IR_INT] = "int",     [IR_FLOAT] = "float", [IR_STR] = "str", [IR_BOOL] = "bool",
+        [IR_BYTES] = "bytes", [IR_NONE] = "none",   [IR_ANY] = "any"};
     switch (t->kind) {
     case IR_LIST:
         mcp_buf_puts(b, t->tuple_variadic ? "tuple[" : "list[");
@@ -153,16 +153,26 @@ static const char *constraints(twriter *w, const char *dname, const ir_constrain
         {offsetof(ir_constraints, has_max_items), "MCP_C_MAX_ITEMS"},
     };
     mcp_buf_puts(b, put_flags(b, c, FLAGS, sizeof FLAGS / sizeof *FLAGS, "") ? ",\n" : "0,\n");
-    if (c->has_minimum) bound(b, "minimum", c->minimum);
-    if (c->has_maximum) bound(b, "maximum", c->maximum);
-    if (c->has_exclusive_minimum) bound(b, "exclusive_minimum", c->exclusive_minimum);
-    if (c->has_exclusive_maximum) bound(b, "exclusive_maximum", c->exclusive_maximum);
-    if (c->has_multiple_of) bound(b, "multiple_of", c->multiple_of);
-    if (c->has_min_length) mcp_buf_printf(b, "    .min_length = %lld,\n", (long long)c->min_length);
-    if (c->has_max_length) mcp_buf_printf(b, "    .max_length = %lld,\n", (long long)c->max_length);
-    if (c->has_min_items) mcp_buf_printf(b, "    .min_items = %lld,\n", (long long)c->min_items);
-    if (c->has_max_items) mcp_buf_printf(b, "    .max_items = %lld,\n", (long long)c->max_items);
-    if (c->pattern) mcp_buf_printf(b, "    .pattern = &%s_pattern,\n", dname);
+    if (c->has_minimum)
+        bound(b, "minimum", c->minimum);
+    if (c->has_maximum)
+        bound(b, "maximum", c->maximum);
+    if (c->has_exclusive_minimum)
+        bound(b, "exclusive_minimum", c->exclusive_minimum);
+    if (c->has_exclusive_maximum)
+        bound(b, "exclusive_maximum", c->exclusive_maximum);
+    if (c->has_multiple_of)
+        bound(b, "multiple_of", c->multiple_of);
+    if (c->has_min_length)
+        mcp_buf_printf(b, "    .min_length = %lld,\n", (long long)c->min_length);
+    if (c->has_max_length)
+        mcp_buf_printf(b, "    .max_length = %lld,\n", (long long)c->max_length);
+    if (c->has_min_items)
+        mcp_buf_printf(b, "    .min_items = %lld,\n", (long long)c->min_items);
+    if (c->has_max_items)
+        mcp_buf_printf(b, "    .max_items = %lld,\n", (long long)c->max_items);
+    if (c->pattern)
+        mcp_buf_printf(b, "    .pattern = &%s_pattern,\n", dname);
     mcp_buf_puts(b, "};\n");
     return c_fmt(n, "&%s_c", dname);
 }
@@ -284,15 +294,17 @@ static void desc_body(twriter *w, const c_desc *d)
     }
 
     static const char *const KIND[] = {
-        [IR_INT] = "MCP_T_INT",   [IR_FLOAT] = "MCP_T_FLOAT", [IR_STR] = "MCP_T_STR",     [IR_BOOL] = "MCP_T_BOOL",
-        [IR_BYTES] = "MCP_T_BYTES", [IR_NONE] = "MCP_T_NONE", [IR_ANY] = "MCP_T_ANY",     [IR_LIST] = "MCP_T_LIST",
-        [IR_SET] = "MCP_T_SET",   [IR_TUPLE] = "MCP_T_TUPLE", [IR_DICT] = "MCP_T_DICT",   [IR_UNION] = "MCP_T_UNION",
-        [IR_LITERAL] = "MCP_T_LITERAL", [IR_NAMED] = "MCP_T_ENUM", [IR_CONTENT] = "MCP_T_NONE",
+        [IR_INT] = "MCP_T_INT",         [IR_FLOAT] = "MCP_T_FLOAT", [IR_STR] = "MCP_T_STR",
+        [IR_BOOL] = "MCP_T_BOOL",       [IR_BYTES] = "MCP_T_BYTES", [IR_NONE] = "MCP_T_NONE",
+        [IR_ANY] = "MCP_T_ANY",         [IR_LIST] = "MCP_T_LIST",   [IR_SET] = "MCP_T_SET",
+        [IR_TUPLE] = "MCP_T_TUPLE",     [IR_DICT] = "MCP_T_DICT",   [IR_UNION] = "MCP_T_UNION",
+        [IR_LITERAL] = "MCP_T_LITERAL", [IR_NAMED] = "MCP_T_ENUM",  [IR_CONTENT] = "MCP_T_NONE",
         [IR_FORMAT] = "MCP_T_FORMAT",
     };
     mcp_buf_printf(b, "%sconst mcp_type %s = {\n    .kind = %s,\n", d->exported ? "" : "static ", d->name,
                    c_is_optional(t) ? "MCP_T_OPTIONAL" : KIND[t->kind]);
-    mcp_buf_printf(b, "    .size = sizeof(%s),\n    .align = _Alignof(%s),\n    .tag = %s,\n", ct, ct, tag_string(n, t));
+    mcp_buf_printf(b, "    .size = sizeof(%s),\n    .align = _Alignof(%s),\n    .tag = %s,\n", ct, ct,
+                   tag_string(n, t));
     if (cinit)
         mcp_buf_printf(b, "    .c = %s,\n", cinit);
     if (d->elem)
@@ -314,10 +326,10 @@ static void desc_body(twriter *w, const c_desc *d)
     if (t->kind == IR_NAMED)
         mcp_buf_printf(b, "    .values = %s_values,\n    .nvalues = %zu,\n", d->name, t->def->nvalues);
     if (t->kind == IR_FORMAT) {
-        static const char *const FMT[] = {[MCP_FMT_DATETIME] = "MCP_FMT_DATETIME", [MCP_FMT_DATE] = "MCP_FMT_DATE",
-                                          [MCP_FMT_TIME] = "MCP_FMT_TIME", [MCP_FMT_TIMEDELTA] = "MCP_FMT_TIMEDELTA",
-                                          [MCP_FMT_UUID] = "MCP_FMT_UUID", [MCP_FMT_URL] = "MCP_FMT_URL",
-                                          [MCP_FMT_DECIMAL] = "MCP_FMT_DECIMAL"};
+        static const char *const FMT[] = {
+            [MCP_FMT_DATETIME] = "MCP_FMT_DATETIME",   [MCP_FMT_DATE] = "MCP_FMT_DATE", [MCP_FMT_TIME] = "MCP_FMT_TIME",
+            [MCP_FMT_TIMEDELTA] = "MCP_FMT_TIMEDELTA", [MCP_FMT_UUID] = "MCP_FMT_UUID", [MCP_FMT_URL] = "MCP_FMT_URL",
+            [MCP_FMT_DECIMAL] = "MCP_FMT_DECIMAL"};
         mcp_buf_printf(b, "    .format = %s,\n", FMT[t->format]);
     }
     mcp_buf_puts(b, "};\n\n");
@@ -328,19 +340,26 @@ static void desc_body(twriter *w, const c_desc *d)
 static const char *output_kind(const ir_tool *t)
 {
     switch (t->output) {
-    case IR_OUTPUT_OBJECT: return "MCP_OUTPUT_OBJECT";
-    case IR_OUTPUT_DICT: return "MCP_OUTPUT_DICT";
-    case IR_OUTPUT_WRAPPED: return "MCP_OUTPUT_WRAPPED";
-    default: return "MCP_OUTPUT_NONE";
+    case IR_OUTPUT_OBJECT:
+        return "MCP_OUTPUT_OBJECT";
+    case IR_OUTPUT_DICT:
+        return "MCP_OUTPUT_DICT";
+    case IR_OUTPUT_WRAPPED:
+        return "MCP_OUTPUT_WRAPPED";
+    default:
+        return "MCP_OUTPUT_NONE";
     }
 }
 
 static const char *output_title(c_names *n, const ir_tool *t)
 {
     switch (t->output) {
-    case IR_OUTPUT_OBJECT: return t->returns->def->name;
-    case IR_OUTPUT_DICT: return c_fmt(n, "%sDictOutput", t->name);
-    default: return c_fmt(n, "%sOutput", t->name);
+    case IR_OUTPUT_OBJECT:
+        return t->returns->def->name;
+    case IR_OUTPUT_DICT:
+        return c_fmt(n, "%sDictOutput", t->name);
+    default:
+        return c_fmt(n, "%sOutput", t->name);
     }
 }
 
@@ -370,8 +389,7 @@ static const char *scopes_literal(c_names *n, const ir_scopes *sc)
 static void scopes_member(twriter *w, const ir_scopes *sc, const char *indent)
 {
     if (sc->set)
-        mcp_buf_printf(w->c, "%s.scopes = %s,\n%s.nscopes = %zu,\n", indent, scopes_literal(w->n, sc), indent,
-                       sc->n);
+        mcp_buf_printf(w->c, "%s.scopes = %s,\n%s.nscopes = %zu,\n", indent, scopes_literal(w->n, sc), indent, sc->n);
 }
 
 static const char *cache_literal(c_names *n, const ir_cache *k)
@@ -565,8 +583,9 @@ static void templates(twriter *w)
     const char *p = n->prefix;
     for (size_t i = 0; i < srv->ntemplates; i++) {
         const ir_template *t = &srv->templates[i];
-        mcp_buf_printf(c, "static mcp_status " C_NAME_READER_THUNK "(mcp_call *call, const char *uri, "
-                          "const char *const *vars)\n{\n    " C_NAME_VARS " v = {",
+        mcp_buf_printf(c,
+                       "static mcp_status " C_NAME_READER_THUNK "(mcp_call *call, const char *uri, "
+                       "const char *const *vars)\n{\n    " C_NAME_VARS " v = {",
                        p, t->c_name, p, t->c_name);
         indexed(c, "vars", t->nvars);
         mcp_buf_printf(c, "};\n    return " C_NAME_READER "(call, uri, &v);\n}\n\n", p, t->c_name);

@@ -141,7 +141,8 @@ void c_template_prototype(c_names *n, mcp_buf *b, const ir_template *t)
 
 void c_elicit_prototype(c_names *n, mcp_buf *b, const ir_elicitation *e)
 {
-    mcp_buf_printf(b, "bool " C_NAME_ELICIT "(mcp_call *call, const char *message, " C_NAME_FORM " *out,\n"
-                      "    mcp_elicit_action *action)",
+    mcp_buf_printf(b,
+                   "bool " C_NAME_ELICIT "(mcp_call *call, const char *message, " C_NAME_FORM " *out,\n"
+                   "    mcp_elicit_action *action)",
                    n->prefix, e->c_name, n->prefix, e->c_name);
 }

@@ -56,18 +56,25 @@ static bool fits_fields(const ir_def *def, const mcp_json *v)
 static bool fits(const ir_type *t, const mcp_json *v)
 {
     switch (t->kind) {
-    case IR_INT: return v->kind == MCP_JINT;
-    case IR_FLOAT: return v->kind == MCP_JINT || v->kind == MCP_JFLOAT;
+    case IR_INT:
+        return v->kind == MCP_JINT;
+    case IR_FLOAT:
+        return v->kind == MCP_JINT || v->kind == MCP_JFLOAT;
     case IR_STR:
-    case IR_BYTES: return v->kind == MCP_JSTRING;
-    case IR_BOOL: return v->kind == MCP_JBOOL;
+    case IR_BYTES:
+        return v->kind == MCP_JSTRING;
+    case IR_BOOL:
+        return v->kind == MCP_JBOOL;
     case IR_FORMAT:
         if (v->kind == MCP_JSTRING)
             return mcp_format_check_text(t->format, v->s, v->len, NULL);
         return t->format == MCP_FMT_DECIMAL && (v->kind == MCP_JINT || v->kind == MCP_JBIGINT || v->kind == MCP_JFLOAT);
-    case IR_NONE: return v->kind == MCP_JNULL;
-    case IR_ANY: return true;
-    case IR_CONTENT: return false;
+    case IR_NONE:
+        return v->kind == MCP_JNULL;
+    case IR_ANY:
+        return true;
+    case IR_CONTENT:
+        return false;
     case IR_LIST:
     case IR_SET:
     case IR_TUPLE:
@@ -89,7 +96,8 @@ static bool fits(const ir_type *t, const mcp_json *v)
             if (fits(t->items[i], v))
                 return true;
         return false;
-    case IR_LITERAL: return is_one_of(v, t->values, t->nvalues);
+    case IR_LITERAL:
+        return is_one_of(v, t->values, t->nvalues);
     case IR_NAMED:
         return t->def->kind == IR_DEF_ENUM ? is_one_of(v, t->def->values, t->def->nvalues) : fits_fields(t->def, v);
     }
@@ -194,8 +202,8 @@ static void any_value(c_names *n, mcp_buf *b, const mcp_json *v, bool inner)
 /* The members of a struct of fields, in order: each its value in the object
  * v (NULL: none), else its default (when `defaults`), else zero; a record's
  * has_NAME flags say which keys v holds. */
-static void fields_init(c_names *n, mcp_buf *b, const ir_field *fields, size_t nfields, bool record,
-                        bool defaults, const mcp_json *v)
+static void fields_init(c_names *n, mcp_buf *b, const ir_field *fields, size_t nfields, bool record, bool defaults,
+                        const mcp_json *v)
 {
     if (nfields == 0) {
         mcp_buf_puts(b, "{0}");

@@ -59,8 +59,8 @@ typedef struct node_list {
 
 /* The references met walking a frozen body's inlined parts, in order. */
 typedef struct seq_item {
-    node *ref;       /* a reference, or */
-    const seq *sub;  /* the references of an inlined part */
+    node *ref;      /* a reference, or */
+    const seq *sub; /* the references of an inlined part */
 } seq_item;
 
 struct seq {
@@ -73,8 +73,8 @@ struct body {
     const ir_field *ir; /* the fields */
     node_list *fields;
     size_t nfields;
-    uint8_t state;      /* 0 fresh, 1 being frozen, 2 frozen */
-    const seq *refs;    /* frozen: NULL when there are none */
+    uint8_t state;   /* 0 fresh, 1 being frozen, 2 frozen */
+    const seq *refs; /* frozen: NULL when there are none */
 };
 
 typedef struct cache {
@@ -110,14 +110,14 @@ struct defs_order {
     size_t n;
     bool needed;
     bool oom;
-    ir_refs **refs;        /* per def and field */
-    ir_refs *root_refs;    /* per field of the root being replayed */
+    ir_refs **refs;     /* per def and field */
+    ir_refs *root_refs; /* per field of the root being replayed */
     const ir_field *root_fields;
     size_t nroot;
     bool *complete;
     cache *caches;
 
-    uint32_t world;         /* stamps the per-world arrays */
+    uint32_t world; /* stamps the per-world arrays */
     body **wdef;
     uint32_t *wdef_stamp;
     uint32_t *stack_stamp;
@@ -131,13 +131,13 @@ struct defs_order {
     body **kept;
     size_t nkept, cap_kept;
 
-    uint32_t gen;           /* stamps a generation */
+    uint32_t gen; /* stamps a generation */
     uint32_t *gen_stamp;
-    uint8_t *gen_state;     /* 1 being generated, 2 generated */
-    bool **before;          /* per def and field, of the current generation */
+    uint8_t *gen_state; /* 1 being generated, 2 generated */
+    bool **before;      /* per def and field, of the current generation */
     uint32_t *before_stamp;
     bool *root_before;
-    uint32_t *touched;      /* the defs with candidates generated, in this generation */
+    uint32_t *touched; /* the defs with candidates generated, in this generation */
     size_t ntouched;
     tool_replay *tools;
 
@@ -210,10 +210,7 @@ static bool push_step(defs_order *o, body *b, const seq *s)
 
 static const ir_def *def_at(const defs_order *o, uint32_t d) { return o->srv->defs[d]; }
 
-static size_t nfields_of(const defs_order *o, uint32_t d)
-{
-    return d == ROOT ? o->nroot : def_at(o, d)->nfields;
-}
+static size_t nfields_of(const defs_order *o, uint32_t d) { return d == ROOT ? o->nroot : def_at(o, d)->nfields; }
 
 static const ir_refs *refs_of(const defs_order *o, uint32_t d, size_t i)
 {

@@ -15,9 +15,9 @@
 #include <string.h>
 
 static const char *const KIND_NAMES[NKINDS] = {
-    "removed",         "added",          "required",        "input-removed",   "input-narrowed",
-    "input-values",    "input-widened",  "output-removed",  "output-optional", "output-widened",
-    "output-values",   "output-narrowed", "default-changed", "description",     "type-renamed",
+    "removed",       "added",           "required",        "input-removed",   "input-narrowed",
+    "input-values",  "input-widened",   "output-removed",  "output-optional", "output-widened",
+    "output-values", "output-narrowed", "default-changed", "description",     "type-renamed",
 };
 
 bool diff_kind_known(const char *k)
@@ -93,7 +93,10 @@ void dx_report(differ *d, idl_loc loc, kind k, bool client, bool server, const c
                          : client         ? "breaks clients"
                          : server         ? "breaks servers"
                                           : "compatible";
-    idl_severity sev = ok ? IDL_NOTE : client ? IDL_ERROR : server ? (d->opt->werror ? IDL_ERROR : IDL_WARNING) : IDL_NOTE;
+    idl_severity sev = ok       ? IDL_NOTE
+                       : client ? IDL_ERROR
+                       : server ? (d->opt->werror ? IDL_ERROR : IDL_WARNING)
+                                : IDL_NOTE;
     char *msg = mcp_arena_printf(d->a, "%s: %s; %s%s [%s]", subject, what, effect, ok ? " (allowed)" : "",
                                  KIND_NAMES[k]);
     if (!msg) {
@@ -119,8 +122,8 @@ void dx_note(differ *d, bool in_old, idl_loc loc, const char *fmt, ...)
 
 /* A change of the values at a place on side `s`: NEW lost some OLD allowed,
  * gained some it did not, or neither (compatible). */
-void dx_judge(differ *d, idl_loc loc, side s, aspect asp, bool lost, bool gained, const char *subject,
-                  const char *fmt, ...)
+void dx_judge(differ *d, idl_loc loc, side s, aspect asp, bool lost, bool gained, const char *subject, const char *fmt,
+              ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -133,7 +136,9 @@ void dx_judge(differ *d, idl_loc loc, side s, aspect asp, bool lost, bool gained
     if (s == IN)
         k = lost ? (asp == A_VALUES ? K_INPUT_VALUES : K_INPUT_NARROWED) : gained ? K_INPUT_WIDENED : K_DESCRIPTION;
     else
-        k = gained ? (asp == A_VALUES ? K_OUTPUT_VALUES : asp == A_NULL ? K_OUTPUT_OPTIONAL : K_OUTPUT_WIDENED)
+        k = gained ? (asp == A_VALUES ? K_OUTPUT_VALUES
+                      : asp == A_NULL ? K_OUTPUT_OPTIONAL
+                                      : K_OUTPUT_WIDENED)
             : lost ? K_OUTPUT_NARROWED
                    : K_DESCRIPTION;
     dx_report(d, loc, k, client, server, subject, "%s", what);
@@ -172,16 +177,36 @@ static void put_type(mcp_buf *b, const ir_type *t, int depth)
         return;
     }
     switch (t->kind) {
-    case IR_INT: mcp_buf_puts(b, "int"); return;
-    case IR_FLOAT: mcp_buf_puts(b, "float"); return;
-    case IR_STR: mcp_buf_puts(b, "str"); return;
-    case IR_BOOL: mcp_buf_puts(b, "bool"); return;
-    case IR_BYTES: mcp_buf_puts(b, "bytes"); return;
-    case IR_NONE: mcp_buf_puts(b, "None"); return;
-    case IR_ANY: mcp_buf_puts(b, "any"); return;
-    case IR_CONTENT: mcp_buf_puts(b, "content"); return;
-    case IR_FORMAT: mcp_buf_puts(b, ir_format_name(t->format)); return;
-    case IR_NAMED: mcp_buf_puts(b, t->def->name); return;
+    case IR_INT:
+        mcp_buf_puts(b, "int");
+        return;
+    case IR_FLOAT:
+        mcp_buf_puts(b, "float");
+        return;
+    case IR_STR:
+        mcp_buf_puts(b, "str");
+        return;
+    case IR_BOOL:
+        mcp_buf_puts(b, "bool");
+        return;
+    case IR_BYTES:
+        mcp_buf_puts(b, "bytes");
+        return;
+    case IR_NONE:
+        mcp_buf_puts(b, "None");
+        return;
+    case IR_ANY:
+        mcp_buf_puts(b, "any");
+        return;
+    case IR_CONTENT:
+        mcp_buf_puts(b, "content");
+        return;
+    case IR_FORMAT:
+        mcp_buf_puts(b, ir_format_name(t->format));
+        return;
+    case IR_NAMED:
+        mcp_buf_puts(b, t->def->name);
+        return;
     case IR_LIST:
     case IR_SET:
         mcp_buf_puts(b, t->kind == IR_SET ? "set[" : t->tuple_variadic ? "tuple[" : "list[");
@@ -239,10 +264,7 @@ const char *dx_type_text(differ *d, const ir_type *t)
     return s ? s : "";
 }
 
-bool dx_str_eq(const char *x, const char *y)
-{
-    return (!x && !y) || (x && y && strcmp(x, y) == 0);
-}
+bool dx_str_eq(const char *x, const char *y) { return (!x && !y) || (x && y && strcmp(x, y) == 0); }
 
 idl_loc dx_loc_or(idl_loc a, idl_loc b) { return a.line ? a : b; }
 
@@ -268,18 +290,18 @@ static void cmp_output(differ *d, const ir_tool *o, const ir_tool *n, const char
         return;
     if (n->output == IR_OUTPUT_NONE) {
         dx_report(d, at, K_OUTPUT_REMOVED, true, false, subject,
-               "no longer publishes an outputSchema; clients no longer receive structuredContent");
+                  "no longer publishes an outputSchema; clients no longer receive structuredContent");
         return;
     }
     if (o->output == IR_OUTPUT_NONE) {
         dx_report(d, at, K_ADDED, false, true, subject,
-               "now publishes an outputSchema; a server of the old contract sends no structuredContent");
+                  "now publishes an outputSchema; a server of the old contract sends no structuredContent");
         return;
     }
     if (wrapped(o) != wrapped(n)) {
-        dx_report(d, at, K_OUTPUT_WIDENED, true, true, subject,
-               "output changed from %s to %s; structuredContent %s", dx_type_text(d, o->returns), dx_type_text(d, n->returns),
-               wrapped(n) ? "is now wrapped in 'result'" : "is no longer wrapped in 'result'");
+        dx_report(d, at, K_OUTPUT_WIDENED, true, true, subject, "output changed from %s to %s; structuredContent %s",
+                  dx_type_text(d, o->returns), dx_type_text(d, n->returns),
+                  wrapped(n) ? "is now wrapped in 'result'" : "is no longer wrapped in 'result'");
         return;
     }
     const char *what = wrapped(n) ? mcp_arena_printf(d->a, "the result of tool '%s'", n->name)
@@ -312,7 +334,7 @@ static void cmp_tool(differ *d, const ir_tool *o, const ir_tool *n)
         oa->open_world_hint != na->open_world_hint)
         dx_report(d, n->loc, K_DESCRIPTION, false, false, subject, "annotations changed (hints, not checked)");
     dx_cmp_fields(d, n->name, IN, NULL, NULL, o->params, o->nparams, n->params, n->nparams, o->extra_forbid,
-               n->extra_forbid, n->loc, "parameter");
+                  n->extra_forbid, n->loc, "parameter");
     cmp_output(d, o, n, subject);
 }
 
@@ -329,19 +351,19 @@ static const void *find_named(const void *items, size_t n, size_t size, const ch
 }
 
 typedef struct item_kind {
-    const char *word;        /* "tool" */
-    const char *section;     /* "tools" */
+    const char *word;    /* "tool" */
+    const char *section; /* "tools" */
     size_t size;
-    size_t loc_offset;       /* offsetof the idl_loc */
+    size_t loc_offset; /* offsetof the idl_loc */
     const void *(*items)(const ir_server *s, size_t *n);
-    bool (*similar)(differ *d, const void *o, const void *n);   /* a rename? or NULL */
+    bool (*similar)(differ *d, const void *o, const void *n); /* a rename? or NULL */
 } item_kind;
 
-#define ITEMS_FN(fname, member, count)                                                                                 \
-    static const void *fname(const ir_server *s, size_t *n)                                                          \
-    {                                                                                                                  \
-        *n = s->count;                                                                                                 \
-        return s->member;                                                                                              \
+#define ITEMS_FN(fname, member, count) \
+    static const void *fname(const ir_server *s, size_t *n) \
+    { \
+        *n = s->count; \
+        return s->member; \
     }
 ITEMS_FN(tools_of, tools, ntools)
 ITEMS_FN(resources_of, resources, nresources)
@@ -380,7 +402,8 @@ static void cmp_items(differ *d, const item_kind *k, void (*same)(differ *, cons
             const char *cname = *(const char *const *)cand;
             if (!find_named(ov, on, k->size, cname) && k->similar(d, oi, cand)) {
                 dx_note(d, false, loc_at(cand, k->loc_offset),
-                     "'%s' has the same parameters and result: if it is '%s' renamed, clients see a removal", cname, name);
+                        "'%s' has the same parameters and result: if it is '%s' renamed, clients see a removal", cname,
+                        name);
                 break;
             }
         }
@@ -395,7 +418,8 @@ static void cmp_items(differ *d, const item_kind *k, void (*same)(differ *, cons
             d->oom = true;
             return;
         }
-        dx_report(d, loc_at(ni, k->loc_offset), K_ADDED, false, true, subject, "added; a server of the old contract lacks it");
+        dx_report(d, loc_at(ni, k->loc_offset), K_ADDED, false, true, subject,
+                  "added; a server of the old contract lacks it");
     }
 }
 
@@ -433,7 +457,7 @@ static void same_resource(differ *d, const void *ov, const void *nv)
         dx_report(d, n->loc, K_REMOVED, true, false, subject, "uri changed from '%s' to '%s'", o->uri, n->uri);
     if (!dx_str_eq(o->mime_type, n->mime_type))
         dx_report(d, n->loc, K_OUTPUT_WIDENED, true, true, subject, "mimeType changed from %s to %s",
-               o->mime_type ? o->mime_type : "none", n->mime_type ? n->mime_type : "none");
+                  o->mime_type ? o->mime_type : "none", n->mime_type ? n->mime_type : "none");
     cmp_text(d, n->loc, subject, "description", o->description, n->description);
     cmp_text(d, n->loc, subject, "title", o->title, n->title);
 }
@@ -448,11 +472,11 @@ static void same_template(differ *d, const void *ov, const void *nv)
     }
     if (strcmp(o->uri_template, n->uri_template) != 0)
         dx_report(d, n->loc, K_REMOVED, true, false, subject,
-               "uriTemplate changed from '%s' to '%s'; URIs clients build from the old one may no longer resolve",
-               o->uri_template, n->uri_template);
+                  "uriTemplate changed from '%s' to '%s'; URIs clients build from the old one may no longer resolve",
+                  o->uri_template, n->uri_template);
     if (!dx_str_eq(o->mime_type, n->mime_type))
         dx_report(d, n->loc, K_OUTPUT_WIDENED, true, true, subject, "mimeType changed from %s to %s",
-               o->mime_type ? o->mime_type : "none", n->mime_type ? n->mime_type : "none");
+                  o->mime_type ? o->mime_type : "none", n->mime_type ? n->mime_type : "none");
     cmp_text(d, n->loc, subject, "description", o->description, n->description);
     cmp_text(d, n->loc, subject, "title", o->title, n->title);
 }
@@ -539,7 +563,8 @@ bool contract_diff(mcp_arena *a, const diff_source *old, const diff_source *now,
     static const item_kind KINDS[] = {
         {"tool", "tools", sizeof(ir_tool), offsetof(ir_tool, loc), tools_of, similar_tool},
         {"resource", "resources", sizeof(ir_resource), offsetof(ir_resource, loc), resources_of, NULL},
-        {"resource template", "resource_templates", sizeof(ir_template), offsetof(ir_template, loc), templates_of, NULL},
+        {"resource template", "resource_templates", sizeof(ir_template), offsetof(ir_template, loc), templates_of,
+         NULL},
         {"prompt", "prompts", sizeof(ir_prompt), offsetof(ir_prompt, loc), prompts_of, NULL},
     };
     void (*const SAME[])(differ *, const void *, const void *) = {same_tool, same_resource, same_template, same_prompt};

@@ -43,10 +43,10 @@ typedef struct diff_source {
 typedef void (*diff_emit_fn)(void *ctx, const char *file, const idl_diag *g, const char *text, size_t len);
 
 typedef struct diff_options {
-    const char *const *allow;   /* kinds accepted on purpose */
+    const char *const *allow; /* kinds accepted on purpose */
     size_t nallow;
-    bool werror;                /* changes that break servers are errors too */
-    bool show_source;           /* source lines and carets */
+    bool werror;      /* changes that break servers are errors too */
+    bool show_source; /* source lines and carets */
     diff_emit_fn emit;
     void *ctx;
 } diff_options;

@@ -40,7 +40,7 @@ typedef struct entry {
     idl_severity sev;
     bool in_old;
     idl_loc loc;
-    idl_loc key;     /* the place of its head: the sort key */
+    idl_loc key; /* the place of its head: the sort key */
     size_t seq;
     const char *msg;
 } entry;
@@ -48,7 +48,7 @@ typedef struct entry {
 /* Whether the values of one named type are values of another: being decided, or decided. */
 typedef enum sub_state { SUB_DECIDING, SUB_TRUE, SUB_FALSE } sub_state;
 typedef struct sub_pair {
-    const ir_def *o, *n;   /* of either version: pointers, not indices */
+    const ir_def *o, *n; /* of either version: pointers, not indices */
     sub_state state;
 } sub_pair;
 
@@ -70,7 +70,7 @@ typedef struct differ {
     size_t nsubs, capsubs;
     size_t errors;
     bool oom;
-    idl_loc field;     /* the key of the field (or the returns mapping) being compared, in NEW */
+    idl_loc field; /* the key of the field (or the returns mapping) being compared, in NEW */
 } differ;
 
 /* A lower or upper bound of a number: minimum/exclusiveMinimum, or
@@ -88,8 +88,8 @@ void dx_report(differ *d, idl_loc loc, kind k, bool client, bool server, const c
 void dx_note(differ *d, bool in_old, idl_loc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* A change of the values at a place on side `s`: NEW lost some OLD allowed,
  * gained some it did not, or neither (compatible); the kind follows. */
-void dx_judge(differ *d, idl_loc loc, side s, aspect asp, bool lost, bool gained, const char *subject,
-              const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+void dx_judge(differ *d, idl_loc loc, side s, aspect asp, bool lost, bool gained, const char *subject, const char *fmt,
+              ...) __attribute__((format(printf, 8, 9)));
 
 /* Text for messages (diff.c), in the differ's arena. */
 void dx_put_value(mcp_buf *b, const mcp_json *v);
@@ -116,8 +116,8 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth);
 void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const ir_type *n, idl_loc at);
 /* The fields of two models or records (odef, ndef), or the parameters of a
  * tool (NULL, NULL; owner is the tool's name); `word` names them. */
-void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, const ir_def *ndef,
-                   const ir_field *ofs, size_t on, const ir_field *nfs, size_t nn, bool oforbid, bool nforbid,
-                   idl_loc owner_loc, const char *word);
+void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, const ir_def *ndef, const ir_field *ofs,
+                   size_t on, const ir_field *nfs, size_t nn, bool oforbid, bool nforbid, idl_loc owner_loc,
+                   const char *word);
 
 #endif

@@ -105,13 +105,15 @@ bool dx_has_value(const mcp_json *const *vs, size_t n, const mcp_json *v)
 static bool value_in(const mcp_json *v, const ir_type *t)
 {
     switch (t->kind) {
-    case IR_ANY: return true;
+    case IR_ANY:
+        return true;
     case IR_UNION:
         for (size_t i = 0; i < t->nitems; i++)
             if (value_in(v, t->items[i]))
                 return true;
         return false;
-    case IR_LITERAL: return dx_has_value((const mcp_json *const *)t->values, t->nvalues, v);
+    case IR_LITERAL:
+        return dx_has_value((const mcp_json *const *)t->values, t->nvalues, v);
     case IR_NAMED:
         return t->def->kind == IR_DEF_ENUM && dx_has_value((const mcp_json *const *)t->def->values, t->def->nvalues, v);
     case IR_INT:
@@ -134,9 +136,12 @@ static bool value_in(const mcp_json *v, const ir_type *t)
             return false;
         return !t->c.pattern || idl_pattern_matches(t->c.pattern, strlen(t->c.pattern), v->s, v->len) == 1;
     }
-    case IR_BOOL: return v->kind == MCP_JBOOL;
-    case IR_NONE: return v->kind == MCP_JNULL;
-    default: return false;
+    case IR_BOOL:
+        return v->kind == MCP_JBOOL;
+    case IR_NONE:
+        return v->kind == MCP_JNULL;
+    default:
+        return false;
     }
 }
 
@@ -225,20 +230,25 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth)
         return false;
     }
     switch (o->kind) {
-    case IR_INT: return (n->kind == IR_INT || n->kind == IR_FLOAT) && constraints_within(&o->c, &n->c);
-    case IR_FLOAT: return n->kind == IR_FLOAT && constraints_within(&o->c, &n->c);
+    case IR_INT:
+        return (n->kind == IR_INT || n->kind == IR_FLOAT) && constraints_within(&o->c, &n->c);
+    case IR_FLOAT:
+        return n->kind == IR_FLOAT && constraints_within(&o->c, &n->c);
     case IR_STR:
-    case IR_BYTES: return (n->kind == IR_STR || n->kind == IR_BYTES) && constraints_within(&o->c, &n->c);
+    case IR_BYTES:
+        return (n->kind == IR_STR || n->kind == IR_BYTES) && constraints_within(&o->c, &n->c);
     case IR_BOOL:
     case IR_NONE:
-    case IR_CONTENT: return n->kind == o->kind;
+    case IR_CONTENT:
+        return n->kind == o->kind;
     case IR_FORMAT:
         /* A format's texts are strings (a decimal may also be a number): within a plain str. */
         if (n->kind == IR_FORMAT)
             return n->format == o->format;
-        return o->format != MCP_FMT_DECIMAL && (n->kind == IR_STR || n->kind == IR_BYTES) &&
-               !n->c.has_min_length && !n->c.has_max_length && !n->c.pattern;
-    case IR_ANY: return false;
+        return o->format != MCP_FMT_DECIMAL && (n->kind == IR_STR || n->kind == IR_BYTES) && !n->c.has_min_length &&
+               !n->c.has_max_length && !n->c.pattern;
+    case IR_ANY:
+        return false;
     case IR_LIST:
     case IR_SET:
         if (n->kind == IR_SET && o->kind != IR_SET)
@@ -269,6 +279,7 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth)
         return false;
     case IR_NAMED:
         return n->kind == IR_NAMED && n->def->kind != IR_DEF_ENUM && def_sub(d, o->def, n->def, depth + 1);
-    default: return false;
+    default:
+        return false;
     }
 }

@@ -70,8 +70,8 @@ static void cmp_count(differ *d, idl_loc at, side s, const char *subject, const 
     at = key_loc(d, at, nhas ? name : NULL);
     bool fewer = lo ? n2 > o2 : n2 < o2, more = lo ? n2 < o2 : n2 > o2;
     if (ohas && nhas)
-        dx_judge(d, at, s, A_TYPE, fewer, more, subject, "%s %s from %lld to %lld", name, nv > ov ? "raised" : "lowered",
-              (long long)ov, (long long)nv);
+        dx_judge(d, at, s, A_TYPE, fewer, more, subject, "%s %s from %lld to %lld", name,
+                 nv > ov ? "raised" : "lowered", (long long)ov, (long long)nv);
     else if (nhas)
         dx_judge(d, at, s, A_TYPE, fewer, more, subject, "%s %lld added", name, (long long)nv);
     else
@@ -84,15 +84,18 @@ static void cmp_bound(differ *d, idl_loc at, side s, const char *subject, bound 
     if (t == 0)
         return;
     const char *word = upper ? "upper bound" : "lower bound";
-    at = key_loc(d, at, !nb.set ? NULL : upper ? (nb.excl ? "exclusiveMaximum" : "maximum")
-                                               : (nb.excl ? "exclusiveMinimum" : "minimum"));
+    at = key_loc(d, at,
+                 !nb.set ? NULL
+                 : upper ? (nb.excl ? "exclusiveMaximum" : "maximum")
+                         : (nb.excl ? "exclusiveMinimum" : "minimum"));
     if (ob.set && nb.set && ob.excl == nb.excl) {
-        const char *key = upper ? (ob.excl ? "exclusiveMaximum" : "maximum") : (ob.excl ? "exclusiveMinimum" : "minimum");
-        dx_judge(d, at, s, A_TYPE, t > 0, t < 0, subject, "%s %s from %.17g to %.17g", key, nb.v > ob.v ? "raised" : "lowered",
-              ob.v, nb.v);
+        const char *key = upper ? (ob.excl ? "exclusiveMaximum" : "maximum")
+                                : (ob.excl ? "exclusiveMinimum" : "minimum");
+        dx_judge(d, at, s, A_TYPE, t > 0,
+                 t<0, subject, "%s %s from %.17g to %.17g", key, nb.v> ob.v ? "raised" : "lowered", ob.v, nb.v);
     } else {
         dx_judge(d, at, s, A_TYPE, t > 0, t < 0, subject, "%s changed from %s to %s", word, bound_text(d, ob, upper),
-              bound_text(d, nb, upper));
+                 bound_text(d, nb, upper));
     }
 }
 
@@ -116,21 +119,24 @@ static void cmp_constraints(differ *d, idl_loc at, side s, const char *subject, 
             dx_judge(d, mat, s, A_TYPE, fewer, more, subject, "multipleOf %.17g removed", ov);
     }
     cmp_count(d, at, s, subject, "minLength", true, o->has_min_length, o->min_length, n->has_min_length, n->min_length);
-    cmp_count(d, at, s, subject, "maxLength", false, o->has_max_length, o->max_length, n->has_max_length, n->max_length);
+    cmp_count(d, at, s, subject, "maxLength", false, o->has_max_length, o->max_length, n->has_max_length,
+              n->max_length);
     cmp_count(d, at, s, subject, "minItems", true, o->has_min_items, o->min_items, n->has_min_items, n->min_items);
     cmp_count(d, at, s, subject, "maxItems", false, o->has_max_items, o->max_items, n->has_max_items, n->max_items);
     if (!dx_str_eq(o->pattern, n->pattern)) {
         idl_loc pat = key_loc(d, at, n->pattern ? "pattern" : NULL);
         if (o->pattern && n->pattern)
-            dx_judge(d, pat, s, A_TYPE, true, true, subject, "pattern changed from '%s' to '%s'", o->pattern, n->pattern);
+            dx_judge(d, pat, s, A_TYPE, true, true, subject, "pattern changed from '%s' to '%s'", o->pattern,
+                     n->pattern);
         else if (n->pattern)
             dx_judge(d, pat, s, A_TYPE, true, false, subject, "pattern '%s' added", n->pattern);
         else
             dx_judge(d, pat, s, A_TYPE, false, true, subject, "pattern '%s' removed", o->pattern);
     }
     if (!dx_str_eq(o->format, n->format))
-        dx_report(d, at, K_DESCRIPTION, false, false, subject, "format changed from %s to %s (an annotation, not checked)",
-               o->format ? o->format : "none", n->format ? n->format : "none");
+        dx_report(d, at, K_DESCRIPTION, false, false, subject,
+                  "format changed from %s to %s (an annotation, not checked)", o->format ? o->format : "none",
+                  n->format ? n->format : "none");
 }
 
 /* Literal or enum values. */
@@ -159,10 +165,10 @@ static void cmp_values(differ *d, idl_loc at, side s, const char *subject, const
     else {
         if (gone.len)
             dx_judge(d, at, s, A_VALUES, true, false, subject, "value%s %s removed", strchr(gone.data, ',') ? "s" : "",
-                  gone.data);
+                     gone.data);
         if (added.len)
             dx_judge(d, at, s, A_VALUES, false, true, subject, "value%s %s added", strchr(added.data, ',') ? "s" : "",
-                  added.data);
+                     added.data);
     }
     mcp_buf_free(&gone);
     mcp_buf_free(&added);
@@ -209,8 +215,8 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
         ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o}, nt = {.kind = IR_NAMED, .def = (ir_def *)n};
         cmp_values(d, n->loc, s, subject, &ot, &nt);
     } else {
-        dx_cmp_fields(d, n->name, s, o, n, o->fields, o->nfields, n->fields, n->nfields, o->extra_forbid, n->extra_forbid,
-                   n->loc, "field");
+        dx_cmp_fields(d, n->name, s, o, n, o->fields, o->nfields, n->fields, n->nfields, o->extra_forbid,
+                      n->extra_forbid, n->loc, "field");
     }
     if (other)
         return; /* the notes below were given on the other side */
@@ -224,8 +230,8 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
         equal = nf && nf->required == o->fields[i].required;
     }
     if (strcmp(o->name, n->name) != 0)
-        dx_report(d, n->loc, K_RENAMED, false, false, subject, "renamed from '%s'%s (only names in the schemas change)", o->name,
-               equal ? ", structurally equal" : "");
+        dx_report(d, n->loc, K_RENAMED, false, false, subject, "renamed from '%s'%s (only names in the schemas change)",
+                  o->name, equal ? ", structurally equal" : "");
 }
 
 /* Whether two union arms are the same member, changed or not. */
@@ -246,8 +252,8 @@ static void cmp_union(differ *d, const char *subject, side s, const ir_type *o, 
     const ir_type *const *na = n->kind == IR_UNION ? (const ir_type *const *)n->items : one_n;
     bool matched[64] = {0};
     if (nn > 64 || on > 64) {
-        dx_judge(d, at, s, A_TYPE, !dx_sub(d, o, n, 0), !dx_sub(d, n, o, 0), subject, "type changed from %s to %s", dx_type_text(d, o),
-              dx_type_text(d, n));
+        dx_judge(d, at, s, A_TYPE, !dx_sub(d, o, n, 0), !dx_sub(d, n, o, 0), subject, "type changed from %s to %s",
+                 dx_type_text(d, o), dx_type_text(d, n));
         return;
     }
     /* Members matched by kind and name; then a lone model or record left on
@@ -279,21 +285,21 @@ static void cmp_union(differ *d, const char *subject, side s, const ir_type *o, 
         } else if (oa[i]->kind == IR_NONE) {
             if (!dx_sub(d, oa[i], n, 0))
                 dx_judge(d, at, s, A_NULL, true, false, subject, "%s null (%s is now %s)",
-                      s == IN ? "no longer accepts" : "may no longer be", dx_type_text(d, o), dx_type_text(d, n));
+                         s == IN ? "no longer accepts" : "may no longer be", dx_type_text(d, o), dx_type_text(d, n));
         } else if (!dx_sub(d, oa[i], n, 0)) {
             dx_judge(d, at, s, A_TYPE, true, false, subject, "union member %s removed (%s is now %s)",
-                  dx_type_text(d, oa[i]), dx_type_text(d, o), dx_type_text(d, n));
+                     dx_type_text(d, oa[i]), dx_type_text(d, o), dx_type_text(d, n));
         }
     }
     for (size_t j = 0; j < nn; j++) {
         if (matched[j] || dx_sub(d, na[j], o, 0))
             continue;
         if (na[j]->kind == IR_NONE)
-            dx_judge(d, at, s, A_NULL, false, true, subject, "%s null (%s is now %s)", s == IN ? "now accepts" : "may now be",
-                  dx_type_text(d, o), dx_type_text(d, n));
+            dx_judge(d, at, s, A_NULL, false, true, subject, "%s null (%s is now %s)",
+                     s == IN ? "now accepts" : "may now be", dx_type_text(d, o), dx_type_text(d, n));
         else
-            dx_judge(d, at, s, A_TYPE, false, true, subject, "union member %s added (%s is now %s)", dx_type_text(d, na[j]),
-                  dx_type_text(d, o), dx_type_text(d, n));
+            dx_judge(d, at, s, A_TYPE, false, true, subject, "union member %s added (%s is now %s)",
+                     dx_type_text(d, na[j]), dx_type_text(d, o), dx_type_text(d, n));
     }
 }
 
@@ -320,7 +326,9 @@ void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const
         case IR_INT:
         case IR_FLOAT:
         case IR_STR:
-        case IR_BYTES: cmp_constraints(d, at, s, subject, &o->c, &n->c); return;
+        case IR_BYTES:
+            cmp_constraints(d, at, s, subject, &o->c, &n->c);
+            return;
         case IR_LIST:
         case IR_SET:
             cmp_constraints(d, at, s, subject, &o->c, &n->c);
@@ -329,7 +337,7 @@ void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const
         case IR_DICT:
             if (o->int_keys != n->int_keys)
                 dx_judge(d, at, s, A_TYPE, !o->int_keys, o->int_keys, subject, "keys changed from %s to %s",
-                      o->int_keys ? "int" : "str", n->int_keys ? "int" : "str");
+                         o->int_keys ? "int" : "str", n->int_keys ? "int" : "str");
             dx_cmp_type(d, subject, s, o->elem, n->elem, at);
             return;
         case IR_TUPLE:
@@ -339,29 +347,33 @@ void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const
                 return;
             }
             break;
-        case IR_NAMED: break; /* an enum and a model: below */
+        case IR_NAMED:
+            break; /* an enum and a model: below */
         case IR_FORMAT:
             if (o->format == n->format)
                 return;
             break; /* datetime to date, ...: below */
-        default: return;      /* bool, None, any, content */
+        default:
+            return; /* bool, None, any, content */
         }
     }
     if ((o->kind == IR_LIST || o->kind == IR_SET) && (n->kind == IR_LIST || n->kind == IR_SET)) {
         dx_judge(d, at, s, A_TYPE, n->kind == IR_SET, o->kind == IR_SET, subject, "type changed from %s to %s (%s)",
-              dx_type_text(d, o), dx_type_text(d, n), n->kind == IR_SET ? "repeated items refused" : "repeated items allowed");
+                 dx_type_text(d, o), dx_type_text(d, n),
+                 n->kind == IR_SET ? "repeated items refused" : "repeated items allowed");
         cmp_constraints(d, at, s, subject, &o->c, &n->c);
         dx_cmp_type(d, subject, s, o->elem, n->elem, at);
         return;
     }
     if ((o->kind == IR_STR || o->kind == IR_BYTES) && (n->kind == IR_STR || n->kind == IR_BYTES)) {
         dx_report(d, at, K_DESCRIPTION, false, false, subject, "type changed from %s to %s: the same JSON strings",
-               dx_type_text(d, o), dx_type_text(d, n));
+                  dx_type_text(d, o), dx_type_text(d, n));
         cmp_constraints(d, at, s, subject, &o->c, &n->c);
         return;
     }
     bool lost = !dx_sub(d, o, n, 0), gained = !dx_sub(d, n, o, 0);
-    dx_judge(d, at, s, A_TYPE, lost, gained, subject, "type changed from %s to %s", dx_type_text(d, o), dx_type_text(d, n));
+    dx_judge(d, at, s, A_TYPE, lost, gained, subject, "type changed from %s to %s", dx_type_text(d, o),
+             dx_type_text(d, n));
 }
 
 static const ir_field *find_field(const ir_field *fs, size_t n, const char *name)
@@ -381,9 +393,9 @@ static bool present(const ir_def *def, const ir_field *f, side s)
 
 /* The fields of two models or records (odef, ndef), or the parameters of a
  * tool (NULL, NULL; owner is the tool's name). */
-void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, const ir_def *ndef,
-                       const ir_field *ofs, size_t on, const ir_field *nfs, size_t nn, bool oforbid, bool nforbid,
-                       idl_loc owner_loc, const char *word)
+void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, const ir_def *ndef, const ir_field *ofs,
+                   size_t on, const ir_field *nfs, size_t nn, bool oforbid, bool nforbid, idl_loc owner_loc,
+                   const char *word)
 {
     const char *of_what = odef ? "type" : "tool";
     for (size_t i = 0; i < on && !d->oom; i++) {
@@ -396,7 +408,7 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
         if (!nf) {
             if (s == IN)
                 dx_report(d, owner_loc, K_INPUT_REMOVED, true, false, subject, "removed; a value clients send %s",
-                       nforbid ? "is refused (extra: forbid)" : "is ignored");
+                          nforbid ? "is refused (extra: forbid)" : "is ignored");
             else
                 dx_report(d, owner_loc, K_OUTPUT_REMOVED, true, false, subject, "removed");
             dx_note(d, true, of->loc, "'%s' was declared here", of->name);
@@ -406,7 +418,7 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
         if (op != np) {
             if (s == IN && np)
                 dx_report(d, nf->loc, K_REQUIRED, true, false, subject, "now required%s",
-                       of->default_value ? " (its default removed)" : "");
+                          of->default_value ? " (its default removed)" : "");
             else if (s == IN)
                 dx_judge(d, nf->loc, s, A_TYPE, false, true, subject, "now optional");
             else if (!np)
@@ -417,18 +429,18 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
         if (of->default_value && nf->default_value && !mcp_json_equal(of->default_value, nf->default_value)) {
             if (s == IN)
                 dx_report(d, nf->loc, K_DEFAULT, true, false, subject,
-                       "default changed from %s to %s; clients that leave it out get the new one",
-                       dx_value_text(d, of->default_value), dx_value_text(d, nf->default_value));
+                          "default changed from %s to %s; clients that leave it out get the new one",
+                          dx_value_text(d, of->default_value), dx_value_text(d, nf->default_value));
             else
                 dx_report(d, nf->loc, K_DEFAULT, false, false, subject,
-                       "default changed from %s to %s; filled in when the handler leaves it out",
-                       dx_value_text(d, of->default_value), dx_value_text(d, nf->default_value));
+                          "default changed from %s to %s; filled in when the handler leaves it out",
+                          dx_value_text(d, of->default_value), dx_value_text(d, nf->default_value));
         }
         if (!dx_str_eq(of->description, nf->description))
             dx_report(d, nf->loc, K_DESCRIPTION, false, false, subject, "description changed");
         if (!dx_str_eq(of->title, nf->title))
             dx_report(d, nf->loc, K_DESCRIPTION, false, false, subject, "title changed from '%s' to '%s'", of->title,
-                   nf->title);
+                      nf->title);
         idl_loc outer = d->field;
         d->field = nf->loc;
         dx_cmp_type(d, subject, s, of->type, nf->type, nf->loc);
@@ -449,9 +461,11 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
         else if (s == IN)
             dx_judge(d, nf->loc, s, A_TYPE, false, true, subject, "added, optional");
         else if (np && !nf->default_value)
-            dx_report(d, nf->loc, K_ADDED, false, true, subject, "added; a server of the old contract does not send it");
+            dx_report(d, nf->loc, K_ADDED, false, true, subject,
+                      "added; a server of the old contract does not send it");
         else
-            dx_report(d, nf->loc, K_ADDED, false, false, subject, np ? "added, with a default" : "added, may be absent");
+            dx_report(d, nf->loc, K_ADDED, false, false, subject,
+                      np ? "added, with a default" : "added, may be absent");
     }
     if (s == IN && oforbid != nforbid) {
         const char *subject = mcp_arena_printf(d->a, "%s '%s'", of_what, owner);
@@ -459,7 +473,7 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
             d->oom = true;
             return;
         }
-        dx_judge(d, owner_loc, s, A_TYPE, nforbid, oforbid, subject, "%s", nforbid ? "unknown keys now refused (extra: forbid)"
-                                                                            : "unknown keys now ignored (extra: ignore)");
+        dx_judge(d, owner_loc, s, A_TYPE, nforbid, oforbid, subject, "%s",
+                 nforbid ? "unknown keys now refused (extra: forbid)" : "unknown keys now ignored (extra: ignore)");
     }
 }

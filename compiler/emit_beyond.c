@@ -20,7 +20,7 @@ static void put_str(sj *b, mcp_json *o, const char *key, const char *s)
 /* The members every listed thing has, in reading order; `uri_key` names its
  * address ("uri" or "uriTemplate"). */
 static mcp_json *listed(sj *b, const char *name, const char *title, const char *uri_key, const char *uri,
-                       const char *description, const char *mime)
+                        const char *description, const char *mime)
 {
     mcp_json *o = mcp_json_new_object(b->a);
     if (!o)
@@ -66,7 +66,10 @@ mcp_json *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
     return b.oom ? NULL : o;
 }
 
-static mcp_json *number(mcp_arena *a, ir_number n) { return n.is_int ? mcp_json_new_int(a, n.i) : mcp_json_new_float(a, n.f); }
+static mcp_json *number(mcp_arena *a, ir_number n)
+{
+    return n.is_int ? mcp_json_new_int(a, n.i) : mcp_json_new_float(a, n.f);
+}
 
 static mcp_json *strings(sj *b, const char *const *v, size_t n)
 {
@@ -93,8 +96,8 @@ static mcp_json *form_property(sj *b, const ir_field *f, const ir_form_field *ff
 {
     mcp_arena *a = b->a;
     static const char *const TYPE[] = {
-        [IR_FORM_STRING] = "string", [IR_FORM_INTEGER] = "integer", [IR_FORM_NUMBER] = "number",
-        [IR_FORM_BOOLEAN] = "boolean", [IR_FORM_ENUM] = "string", [IR_FORM_ENUM_LIST] = "array",
+        [IR_FORM_STRING] = "string",   [IR_FORM_INTEGER] = "integer", [IR_FORM_NUMBER] = "number",
+        [IR_FORM_BOOLEAN] = "boolean", [IR_FORM_ENUM] = "string",     [IR_FORM_ENUM_LIST] = "array",
     };
     mcp_json *o = mcp_json_new_object(a);
     if (!o)

@@ -62,16 +62,36 @@ static void put_type(mcp_buf *b, const ir_type *t, int depth)
         return;
     }
     switch (t->kind) {
-    case IR_INT: mcp_buf_puts(b, "int"); return;
-    case IR_FLOAT: mcp_buf_puts(b, "float"); return;
-    case IR_STR: mcp_buf_puts(b, "str"); return;
-    case IR_BOOL: mcp_buf_puts(b, "bool"); return;
-    case IR_BYTES: mcp_buf_puts(b, "bytes"); return;
-    case IR_NONE: mcp_buf_puts(b, "None"); return;
-    case IR_ANY: mcp_buf_puts(b, "any"); return;
-    case IR_CONTENT: mcp_buf_puts(b, "content"); return;
-    case IR_FORMAT: mcp_buf_puts(b, ir_format_name(t->format)); return;
-    case IR_NAMED: mcp_buf_puts(b, t->def->name); return;
+    case IR_INT:
+        mcp_buf_puts(b, "int");
+        return;
+    case IR_FLOAT:
+        mcp_buf_puts(b, "float");
+        return;
+    case IR_STR:
+        mcp_buf_puts(b, "str");
+        return;
+    case IR_BOOL:
+        mcp_buf_puts(b, "bool");
+        return;
+    case IR_BYTES:
+        mcp_buf_puts(b, "bytes");
+        return;
+    case IR_NONE:
+        mcp_buf_puts(b, "None");
+        return;
+    case IR_ANY:
+        mcp_buf_puts(b, "any");
+        return;
+    case IR_CONTENT:
+        mcp_buf_puts(b, "content");
+        return;
+    case IR_FORMAT:
+        mcp_buf_puts(b, ir_format_name(t->format));
+        return;
+    case IR_NAMED:
+        mcp_buf_puts(b, t->def->name);
+        return;
     case IR_LIST:
     case IR_SET:
         mcp_buf_puts(b, t->kind == IR_SET ? "set[" : t->tuple_variadic ? "tuple[" : "list[");
@@ -132,10 +152,10 @@ static void put_number(mcp_buf *b, ir_number n)
 static void put_constraints(mcp_buf *b, const ir_constraints *c)
 {
     size_t mark = b->len;
-#define SEP()                                                                                    \
-    do {                                                                                         \
-        if (b->len > mark)                                                                       \
-            mcp_buf_puts(b, ", ");                                                               \
+#define SEP() \
+    do { \
+        if (b->len > mark) \
+            mcp_buf_puts(b, ", "); \
     } while (0)
     if (c->has_minimum) {
         SEP();
@@ -286,9 +306,15 @@ static void put_tool(mcp_buf *b, const ir_server *srv, const ir_tool *t)
     } else {
         put_type_cell(b, t->returns);
         switch (t->output) {
-        case IR_OUTPUT_NONE: mcp_buf_puts(b, ", as text content only (no output schema).\n\n"); break;
-        case IR_OUTPUT_OBJECT: mcp_buf_puts(b, ": `structuredContent` is the object.\n\n"); break;
-        case IR_OUTPUT_DICT: mcp_buf_puts(b, ": `structuredContent` is the dictionary.\n\n"); break;
+        case IR_OUTPUT_NONE:
+            mcp_buf_puts(b, ", as text content only (no output schema).\n\n");
+            break;
+        case IR_OUTPUT_OBJECT:
+            mcp_buf_puts(b, ": `structuredContent` is the object.\n\n");
+            break;
+        case IR_OUTPUT_DICT:
+            mcp_buf_puts(b, ": `structuredContent` is the dictionary.\n\n");
+            break;
         case IR_OUTPUT_WRAPPED:
             mcp_buf_puts(b, ": `structuredContent` is `{\"result\": ...}`.\n\n");
             break;
@@ -312,9 +338,12 @@ static void put_tool(mcp_buf *b, const ir_server *srv, const ir_tool *t)
 static const char *def_kind(const ir_def *d)
 {
     switch (d->kind) {
-    case IR_DEF_MODEL: return "model";
-    case IR_DEF_RECORD: return "record";
-    case IR_DEF_ENUM: return "enum";
+    case IR_DEF_MODEL:
+        return "model";
+    case IR_DEF_RECORD:
+        return "record";
+    case IR_DEF_ENUM:
+        return "enum";
     }
     return "type";
 }

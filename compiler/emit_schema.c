@@ -9,17 +9,18 @@
 /* The values of "type" and "format" that every schema repeats: one node each,
  * shared (the schemas are not changed once built). */
 enum { WORD_INTEGER, WORD_NUMBER, WORD_STRING, WORD_BINARY, WORD_BOOLEAN, WORD_NULL, WORD_ARRAY, WORD_OBJECT, NWORDS };
-static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary", "boolean", "null", "array", "object"};
+static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary",
+                                          "boolean", "null",   "array",  "object"};
 
 struct schema_emitter {
     mcp_arena *a;
-    sj b;                 /* what fails while a schema is built */
+    sj b; /* what fails while a schema is built */
     mcp_json *words[NWORDS];
     const ir_server *srv;
-    mcp_json **def_schemas;   /* per def, built on first use (per schema, for a def whose siblings vary) */
-    defs_order *order;    /* when pydantic generates each definition */
-    size_t tool;          /* the schema being built: of this tool, */
-    bool output;          /* its output (else its input) */
+    mcp_json **def_schemas; /* per def, built on first use (per schema, for a def whose siblings vary) */
+    defs_order *order;      /* when pydantic generates each definition */
+    size_t tool;            /* the schema being built: of this tool, */
+    bool output;            /* its output (else its input) */
     /* the $defs collected for the schema being built */
     bool *reached;
     const ir_def **reached_list;
@@ -72,17 +73,28 @@ static void add_number(schema_emitter *e, mcp_json *o, const char *key, ir_numbe
 static void add_constraints(schema_emitter *e, mcp_json *o, const ir_constraints *c)
 {
     mcp_arena *a = e->a;
-    if (c->has_minimum) add_number(e, o, "minimum", c->minimum);
-    if (c->has_maximum) add_number(e, o, "maximum", c->maximum);
-    if (c->has_exclusive_minimum) add_number(e, o, "exclusiveMinimum", c->exclusive_minimum);
-    if (c->has_exclusive_maximum) add_number(e, o, "exclusiveMaximum", c->exclusive_maximum);
-    if (c->has_multiple_of) add_number(e, o, "multipleOf", c->multiple_of);
-    if (c->has_min_length) sj_put(&e->b, o, "minLength", mcp_json_new_int(a, c->min_length));
-    if (c->has_max_length) sj_put(&e->b, o, "maxLength", mcp_json_new_int(a, c->max_length));
-    if (c->has_min_items) sj_put(&e->b, o, "minItems", mcp_json_new_int(a, c->min_items));
-    if (c->has_max_items) sj_put(&e->b, o, "maxItems", mcp_json_new_int(a, c->max_items));
-    if (c->pattern) sj_put(&e->b, o, "pattern", sj_str(a, c->pattern));
-    if (c->format) sj_put(&e->b, o, "format", sj_str(a, c->format));
+    if (c->has_minimum)
+        add_number(e, o, "minimum", c->minimum);
+    if (c->has_maximum)
+        add_number(e, o, "maximum", c->maximum);
+    if (c->has_exclusive_minimum)
+        add_number(e, o, "exclusiveMinimum", c->exclusive_minimum);
+    if (c->has_exclusive_maximum)
+        add_number(e, o, "exclusiveMaximum", c->exclusive_maximum);
+    if (c->has_multiple_of)
+        add_number(e, o, "multipleOf", c->multiple_of);
+    if (c->has_min_length)
+        sj_put(&e->b, o, "minLength", mcp_json_new_int(a, c->min_length));
+    if (c->has_max_length)
+        sj_put(&e->b, o, "maxLength", mcp_json_new_int(a, c->max_length));
+    if (c->has_min_items)
+        sj_put(&e->b, o, "minItems", mcp_json_new_int(a, c->min_items));
+    if (c->has_max_items)
+        sj_put(&e->b, o, "maxItems", mcp_json_new_int(a, c->max_items));
+    if (c->pattern)
+        sj_put(&e->b, o, "pattern", sj_str(a, c->pattern));
+    if (c->format)
+        sj_put(&e->b, o, "format", sj_str(a, c->format));
 }
 
 static const char *literal_type(const mcp_json *const *v, size_t n)
@@ -219,7 +231,8 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
     }
     case IR_DICT:
         o = mcp_json_new_object(a);
-        sj_put(&e->b, o, "additionalProperties", t->elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, t->elem));
+        sj_put(&e->b, o, "additionalProperties",
+               t->elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, t->elem));
         sj_put(&e->b, o, "type", e->words[WORD_OBJECT]);
         return o;
     case IR_UNION: {
@@ -317,7 +330,7 @@ static mcp_json *property_schema(schema_emitter *e, const ir_def *owner, const i
 }
 
 static mcp_json *object_schema(schema_emitter *e, const char *title, const char *description, const ir_def *owner,
-                           const ir_field *fields, size_t n, bool forbid)
+                               const ir_field *fields, size_t n, bool forbid)
 {
     mcp_arena *a = e->a;
     mcp_json *o = mcp_json_new_object(a);
@@ -381,8 +394,10 @@ static mcp_json *defs_entry(schema_emitter *e, const ir_def *def)
     mcp_json *s = def_schema(e, def);
     if (strcmp(def->name, "properties") != 0 && strcmp(def->name, "default") != 0)
         return s;
-    static const char *const MODEL[] = {"type", "properties", "required", "title", "description", "additionalProperties"};
-    static const char *const RECORD[] = {"type", "properties", "required", "additionalProperties", "title", "description"};
+    static const char *const MODEL[] = {"type",  "properties",  "required",
+                                        "title", "description", "additionalProperties"};
+    static const char *const RECORD[] = {"type",  "properties", "required", "additionalProperties",
+                                         "title", "description"};
     static const char *const ENUM[] = {"title", "description", "enum", "type"};
     const char *const *order = def->kind == IR_DEF_ENUM ? ENUM : def->kind == IR_DEF_RECORD ? RECORD : MODEL;
     size_t n = def->kind == IR_DEF_ENUM ? sizeof ENUM / sizeof *ENUM : sizeof MODEL / sizeof *MODEL;
@@ -487,7 +502,8 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
     case IR_OUTPUT_DICT: {
         mcp_json *root = mcp_json_new_object(a);
         const ir_type *elem = t->returns->elem;
-        sj_put(&e->b, root, "additionalProperties", elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
+        sj_put(&e->b, root, "additionalProperties",
+               elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
         sj_put(&e->b, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
         sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
         return finish_root(e, root, NULL);

@@ -46,10 +46,7 @@ static inline void sj_push(sj *b, mcp_json *array, mcp_json *v)
 }
 
 /* A string value (a copy of s), or NULL for NULL. */
-static inline mcp_json *sj_str(mcp_arena *a, const char *s)
-{
-    return s ? mcp_json_new_string(a, s, strlen(s)) : NULL;
-}
+static inline mcp_json *sj_str(mcp_arena *a, const char *s) { return s ? mcp_json_new_string(a, s, strlen(s)) : NULL; }
 
 /* A value of the IDL (a default, a Literal's value) as a schema writes it:
  * the value keeps its order, and so do the objects under a key 'properties'

@@ -61,35 +61,34 @@ static bool expand(mcp_buf *b, const char *t, const char *name, const char *pref
     return !b->oom;
 }
 
-static const char IDL[] =
-    "# @NAME@.mcp.yaml: the tools of the @NAME@ server and the types they take and return.\n"
-    "# Edit it, build again: mcpidl_generate() compiles it with the server.\n"
-    "mcpidl: 1\n"
-    "server:\n"
-    "  name: @NAME@\n"
-    "  version: \"0.1.0\"\n"
-    "  c_prefix: @PREFIX@\n"
-    "  instructions: A starter server made by mcpidlc --init.\n"
-    "\n"
-    "types:\n"
-    "  Greeting:\n"
-    "    description: A greeting, and how many characters it has.\n"
-    "    fields:\n"
-    "      text: str\n"
-    "      length: {type: int, minimum: 0}\n"
-    "\n"
-    "tools:\n"
-    "  greet:\n"
-    "    description: Greets someone by name.\n"
-    "    params:\n"
-    "      name: {type: str, minLength: 1, description: Who to greet.}\n"
-    "    returns: Greeting\n"
-    "  add:\n"
-    "    description: Adds two integers.\n"
-    "    params:\n"
-    "      a: int\n"
-    "      b: int\n"
-    "    returns: int\n";
+static const char IDL[] = "# @NAME@.mcp.yaml: the tools of the @NAME@ server and the types they take and return.\n"
+                          "# Edit it, build again: mcpidl_generate() compiles it with the server.\n"
+                          "mcpidl: 1\n"
+                          "server:\n"
+                          "  name: @NAME@\n"
+                          "  version: \"0.1.0\"\n"
+                          "  c_prefix: @PREFIX@\n"
+                          "  instructions: A starter server made by mcpidlc --init.\n"
+                          "\n"
+                          "types:\n"
+                          "  Greeting:\n"
+                          "    description: A greeting, and how many characters it has.\n"
+                          "    fields:\n"
+                          "      text: str\n"
+                          "      length: {type: int, minimum: 0}\n"
+                          "\n"
+                          "tools:\n"
+                          "  greet:\n"
+                          "    description: Greets someone by name.\n"
+                          "    params:\n"
+                          "      name: {type: str, minLength: 1, description: Who to greet.}\n"
+                          "    returns: Greeting\n"
+                          "  add:\n"
+                          "    description: Adds two integers.\n"
+                          "    params:\n"
+                          "      a: int\n"
+                          "      b: int\n"
+                          "    returns: int\n";
 
 static const char C_SOURCE[] =
     "/* @NAME@.c: the handlers of @NAME@.mcp.yaml's tools, one function each.\n"
@@ -118,27 +117,26 @@ static const char C_SOURCE[] =
     "/* stdio by default; --http HOST:PORT when linked with mcpidl::http; --help. */\n"
     "int main(int argc, char **argv) { return mcp_main(&@PREFIX@_server, argc, argv); }\n";
 
-static const char CMAKE[] =
-    "# The @NAME@ server, built against an installed mcpidl:\n"
-    "#   cmake -S @NAME@ -B @NAME@/build && cmake --build @NAME@/build\n"
-    "# (-DCMAKE_PREFIX_PATH=PREFIX when mcpidl is installed where CMake does not look).\n"
-    "cmake_minimum_required(VERSION 3.20)\n"
-    "project(@NAME@ LANGUAGES C)\n"
-    "\n"
-    "set(CMAKE_C_STANDARD 11)\n"
-    "set(CMAKE_C_STANDARD_REQUIRED ON)\n"
-    "\n"
-    "find_package(mcpidl @VERSION@ CONFIG REQUIRED)\n"
-    "\n"
-    "add_executable(@NAME@-server @NAME@.c)\n"
-    "# Compiles @NAME@.mcp.yaml at build time (again whenever it changes), and writes the\n"
-    "# JSON Schemas clients will see into build/schemas for review.\n"
-    "mcpidl_generate(TARGET @NAME@-server IDL @NAME@.mcp.yaml\n"
-    "                SCHEMA_DIR ${CMAKE_CURRENT_BINARY_DIR}/schemas)\n"
-    "# Streamable HTTP (--http HOST:PORT), when the installation has it.\n"
-    "if(TARGET mcpidl::http)\n"
-    "  target_link_libraries(@NAME@-server PRIVATE mcpidl::http)\n"
-    "endif()\n";
+static const char CMAKE[] = "# The @NAME@ server, built against an installed mcpidl:\n"
+                            "#   cmake -S @NAME@ -B @NAME@/build && cmake --build @NAME@/build\n"
+                            "# (-DCMAKE_PREFIX_PATH=PREFIX when mcpidl is installed where CMake does not look).\n"
+                            "cmake_minimum_required(VERSION 3.20)\n"
+                            "project(@NAME@ LANGUAGES C)\n"
+                            "\n"
+                            "set(CMAKE_C_STANDARD 11)\n"
+                            "set(CMAKE_C_STANDARD_REQUIRED ON)\n"
+                            "\n"
+                            "find_package(mcpidl @VERSION@ CONFIG REQUIRED)\n"
+                            "\n"
+                            "add_executable(@NAME@-server @NAME@.c)\n"
+                            "# Compiles @NAME@.mcp.yaml at build time (again whenever it changes), and writes the\n"
+                            "# JSON Schemas clients will see into build/schemas for review.\n"
+                            "mcpidl_generate(TARGET @NAME@-server IDL @NAME@.mcp.yaml\n"
+                            "                SCHEMA_DIR ${CMAKE_CURRENT_BINARY_DIR}/schemas)\n"
+                            "# Streamable HTTP (--http HOST:PORT), when the installation has it.\n"
+                            "if(TARGET mcpidl::http)\n"
+                            "  target_link_libraries(@NAME@-server PRIVATE mcpidl::http)\n"
+                            "endif()\n";
 
 static bool write_expanded(const char *dir, const char *file, const char *t, const char *name, const char *prefix,
                            const char *version, FILE *err)
@@ -178,8 +176,7 @@ int mcpidlc_init(const char *name, const char *version, FILE *out, FILE *err)
     }
     bool exists;
     if (!dir_empty_or_missing(name, &exists)) {
-        fprintf(err, "mcpidlc: error: --init: '%s' exists and is not an empty folder; nothing was written\n",
-                name);
+        fprintf(err, "mcpidlc: error: --init: '%s' exists and is not an empty folder; nothing was written\n", name);
         return 1;
     }
     if (!exists && mkdir(name, 0777) != 0) {

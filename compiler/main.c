@@ -219,8 +219,7 @@ static bool write_file(const char *path, const char *data, size_t len)
 }
 
 /* Output `kind` (of `tool`) into DIR/NAME.SUFFIX. */
-static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind, const char *tool,
-                      const char *suffix)
+static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind, const char *tool, const char *suffix)
 {
     mcp_buf out, path;
     mcp_buf_init(&out);
@@ -274,10 +273,7 @@ static bool print_to_stdout(void *ctx, const char *data, size_t len)
     return fwrite(data, 1, len, stdout) == len && fflush(stdout) == 0;
 }
 
-static void print_diagnostic(void *ctx, const mcpidlc_diagnostic *d)
-{
-    fwrite(d->text, 1, d->text_len, ctx);
-}
+static void print_diagnostic(void *ctx, const mcpidlc_diagnostic *d) { fwrite(d->text, 1, d->text_len, ctx); }
 
 /* ---------------------------------------------------------------- diff */
 
@@ -473,7 +469,8 @@ int main(int argc, char **argv)
     if (st == MCPIDLC_EREAD || st == MCPIDLC_ENOMEM)
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_message(cx));
     int status = st == MCPIDLC_OK ? 0 : EXIT_INPUT;
-    if (status == 0 && o.print_tools && mcpidlc_emit(cx, MCPIDLC_TOOLS_JSON, NULL, print_to_stdout, NULL) != MCPIDLC_OK) {
+    if (status == 0 && o.print_tools &&
+        mcpidlc_emit(cx, MCPIDLC_TOOLS_JSON, NULL, print_to_stdout, NULL) != MCPIDLC_OK) {
         fprintf(stderr, "mcpidlc: error: cannot write the tools to standard output\n");
         status = EXIT_INPUT;
     }

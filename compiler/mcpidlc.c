@@ -21,17 +21,17 @@ enum { MAX_INPUT = 16 << 20 }; /* an IDL is kilobytes; the loader needs ~130 byt
 
 struct mcpidlc_context {
     mcpidlc_options opt;
-    mcp_arena arena;           /* everything of the last source */
+    mcp_arena arena; /* everything of the last source */
     bool has_source;
-    const char *stem;          /* NAME */
-    const char *source_name;   /* the file's name without directories, for the comment on top of the C */
-    const char *file;          /* the name diagnostics give it */
-    const char *src;           /* its text, kept for the source lines of mcpidlc_diff */
+    const char *stem;        /* NAME */
+    const char *source_name; /* the file's name without directories, for the comment on top of the C */
+    const char *file;        /* the name diagnostics give it */
+    const char *src;         /* its text, kept for the source lines of mcpidlc_diff */
     size_t src_len;
-    const idl_node *root;      /* its YAML tree, when it loaded */
+    const idl_node *root; /* its YAML tree, when it loaded */
     size_t errors, warnings;
-    ir_server *srv;            /* NULL unless the source compiled without errors */
-    schema_emitter *schemas;   /* built on first use */
+    ir_server *srv;          /* NULL unless the source compiled without errors */
+    schema_emitter *schemas; /* built on first use */
     c_names *names;
     char message[600];
 };
@@ -41,12 +41,18 @@ const char *mcpidlc_version(void) { return MCPIDL_VERSION_STRING; }
 const char *mcpidlc_status_string(mcpidlc_status status)
 {
     switch (status) {
-    case MCPIDLC_OK: return "success";
-    case MCPIDLC_INVALID: return "the source has errors";
-    case MCPIDLC_EREAD: return "the source cannot be read";
-    case MCPIDLC_EWRITE: return "the output cannot be written";
-    case MCPIDLC_ENOMEM: return "out of memory";
-    case MCPIDLC_EUSAGE: return "a call that cannot be made";
+    case MCPIDLC_OK:
+        return "success";
+    case MCPIDLC_INVALID:
+        return "the source has errors";
+    case MCPIDLC_EREAD:
+        return "the source cannot be read";
+    case MCPIDLC_EWRITE:
+        return "the output cannot be written";
+    case MCPIDLC_ENOMEM:
+        return "out of memory";
+    case MCPIDLC_EUSAGE:
+        return "a call that cannot be made";
     }
     return "unknown status";
 }
@@ -122,8 +128,8 @@ typedef struct diag_sink {
 static void pass_on(void *ctx, const idl_diag *g, const char *text, size_t len)
 {
     const diag_sink *sink = ctx;
-    static const mcpidlc_severity SEVERITY[] = {[IDL_NOTE] = MCPIDLC_NOTE, [IDL_WARNING] = MCPIDLC_WARNING,
-                                                [IDL_ERROR] = MCPIDLC_ERROR};
+    static const mcpidlc_severity SEVERITY[] =
+        {[IDL_NOTE] = MCPIDLC_NOTE, [IDL_WARNING] = MCPIDLC_WARNING, [IDL_ERROR] = MCPIDLC_ERROR};
     mcpidlc_diagnostic d = {.severity = SEVERITY[g->severity],
                             .file = sink->file,
                             .line = g->loc.line,
@@ -247,8 +253,7 @@ const char *mcpidlc_tool_name(const mcpidlc_context *cx, size_t i)
 
 bool mcpidlc_tool_has_output_schema(const mcpidlc_context *cx, size_t i)
 {
-    return cx->srv && i < cx->srv->ntools && cx->srv->tools[i].returns &&
-           cx->srv->tools[i].output != IR_OUTPUT_NONE;
+    return cx->srv && i < cx->srv->ntools && cx->srv->tools[i].returns && cx->srv->tools[i].output != IR_OUTPUT_NONE;
 }
 
 /* ---------------------------------------------------------------- outputs */
@@ -280,8 +285,9 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         if (!cx->schemas && !(cx->schemas = schema_emitter_new(a, cx->srv)))
             return fail(cx, MCPIDLC_ENOMEM, "out of memory building the schemas");
         if (kind == MCPIDLC_TOOLS_JSON)
-            return put_json(b, schema_tools_list(cx->schemas)) ? MCPIDLC_OK
-                                                                 : fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
+            return put_json(b, schema_tools_list(cx->schemas))
+                       ? MCPIDLC_OK
+                       : fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
         const ir_tool *t = find_tool(cx, tool);
         if (!t)
             return fail(cx, MCPIDLC_EUSAGE, "no tool named '%s'", tool ? tool : "(null)");
@@ -294,10 +300,11 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
     case MCPIDLC_C_SOURCE:
     case MCPIDLC_C_MOCK: {
         assert(cx->names); /* built with the IR, which exists here */
-        bool (*emit)(c_names *, const char *, const char *, mcp_buf *) =
-            kind == MCPIDLC_C_HEADER ? emit_c_header : kind == MCPIDLC_C_SOURCE ? emit_c_source : emit_c_mock;
+        bool (*emit)(c_names *, const char *, const char *, mcp_buf *) = kind == MCPIDLC_C_HEADER   ? emit_c_header
+                                                                         : kind == MCPIDLC_C_SOURCE ? emit_c_source
+                                                                                                    : emit_c_mock;
         return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK
-                                                              : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
+                                                             : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
     }
     case MCPIDLC_MARKDOWN:
         return emit_markdown(cx->srv, cx->source_name, b) ? MCPIDLC_OK
@@ -311,8 +318,8 @@ mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind, const char
 {
     cx->message[0] = 0;
     if (!cx->srv)
-        return fail(cx, MCPIDLC_EUSAGE, cx->has_source ? "the source has errors: it has no outputs"
-                                                       : "no source compiled yet");
+        return fail(cx, MCPIDLC_EUSAGE,
+                    cx->has_source ? "the source has errors: it has no outputs" : "no source compiled yet");
     if (!write)
         return fail(cx, MCPIDLC_EUSAGE, "no writer given");
     mcp_buf b;

@@ -18,8 +18,8 @@
 
 #include "check_int.h"
 
-static const char *const TOP_KEYS[] = {"mcpidl", "server", "types", "tools",
-                                       "resources", "resource_templates", "prompts", "elicitations"};
+static const char *const TOP_KEYS[] = {"mcpidl",  "server",      "types", "tools", "resources", "resource_templates",
+                                       "prompts", "elicitations"};
 static const char *const SERVER_KEYS[] = {"name",           "version", "title",        "instructions", "c_prefix",
                                           "schema_dialect", "cache",   "list_changed", "scopes"};
 
@@ -97,7 +97,8 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     else if (version->kind == IDL_NODE_STR && strcmp(version->str, "1") == 0)
         ERR(&c, version->loc, "'mcpidl' must be the number 1, not the string \"1\"; write 'mcpidl: 1' without quotes");
     else if (version->kind != IDL_NODE_INT || version->v.i != 1)
-        ERR(&c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'", ck_scalar_text(version));
+        ERR(&c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'",
+            ck_scalar_text(version));
 
     parse_server(&c, root);
     const idl_node *types = ck_section(&c, root, "types", "definition");

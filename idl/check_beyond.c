@@ -20,14 +20,14 @@
 
 static const char *const RESOURCE_KEYS[] = {"uri",  "title",  "description", "mimeType", "text",
                                             "blob", "c_name", "cache",       "scopes"};
-static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title", "description", "mimeType", "complete",
-                                            "c_name",      "cache", "scopes"};
+static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title",  "description", "mimeType",
+                                            "complete",    "c_name", "cache",       "scopes"};
 static const char *const PROMPT_KEYS[] = {"description", "title", "arguments", "complete", "c_name", "scopes"};
 static const char *const ARG_KEYS[] = {"description", "title", "required", "c_name"};
 static const char *const ELICIT_KEYS[] = {"message", "fields", "c_name"};
-static const char *const FORM_KEYS[] = {"type", "values", "multiple", "enum_names", "description", "title",
-                                        "default", "required", "format", "minLength", "maxLength", "minimum",
-                                        "maximum", "c_name", "c_type"};
+static const char *const FORM_KEYS[] = {"type",      "values",  "multiple", "enum_names", "description",
+                                        "title",     "default", "required", "format",     "minLength",
+                                        "maxLength", "minimum", "maximum",  "c_name",     "c_type"};
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -131,15 +131,15 @@ static const char *char_desc(checker *c, const char *s, size_t n)
 /* `complete:` of a prompt or template: NAME: [values...] | handler, where each
  * NAME is one of names[0..n). */
 static ir_completion *parse_complete(checker *c, const idl_node *m, const char *const *names,
-                                     const char *const *c_names, size_t n, const char *owner,
-                                     const char *what_names, size_t *count)
+                                     const char *const *c_names, size_t n, const char *owner, const char *what_names,
+                                     size_t *count)
 {
     *count = 0;
     if (!m || m->kind == IDL_NODE_NULL)
         return NULL;
     if (m->kind != IDL_NODE_MAP) {
-        ERR(c, m->loc, "'complete' of %s must be a mapping of %s: [values...] or handler, not %s", owner,
-            what_names, idl_node_kind_name(m));
+        ERR(c, m->loc, "'complete' of %s must be a mapping of %s: [values...] or handler, not %s", owner, what_names,
+            idl_node_kind_name(m));
         return NULL;
     }
     ir_completion *out = mcp_arena_alloc(c->a, (m->n ? m->n : 1) * sizeof *out);
@@ -212,11 +212,14 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
             ERR(c, p->key->loc, "resource '%s' has no 'uri' (its address, like test://name)", r->name);
     } else if (ck_string(c, uri, "'uri'")) {
         if (!has_scheme(uri->str))
-            ERR(c, uri->loc, "'uri' of resource '%s' must be an absolute URI with a scheme (like test://name), not '%s'",
-                r->name, uri->str);
+            ERR(c, uri->loc,
+                "'uri' of resource '%s' must be an absolute URI with a scheme (like test://name), not '%s'", r->name,
+                uri->str);
         else if (strchr(uri->str, '{'))
-            ERR(c, uri->loc, "'uri' of resource '%s' contains '{': a URI with variables belongs in "
-                             "resource_templates (as uriTemplate)", r->name);
+            ERR(c, uri->loc,
+                "'uri' of resource '%s' contains '{': a URI with variables belongs in "
+                "resource_templates (as uriTemplate)",
+                r->name);
         r->uri = uri->str;
     }
     r->title = optional_string(c, body, "title");
@@ -232,7 +235,8 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
         if (bad < blob->len)
             ERR(c, ck_loc_in_scalar(c, blob, bad),
                 "'blob' of resource '%s' must be standard base64 (RFC 4648: A-Z a-z 0-9 + /, padded with '=', no "
-                "line breaks), not %s here", r->name, char_desc(c, blob->str + bad, blob->len - bad));
+                "line breaks), not %s here",
+                r->name, char_desc(c, blob->str + bad, blob->len - bad));
         else if (bad == blob->len)
             ERR(c, blob->loc,
                 "'blob' of resource '%s' has %zu characters: base64 comes in groups of 4 (pad the last with '=')",
@@ -312,8 +316,8 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
             ERR(c, ut->loc, "'uriTemplate' of resource template '%s' must start with a scheme (like test://), not '%s'",
                 t->name, ut->str);
         } else if (nvars == 0) {
-            ERR(c, ut->loc, "'uriTemplate' of resource template '%s' has no {variable}: a fixed URI belongs in resources",
-                t->name);
+            ERR(c, ut->loc,
+                "'uriTemplate' of resource template '%s' has no {variable}: a fixed URI belongs in resources", t->name);
         } else {
             t->uri_template = ut->str;
             t->nvars = nvars;
@@ -341,8 +345,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
     ck_scopes_of(c, body, what, &t->scopes);
     if (t->uri_template)
         t->complete = parse_complete(c, idl_map_get(body, "complete"), t->vars, t->var_c_names, t->nvars, what,
-                                     "uriTemplate variables",
-                                     &t->ncomplete);
+                                     "uriTemplate variables", &t->ncomplete);
 }
 
 static void parse_templates(checker *c, const idl_node *root)
@@ -378,9 +381,8 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
     if (desc)
         pr->description = ck_description(c, desc, "'description'");
     if (!pr->description || !pr->description[0])
-        ERR(c, desc ? desc->loc : p->key->loc,
-            "prompt '%s' has %s description: clients list prompts by it; write one", pr->name,
-            desc ? "an empty" : "no");
+        ERR(c, desc ? desc->loc : p->key->loc, "prompt '%s' has %s description: clients list prompts by it; write one",
+            pr->name, desc ? "an empty" : "no");
     pr->title = optional_string(c, body, "title");
     ck_scopes_of(c, body, what, &pr->scopes);
     const idl_node *args = idl_map_get(body, "arguments");
@@ -481,8 +483,7 @@ static bool read_number(checker *c, const idl_node *v, const char *key, bool int
         *out = (ir_number){.f = v->v.f};
         return true;
     }
-    ERR(c, v->loc, "'%s' must be %s, not %s", key, integer ? "a 64-bit integer" : "a finite number",
-        node_desc(c, v));
+    ERR(c, v->loc, "'%s' must be %s, not %s", key, integer ? "a 64-bit integer" : "a finite number", node_desc(c, v));
     return false;
 }
 
@@ -509,8 +510,8 @@ static bool parse_values(checker *c, ir_form_field *ff, const idl_node *v, const
                 return false;
         }
     } else {
-        ERR(c, v->loc, "'values' of field '%s' must be a list of strings, or a mapping of value: title, not %s",
-            fname, idl_node_kind_name(v));
+        ERR(c, v->loc, "'values' of field '%s' must be a list of strings, or a mapping of value: title, not %s", fname,
+            idl_node_kind_name(v));
         return false;
     }
     if (ff->nvalues == 0) {
@@ -571,11 +572,11 @@ static void check_form_default(checker *c, const ir_field *f, const ir_form_fiel
             for (size_t i = 0; i < d->len; i++)
                 chars += ((unsigned char)d->str[i] & 0xC0) != 0x80;
             if (k->has_min_length && (int64_t)chars < k->min_length)
-                ERR(c, d->loc, "the default of '%s' is %zu character%s long, shorter than its minLength %lld",
-                    f->name, chars, chars == 1 ? "" : "s", (long long)k->min_length);
+                ERR(c, d->loc, "the default of '%s' is %zu character%s long, shorter than its minLength %lld", f->name,
+                    chars, chars == 1 ? "" : "s", (long long)k->min_length);
             else if (k->has_max_length && (int64_t)chars > k->max_length)
-                ERR(c, d->loc, "the default of '%s' is %zu character%s long, longer than its maxLength %lld",
-                    f->name, chars, chars == 1 ? "" : "s", (long long)k->max_length);
+                ERR(c, d->loc, "the default of '%s' is %zu character%s long, longer than its maxLength %lld", f->name,
+                    chars, chars == 1 ? "" : "s", (long long)k->max_length);
         }
         return;
     case IR_FORM_INTEGER:
@@ -602,8 +603,8 @@ static void check_form_default(checker *c, const ir_field *f, const ir_form_fiel
         return;
     case IR_FORM_ENUM:
         if (d->kind != IDL_NODE_STR || !is_value(ff, d->str))
-            ERR(c, d->loc, "the default of '%s' must be one of its values (%s), not %s", f->name,
-                values_text(c, ff), node_desc(c, d));
+            ERR(c, d->loc, "the default of '%s' must be one of its values (%s), not %s", f->name, values_text(c, ff),
+                node_desc(c, d));
         return;
     case IR_FORM_ENUM_LIST:
         if (d->kind != IDL_NODE_SEQ) {
@@ -679,8 +680,9 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, c
             if (multi || ff->titles) {
                 ERR(c, ck_map_key(spec, "enum_names")->loc,
                     "'enum_names' (the legacy titles) applies to a single-choice enum whose values are a list; "
-                    "%s", multi ? "a multiple-choice field takes titles as values: {value: title}"
-                                : "this field already has titles");
+                    "%s",
+                    multi ? "a multiple-choice field takes titles as values: {value: title}"
+                          : "this field already has titles");
             } else if (names->kind != IDL_NODE_SEQ || names->n != ff->nvalues) {
                 ERR(c, names->loc, "'enum_names' must be a list of %zu strings, one per value", ff->nvalues);
             } else {
@@ -711,7 +713,8 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, c
         } else {
             ERR(c, type->loc,
                 "the type of elicitation field '%s' must be str, int, float or bool (forms are flat), not '%s'; "
-                "for a choice, write 'values: [...]'", f->name, ck_scalar_text(type));
+                "for a choice, write 'values: [...]'",
+                f->name, ck_scalar_text(type));
             return false;
         }
         f->type = ck_new_type(c, k, type->loc);
@@ -725,7 +728,10 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, c
 
     /* Constraints, each where MCP's restricted schema allows it. */
     ir_constraints *k = &f->type->c;
-    static const struct { const char *key; ir_form_kind kind1, kind2; } WHERE[] = {
+    static const struct {
+        const char *key;
+        ir_form_kind kind1, kind2;
+    } WHERE[] = {
         {"minLength", IR_FORM_STRING, IR_FORM_STRING}, {"maxLength", IR_FORM_STRING, IR_FORM_STRING},
         {"format", IR_FORM_STRING, IR_FORM_STRING},    {"minimum", IR_FORM_INTEGER, IR_FORM_NUMBER},
         {"maximum", IR_FORM_INTEGER, IR_FORM_NUMBER},
@@ -791,7 +797,8 @@ static void check_form_members(checker *c, const ir_elicitation *e)
         const ir_field *f = &e->fields[i];
         for (size_t j = 0; j < i; j++)
             if (strcmp(e->fields[j].c_name, f->c_name) == 0) {
-                ERR(c, f->loc, "fields '%s' and '%s' of elicitation '%s' have the same C name '%s'; give one a 'c_name'",
+                ERR(c, f->loc,
+                    "fields '%s' and '%s' of elicitation '%s' have the same C name '%s'; give one a 'c_name'",
                     e->fields[j].name, f->name, e->name, f->c_name);
                 break;
             }
@@ -868,8 +875,8 @@ static void parse_elicitations(checker *c, const idl_node *root)
 /* ---------------------------------------------------------------- generated names */
 
 typedef struct gname {
-    const char *name;  /* the C name */
-    const char *what;  /* what it names: "the reader of resource 'notes'" */
+    const char *name; /* the C name */
+    const char *what; /* what it names: "the reader of resource 'notes'" */
     idl_loc loc;
     bool checked; /* a tool's or a type's: check_file.c compares those among themselves */
 } gname;
@@ -890,9 +897,8 @@ static void check_generated_names(checker *c)
     if (!v)
         return;
     size_t n = 0;
-#define ADD(l, w, wname, ...)                                                                                     \
-    (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), mcp_arena_printf(c->a, "%s '%s'", (w), (wname)), (l), \
-                      false})
+#define ADD(l, w, wname, ...) \
+    (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), mcp_arena_printf(c->a, "%s '%s'", (w), (wname)), (l), false})
     for (size_t i = 0; i < s->ntools; i++) {
         ADD(s->tools[i].loc, "the handler of tool", s->tools[i].name, "%s_%s", px, s->tools[i].c_name);
         ADD(s->tools[i].loc, "the arguments of tool", s->tools[i].name, "%s_%s_args", px, s->tools[i].c_name);
@@ -911,8 +917,8 @@ static void check_generated_names(checker *c)
         ADD(t->loc, "the variables of resource template", t->name, "%s_%s_vars", px, t->c_name);
         for (size_t j = 0; j < t->ncomplete; j++)
             if (t->complete[j].handler)
-                ADD(t->complete[j].loc, "the completion handler of variable", t->complete[j].name,
-                    "%s_complete_%s_%s", px, t->c_name, t->complete[j].c_name);
+                ADD(t->complete[j].loc, "the completion handler of variable", t->complete[j].name, "%s_complete_%s_%s",
+                    px, t->c_name, t->complete[j].c_name);
     }
     for (size_t i = 0; i < s->nprompts; i++) {
         const ir_prompt *p = &s->prompts[i];
@@ -920,8 +926,8 @@ static void check_generated_names(checker *c)
         ADD(p->loc, "the arguments of prompt", p->name, "%s_%s_prompt_args", px, p->c_name);
         for (size_t j = 0; j < p->ncomplete; j++)
             if (p->complete[j].handler)
-                ADD(p->complete[j].loc, "the completion handler of argument", p->complete[j].name,
-                    "%s_complete_%s_%s", px, p->c_name, p->complete[j].c_name);
+                ADD(p->complete[j].loc, "the completion handler of argument", p->complete[j].name, "%s_complete_%s_%s",
+                    px, p->c_name, p->complete[j].c_name);
     }
     for (size_t i = 0; i < s->nelicitations; i++) {
         const ir_elicitation *e = &s->elicitations[i];
@@ -934,8 +940,10 @@ static void check_generated_names(checker *c)
      * must stay off it too. */
     for (size_t i = 0; i < s->ntools; i++)
         if (strcmp(s->tools[i].c_name, "server") == 0)
-            ERR(c, s->tools[i].loc, "the handler of tool '%s' and the server table would both be named '%s_server' "
-                "in C; give the tool a 'c_name'", s->tools[i].name, px);
+            ERR(c, s->tools[i].loc,
+                "the handler of tool '%s' and the server table would both be named '%s_server' "
+                "in C; give the tool a 'c_name'",
+                s->tools[i].name, px);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
             if (!(v[i].checked && v[j].checked) && v[i].name && v[j].name && v[i].what && v[j].what &&

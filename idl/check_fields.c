@@ -18,39 +18,61 @@ static const struct {
     const char *key;
     constraint_class cls;
 } CONSTRAINT_KEYS[] = {
-    {"minimum", CC_NUMBER},   {"maximum", CC_NUMBER},   {"exclusiveMinimum", CC_NUMBER},
+    {"minimum", CC_NUMBER},          {"maximum", CC_NUMBER},    {"exclusiveMinimum", CC_NUMBER},
     {"exclusiveMaximum", CC_NUMBER}, {"multipleOf", CC_NUMBER}, {"minLength", CC_LENGTH},
-    {"maxLength", CC_LENGTH}, {"minItems", CC_ITEMS},   {"maxItems", CC_ITEMS},
-    {"pattern", CC_PATTERN},  {"format", CC_FORMAT},
+    {"maxLength", CC_LENGTH},        {"minItems", CC_ITEMS},    {"maxItems", CC_ITEMS},
+    {"pattern", CC_PATTERN},         {"format", CC_FORMAT},
 };
 
 static const char *kind_phrase(const ir_type *t)
 {
     switch (t->kind) {
-    case IR_INT: return "'int'";
-    case IR_FLOAT: return "'float'";
-    case IR_STR: return "'str'";
-    case IR_BOOL: return "'bool'";
-    case IR_BYTES: return "'bytes'";
-    case IR_NONE: return "'None'";
-    case IR_ANY: return "'any'";
-    case IR_LIST: return t->tuple_variadic ? "a variadic tuple" : "a list";
-    case IR_SET: return "a set";
-    case IR_TUPLE: return "a fixed tuple";
-    case IR_DICT: return "a dict";
-    case IR_UNION: return "a union";
-    case IR_LITERAL: return "a Literal";
-    case IR_NAMED: return "a named type";
-    case IR_CONTENT: return "'content'";
+    case IR_INT:
+        return "'int'";
+    case IR_FLOAT:
+        return "'float'";
+    case IR_STR:
+        return "'str'";
+    case IR_BOOL:
+        return "'bool'";
+    case IR_BYTES:
+        return "'bytes'";
+    case IR_NONE:
+        return "'None'";
+    case IR_ANY:
+        return "'any'";
+    case IR_LIST:
+        return t->tuple_variadic ? "a variadic tuple" : "a list";
+    case IR_SET:
+        return "a set";
+    case IR_TUPLE:
+        return "a fixed tuple";
+    case IR_DICT:
+        return "a dict";
+    case IR_UNION:
+        return "a union";
+    case IR_LITERAL:
+        return "a Literal";
+    case IR_NAMED:
+        return "a named type";
+    case IR_CONTENT:
+        return "'content'";
     case IR_FORMAT:
         switch (t->format) {
-        case MCP_FMT_DATETIME: return "'datetime'";
-        case MCP_FMT_DATE: return "'date'";
-        case MCP_FMT_TIME: return "'time'";
-        case MCP_FMT_TIMEDELTA: return "'timedelta'";
-        case MCP_FMT_UUID: return "'uuid'";
-        case MCP_FMT_URL: return "'url'";
-        default: return "'decimal'";
+        case MCP_FMT_DATETIME:
+            return "'datetime'";
+        case MCP_FMT_DATE:
+            return "'date'";
+        case MCP_FMT_TIME:
+            return "'time'";
+        case MCP_FMT_TIMEDELTA:
+            return "'timedelta'";
+        case MCP_FMT_UUID:
+            return "'uuid'";
+        case MCP_FMT_URL:
+            return "'url'";
+        default:
+            return "'decimal'";
         }
     }
     return "this type";
@@ -59,11 +81,15 @@ static const char *kind_phrase(const ir_type *t)
 static bool class_applies(constraint_class cls, const ir_type *t)
 {
     switch (cls) {
-    case CC_NUMBER: return t->kind == IR_INT || t->kind == IR_FLOAT;
-    case CC_LENGTH: return t->kind == IR_STR || t->kind == IR_BYTES;
-    case CC_ITEMS: return t->kind == IR_LIST || t->kind == IR_SET;
+    case CC_NUMBER:
+        return t->kind == IR_INT || t->kind == IR_FLOAT;
+    case CC_LENGTH:
+        return t->kind == IR_STR || t->kind == IR_BYTES;
+    case CC_ITEMS:
+        return t->kind == IR_LIST || t->kind == IR_SET;
     case CC_PATTERN:
-    case CC_FORMAT: return t->kind == IR_STR;
+    case CC_FORMAT:
+        return t->kind == IR_STR;
     }
     return false;
 }
@@ -71,10 +97,14 @@ static bool class_applies(constraint_class cls, const ir_type *t)
 static const char *class_types(constraint_class cls)
 {
     switch (cls) {
-    case CC_NUMBER: return "'int' and 'float'";
-    case CC_LENGTH: return "'str' and 'bytes'";
-    case CC_ITEMS: return "lists, sets and tuple[T, ...]";
-    default: return "'str'";
+    case CC_NUMBER:
+        return "'int' and 'float'";
+    case CC_LENGTH:
+        return "'str' and 'bytes'";
+    case CC_ITEMS:
+        return "lists, sets and tuple[T, ...]";
+    default:
+        return "'str'";
     }
 }
 
@@ -128,8 +158,9 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
         if (!class_applies(cls, target)) {
             if (target->kind == IR_UNION || target->kind == IR_NAMED || target->kind == IR_ANY)
                 ERR(c, m->pairs[i].key->loc, "'%s' cannot constrain %s; it applies to %s (also inside Optional[...])",
-                    key, target->kind == IR_NAMED ? mcp_arena_printf(c->a, "the named type '%s'", target->def->name)
-                                                  : kind_phrase(target),
+                    key,
+                    target->kind == IR_NAMED ? mcp_arena_printf(c->a, "the named type '%s'", target->def->name)
+                                             : kind_phrase(target),
                     class_types(cls));
             else
                 ERR(c, m->pairs[i].key->loc, "'%s' does not apply to %s; it applies to %s", key, kind_phrase(target),
@@ -138,10 +169,18 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
         }
         first[ci] = m->pairs[i].key;
         switch (ci) {
-        case 0: k->has_minimum = read_number(c, v, key, &k->minimum); break;
-        case 1: k->has_maximum = read_number(c, v, key, &k->maximum); break;
-        case 2: k->has_exclusive_minimum = read_number(c, v, key, &k->exclusive_minimum); break;
-        case 3: k->has_exclusive_maximum = read_number(c, v, key, &k->exclusive_maximum); break;
+        case 0:
+            k->has_minimum = read_number(c, v, key, &k->minimum);
+            break;
+        case 1:
+            k->has_maximum = read_number(c, v, key, &k->maximum);
+            break;
+        case 2:
+            k->has_exclusive_minimum = read_number(c, v, key, &k->exclusive_minimum);
+            break;
+        case 3:
+            k->has_exclusive_maximum = read_number(c, v, key, &k->exclusive_maximum);
+            break;
         case 4:
             k->has_multiple_of = read_number(c, v, key, &k->multiple_of);
             if (k->has_multiple_of && ir_number_value(k->multiple_of) <= 0) {
@@ -149,10 +188,18 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
                 k->has_multiple_of = false;
             }
             break;
-        case 5: k->has_min_length = read_count(c, v, key, &k->min_length); break;
-        case 6: k->has_max_length = read_count(c, v, key, &k->max_length); break;
-        case 7: k->has_min_items = read_count(c, v, key, &k->min_items); break;
-        case 8: k->has_max_items = read_count(c, v, key, &k->max_items); break;
+        case 5:
+            k->has_min_length = read_count(c, v, key, &k->min_length);
+            break;
+        case 6:
+            k->has_max_length = read_count(c, v, key, &k->max_length);
+            break;
+        case 7:
+            k->has_min_items = read_count(c, v, key, &k->min_items);
+            break;
+        case 8:
+            k->has_max_items = read_count(c, v, key, &k->max_items);
+            break;
         case 9:
             if (ck_string(c, v, "'pattern'")) {
                 size_t off = 0;
@@ -170,15 +217,23 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
         }
     }
     /* Contradictions. */
-#define LATER(a, b) (first[a] && first[b] ? (first[a]->loc.line > first[b]->loc.line || (first[a]->loc.line == first[b]->loc.line && first[a]->loc.col > first[b]->loc.col) ? first[a] : first[b])->loc : (idl_loc){0, 0})
+#define LATER(a, b) \
+    (first[a] && first[b] ? (first[a]->loc.line > first[b]->loc.line || (first[a]->loc.line == first[b]->loc.line && \
+                                                                         first[a]->loc.col > first[b]->loc.col) \
+                                 ? first[a] \
+                                 : first[b]) \
+                                ->loc \
+                          : (idl_loc){0, 0})
     if (k->has_minimum && k->has_maximum && ir_number_value(k->minimum) > ir_number_value(k->maximum))
         ERR(c, LATER(0, 1), "minimum is greater than maximum: no value can satisfy both");
     if (k->has_exclusive_minimum && k->has_exclusive_maximum &&
         ir_number_value(k->exclusive_minimum) >= ir_number_value(k->exclusive_maximum))
         ERR(c, LATER(2, 3), "exclusiveMinimum is not less than exclusiveMaximum: no value can satisfy both");
-    if (k->has_minimum && k->has_exclusive_maximum && ir_number_value(k->minimum) >= ir_number_value(k->exclusive_maximum))
+    if (k->has_minimum && k->has_exclusive_maximum &&
+        ir_number_value(k->minimum) >= ir_number_value(k->exclusive_maximum))
         ERR(c, LATER(0, 3), "minimum is not less than exclusiveMaximum: no value can satisfy both");
-    if (k->has_exclusive_minimum && k->has_maximum && ir_number_value(k->exclusive_minimum) >= ir_number_value(k->maximum))
+    if (k->has_exclusive_minimum && k->has_maximum &&
+        ir_number_value(k->exclusive_minimum) >= ir_number_value(k->maximum))
         ERR(c, LATER(2, 1), "exclusiveMinimum is not less than maximum: no value can satisfy both");
     if (k->has_min_length && k->has_max_length && k->min_length > k->max_length)
         ERR(c, LATER(5, 6), "minLength is greater than maxLength: no value can satisfy both");
@@ -190,8 +245,8 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
 /* ---------------------------------------------------------------- fields */
 
 static const char *const FIELD_KEYS[] = {
-    "type", "description", "title", "default", "required", "c_name", "c_type", "header", "schema_extra",
-    CK_CONSTRAINT_KEY_NAMES,
+    "type",   "description", "title",  "default",      "required",
+    "c_name", "c_type",      "header", "schema_extra", CK_CONSTRAINT_KEY_NAMES,
 };
 
 /* Visit the Literals of t, depth first in the order written: count them (base
@@ -241,8 +296,8 @@ void ck_name_literals(checker *c, ir_type *t, const idl_node *spec, const char *
     size_t total = 0, k = 0;
     visit_literals(c, t, NULL, 0, &total);
     if (v && total == 0)
-        ERR(c, ck_map_key(spec, "c_type")->loc,
-            "'c_type' names the C enum of a Literal, but %s holds no Literal", what);
+        ERR(c, ck_map_key(spec, "c_type")->loc, "'c_type' names the C enum of a Literal, but %s holds no Literal",
+            what);
     visit_literals(c, t, base, total, &k);
 }
 
@@ -315,7 +370,8 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
     if (owner == CK_OWNER_RECORD && default_node) {
         ERR(c, ck_map_key(spec, "default")->loc,
             "records take no defaults: an absent key stays absent; write 'required: false' for '%s', "
-            "or make the type a model", f->name);
+            "or make the type a model",
+            f->name);
         default_node = NULL;
     }
     if (default_node)
@@ -330,7 +386,8 @@ ir_field *ck_parse_fields(checker *c, const idl_node *map, ck_field_owner owner,
     if (!map || map->kind == IDL_NODE_NULL)
         return NULL;
     if (map->kind != IDL_NODE_MAP) {
-        ERR(c, map->loc, "the fields of %s must be a mapping of NAME: TYPE, not %s", owner_what, idl_node_kind_name(map));
+        ERR(c, map->loc, "the fields of %s must be a mapping of NAME: TYPE, not %s", owner_what,
+            idl_node_kind_name(map));
         return NULL;
     }
     ir_field *fields = mcp_arena_alloc(c->a, (map->n ? map->n : 1) * sizeof *fields);

@@ -116,7 +116,7 @@ void ck_check_finite(checker *c)
 
     /* Each type that is not finite waits for one other (next); those on a loop of
      * waiting are the cause, the others wait for a type that is never finite. */
-    size_t *next = queue; /* reused */
+    size_t *next = queue;                      /* reused */
     uint8_t *state = mcp_arena_alloc(c->a, n); /* 0 unseen, 1 on the current walk, 2 done, 3 on a loop */
     if (!state)
         return;
@@ -162,7 +162,8 @@ void ck_check_finite(checker *c)
                 "(through required fields); make the field Optional, a list or a dict",
                 def->name, f->name, d->name, def->name);
         else
-            ERR(c, f->loc, "type '%s' can never be finite: its required field '%s' needs type '%s', which can never be finite",
+            ERR(c, f->loc,
+                "type '%s' can never be finite: its required field '%s' needs type '%s', which can never be finite",
                 def->name, f->name, d->name);
     }
 }
@@ -262,9 +263,8 @@ static void check_member_names(checker *c, const ir_field *fields, size_t n, boo
     for (size_t g = 0, e; g < m; g = e) {
         e = ck_name_ix_run_end(v, m, g);
         for (size_t k = g + 1; k < e; k++)
-            ERR(c, fields[v[k].ix].loc,
-                "fields '%s' and '%s' of %s have the same C name '%s'; give one a 'c_name'", fields[v[g].ix].name,
-                fields[v[k].ix].name, owner, v[k].name);
+            ERR(c, fields[v[k].ix].loc, "fields '%s' and '%s' of %s have the same C name '%s'; give one a 'c_name'",
+                fields[v[g].ix].name, fields[v[k].ix].name, owner, v[k].name);
     }
     if (!record)
         return;

@@ -38,13 +38,13 @@ typedef struct checker {
     ir_server *srv;
     def_slot *table; /* open addressing, by name */
     size_t table_cap;
-    const char **def_names; /* for "did you mean" */
-    size_t suggest_budget;  /* type names left to compare for "did you mean" */
+    const char **def_names;           /* for "did you mean" */
+    size_t suggest_budget;            /* type names left to compare for "did you mean" */
     const ir_field **never_finite_at; /* per type: the field reported as never finite, or NULL */
-    size_t *line_starts;    /* byte offset of each line of the source, built when first needed */
+    size_t *line_starts;              /* byte offset of each line of the source, built when first needed */
     size_t nlines;
     bool lines_built;
-    ck_default *defaults;   /* in the order the fields were read */
+    ck_default *defaults; /* in the order the fields were read */
     size_t ndefaults, cap_defaults;
 } checker;
 
@@ -66,22 +66,22 @@ bool ck_str_eq(const idl_node *n, const char *s);
 const idl_node *ck_map_key(const idl_node *map, const char *key);
 /* Report every key of `map` not in allowed[0..nallowed), with "did you mean";
  * `what` names the mapping in messages ("tool 'get_weather'"). */
-void ck_keys(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed,
-             const key_hint *hints, size_t nhints, const char *what);
+void ck_keys(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed, const key_hint *hints,
+             size_t nhints, const char *what);
 /* ck_keys, with `what` made from a format (only when a key is reported, and
  * cut at 299 bytes). */
-void ck_keysf(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed,
-              const key_hint *hints, size_t nhints, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void ck_keysf(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed, const key_hint *hints,
+              size_t nhints, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* A cursor over the places of the bytes of one scalar's value, for offsets
  * asked for in increasing order (the parts of one type expression): each
  * costs only the text between it and the one before. */
 typedef struct ck_scalar_pos {
     const idl_node *node;
-    bool lost;      /* no place is known from here on */
-    size_t off;     /* the offset in the value reached */
-    size_t pos;     /* the source byte that gives it */
-    idl_loc loc;    /* the place of that byte */
+    bool lost;   /* no place is known from here on */
+    size_t off;  /* the offset in the value reached */
+    size_t pos;  /* the source byte that gives it */
+    idl_loc loc; /* the place of that byte */
 } ck_scalar_pos;
 
 void ck_scalar_pos_start(checker *c, ck_scalar_pos *sp, const idl_node *n);
@@ -128,7 +128,7 @@ uint64_t ck_hash_bytes(const char *s, size_t n);
 
 /* Indices of items[] seen so far, to find a repeat among them. */
 typedef struct ck_index_set {
-    size_t *slot;   /* index + 1; 0: empty */
+    size_t *slot; /* index + 1; 0: empty */
     uint64_t *hash;
     size_t mask;
 } ck_index_set;
@@ -184,9 +184,9 @@ ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const 
 /* ---------------------------------------------------------------- check_fields.c */
 
 /* The constraint keys of a field or of returns, in the order key lists give them. */
-#define CK_CONSTRAINT_KEY_NAMES                                                                            \
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",  \
-        "pattern", "format", "minItems", "maxItems"
+#define CK_CONSTRAINT_KEY_NAMES \
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", \
+        "format", "minItems", "maxItems"
 
 typedef enum ck_field_owner { CK_OWNER_MODEL, CK_OWNER_RECORD, CK_OWNER_PARAMS } ck_field_owner;
 

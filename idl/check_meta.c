@@ -85,7 +85,8 @@ void ck_header_of(checker *c, const idl_node *spec, ck_field_owner owner, const 
     if (owner != CK_OWNER_PARAMS) {
         ERR(c, ck_map_key(spec, "header")->loc,
             "'header' applies to tool parameters only, not to field '%s' of %s: a header mirrors a property at the "
-            "top of a tool's arguments", f->name, owner_what);
+            "top of a tool's arguments",
+            f->name, owner_what);
         return;
     }
     if (!ck_string(c, v, "'header'"))
@@ -99,7 +100,8 @@ void ck_header_of(checker *c, const idl_node *spec, ck_field_owner owner, const 
         if (!is_tchar((unsigned char)v->str[i])) {
             ERR(c, ck_loc_in_scalar(c, v, i),
                 "'header' of parameter '%s' of %s must be an HTTP token (letters, digits and !#$%%&'*+-.^_`|~), "
-                "not %s here", f->name, owner_what, byte_desc(c, (unsigned char)v->str[i]));
+                "not %s here",
+                f->name, owner_what, byte_desc(c, (unsigned char)v->str[i]));
             return;
         }
     const char *type = published_type(f->type);
@@ -112,7 +114,7 @@ void ck_header_of(checker *c, const idl_node *spec, ck_field_owner owner, const 
             f->name, owner_what,
             optional ? " (not Optional: its schema has no \"type\", and clients reject the tool; give it a default "
                        "instead)"
-            : t->kind == IR_FLOAT ? " (not float: MCP forbids numbers in headers)"
+            : t->kind == IR_FLOAT                                ? " (not float: MCP forbids numbers in headers)"
             : t->kind == IR_NAMED && t->def->kind == IR_DEF_ENUM ? " (not an enum: its schema is a $ref; write a "
                                                                    "Literal)"
                                                                  : "");
@@ -169,8 +171,7 @@ void ck_task_of(checker *c, const idl_node *body, ir_tool *t)
     else if (ck_str_eq(v, "required"))
         t->task = IR_TASK_REQUIRED;
     else
-        ERR(c, v->loc, "'task' of tool '%s' must be forbidden, optional or required, not %s", t->name,
-            node_desc(c, v));
+        ERR(c, v->loc, "'task' of tool '%s' must be forbidden, optional or required, not %s", t->name, node_desc(c, v));
 }
 
 /* ---------------------------------------------------------------- cache */
@@ -224,8 +225,10 @@ void ck_list_changed(checker *c, const idl_node *server)
     if (!v)
         return;
     if (v->kind != IDL_NODE_SEQ) {
-        ERR(c, v->loc, "'list_changed' must be a list of the lists whose changes the server announces (tools, "
-                       "prompts, resources), not %s", node_desc(c, v));
+        ERR(c, v->loc,
+            "'list_changed' must be a list of the lists whose changes the server announces (tools, "
+            "prompts, resources), not %s",
+            node_desc(c, v));
         return;
     }
     static const char *const KINDS[] = {"tools", "prompts", "resources"};
@@ -256,7 +259,8 @@ void ck_list_changed(checker *c, const idl_node *server)
         if (!have[j])
             idl_diag_add(c->d, c->opts->warnings_as_errors ? IDL_ERROR : IDL_WARNING, k->loc,
                          "'list_changed' names %s, but the server has none%s: it announces no %s capability, and "
-                         "this says nothing", KINDS[j], j == 2 ? " (nor resource templates)" : "", KINDS[j]);
+                         "this says nothing",
+                         KINDS[j], j == 2 ? " (nor resource templates)" : "", KINDS[j]);
     }
 }
 
@@ -293,7 +297,8 @@ void ck_scopes_of(checker *c, const idl_node *body, const char *what, ir_scopes 
         if (bad < k->len) {
             ERR(c, ck_loc_in_scalar(c, k, bad),
                 "scope '%s' of %s cannot hold %s: an OAuth scope is printable ASCII without spaces, '\"' or '\\' "
-                "(RFC 6749)", k->str, what, byte_desc(c, (unsigned char)k->str[bad]));
+                "(RFC 6749)",
+                k->str, what, byte_desc(c, (unsigned char)k->str[bad]));
             continue;
         }
         size_t j = 0;
@@ -375,8 +380,7 @@ const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_si
     if (!m)
         return NULL;
     if (m->kind != IDL_NODE_MAP) {
-        ERR(c, m->loc, "'schema_extra' of %s must be a mapping of JSON Schema keywords, not %s", what,
-            node_desc(c, m));
+        ERR(c, m->loc, "'schema_extra' of %s must be a mapping of JSON Schema keywords, not %s", what, node_desc(c, m));
         return NULL;
     }
     bool ok = true;
@@ -394,8 +398,8 @@ const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_si
             why = "it belongs at the root of a schema: on a tool (or the server's 'schema_dialect')";
         if (why) {
             ERR(c, k->loc,
-                "'schema_extra' of %s cannot set '%s': %s; schema_extra adds keywords the IDL does not write",
-                what, k->str, why);
+                "'schema_extra' of %s cannot set '%s': %s; schema_extra adds keywords the IDL does not write", what,
+                k->str, why);
             ok = false;
         }
         if (memchr(k->str, 0, k->len)) {

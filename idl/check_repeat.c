@@ -62,14 +62,15 @@ const mcp_json *ck_value(checker *c, const idl_node *n)
 /* Structural equality of two types as their schemas see them. */
 static bool constraints_equal(const ir_constraints *x, const ir_constraints *y)
 {
-#define NUM_EQ(h, m) (x->h == y->h && (!x->h || (x->m.is_int == y->m.is_int && (x->m.is_int ? x->m.i == y->m.i : x->m.f == y->m.f))))
+#define NUM_EQ(h, m) \
+    (x->h == y->h && (!x->h || (x->m.is_int == y->m.is_int && (x->m.is_int ? x->m.i == y->m.i : x->m.f == y->m.f))))
 #define INT_EQ(h, f) (x->h == y->h && (!x->h || x->f == y->f))
 #define STR_EQ(f) ((!x->f && !y->f) || (x->f && y->f && strcmp(x->f, y->f) == 0))
     return NUM_EQ(has_minimum, minimum) && NUM_EQ(has_maximum, maximum) &&
            NUM_EQ(has_exclusive_minimum, exclusive_minimum) && NUM_EQ(has_exclusive_maximum, exclusive_maximum) &&
            NUM_EQ(has_multiple_of, multiple_of) && INT_EQ(has_min_length, min_length) &&
-           INT_EQ(has_max_length, max_length) && INT_EQ(has_min_items, min_items) &&
-           INT_EQ(has_max_items, max_items) && STR_EQ(pattern) && STR_EQ(format);
+           INT_EQ(has_max_length, max_length) && INT_EQ(has_min_items, min_items) && INT_EQ(has_max_items, max_items) &&
+           STR_EQ(pattern) && STR_EQ(format);
 #undef NUM_EQ
 #undef INT_EQ
 #undef STR_EQ

@@ -9,9 +9,9 @@
 
 #include "check_int.h"
 
-static const char *const TOOL_KEYS[] = {"description", "title",  "params",       "extra",  "returns",
-                                        "structured_output", "annotations", "c_name", "task", "schema_extra",
-                                        "scopes"};
+static const char *const TOOL_KEYS[] = {
+    "description", "title",  "params", "extra",        "returns", "structured_output",
+    "annotations", "c_name", "task",   "schema_extra", "scopes"};
 static const char *const RETURNS_KEYS[] = {"type", "description", "title", "c_type", CK_CONSTRAINT_KEY_NAMES};
 static const char *const ANNOTATION_KEYS[] = {"title", "readOnlyHint", "destructiveHint", "idempotentHint",
                                               "openWorldHint"};
@@ -102,9 +102,10 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
         if (strcmp(ret->pairs[i].key->str, "type") != 0)
             decorated = true;
     if (decorated && !wrapped) {
-        const char *whatis = rt->kind == IR_CONTENT ? "a 'content'" : t->output == IR_OUTPUT_DICT ? "a dict[str, T]"
-                             : rt->def->kind == IR_DEF_MODEL                                   ? "a model"
-                                                                                                : "a record";
+        const char *whatis = rt->kind == IR_CONTENT          ? "a 'content'"
+                             : t->output == IR_OUTPUT_DICT   ? "a dict[str, T]"
+                             : rt->def->kind == IR_DEF_MODEL ? "a model"
+                                                             : "a record";
         for (size_t i = 0; i < ret->n; i++) {
             bool known = false; /* an unknown key is reported once, above */
             for (size_t k = 1; k < COUNT(RETURNS_KEYS) && !known; k++)
@@ -131,8 +132,10 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
     t->annotations.idempotent_hint = t->annotations.open_world_hint = -1;
     t->c_name = idl_c_ident(c->a, t->name); /* for a body that is not a mapping */
     if (!is_tool_name(key->str, key->len))
-        ERR(c, key->loc, "invalid tool name '%s': a tool name is 1 to 128 characters, each a letter, a digit, "
-            "'_', '-' or '.'", key->str);
+        ERR(c, key->loc,
+            "invalid tool name '%s': a tool name is 1 to 128 characters, each a letter, a digit, "
+            "'_', '-' or '.'",
+            key->str);
     if (!ck_body_ok(c, p, "tool", "description, params, returns, ..."))
         return;
     char what[300];
@@ -174,8 +177,8 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
     } else {
         parse_returns(c, t, ck_map_key(body, "returns"), ret);
         if (t->returns && t->returns->kind == IR_CONTENT && t->structured == IR_STRUCTURED_TRUE)
-            ERR(c, so->loc,
-                "tool '%s' has structured_output: true, but its return type 'content' has no schema", t->name);
+            ERR(c, so->loc, "tool '%s' has structured_output: true, but its return type 'content' has no schema",
+                t->name);
         if (t->structured == IR_STRUCTURED_FALSE)
             t->output = IR_OUTPUT_NONE;
     }

@@ -36,25 +36,23 @@ static void add_def(checker *c, ir_def *def)
 }
 
 static const char *const BUILTIN_NAMES[] = {
-    "int", "float", "str", "bool", "bytes", "None", "any", "Any", "content", "list", "List", "dict",
-    "Dict", "set", "Set", "tuple", "Tuple", "Optional", "Union", "Literal", "True", "False",
-    "datetime", "date", "time", "timedelta", "uuid", "url", "decimal",
+    "int",  "float", "str",      "bool", "bytes", "None",      "any",   "Any",      "content", "list",
+    "List", "dict",  "Dict",     "set",  "Set",   "tuple",     "Tuple", "Optional", "Union",   "Literal",
+    "True", "False", "datetime", "date", "time",  "timedelta", "uuid",  "url",      "decimal",
 };
 
 const char *ir_format_name(mcp_format f)
 {
-    static const char *const N[] = {[MCP_FMT_DATETIME] = "datetime", [MCP_FMT_DATE] = "date",
-                                    [MCP_FMT_TIME] = "time",         [MCP_FMT_TIMEDELTA] = "timedelta",
-                                    [MCP_FMT_UUID] = "uuid",         [MCP_FMT_URL] = "url",
+    static const char *const N[] = {[MCP_FMT_DATETIME] = "datetime",   [MCP_FMT_DATE] = "date", [MCP_FMT_TIME] = "time",
+                                    [MCP_FMT_TIMEDELTA] = "timedelta", [MCP_FMT_UUID] = "uuid", [MCP_FMT_URL] = "url",
                                     [MCP_FMT_DECIMAL] = "decimal"};
     return f > MCP_FMT_NONE && f <= MCP_FMT_DECIMAL ? N[f] : "?";
 }
 
 const char *ir_format_schema(mcp_format f)
 {
-    static const char *const N[] = {[MCP_FMT_DATETIME] = "date-time", [MCP_FMT_DATE] = "date",
-                                    [MCP_FMT_TIME] = "time",          [MCP_FMT_TIMEDELTA] = "duration",
-                                    [MCP_FMT_UUID] = "uuid",          [MCP_FMT_URL] = "uri",
+    static const char *const N[] = {[MCP_FMT_DATETIME] = "date-time", [MCP_FMT_DATE] = "date", [MCP_FMT_TIME] = "time",
+                                    [MCP_FMT_TIMEDELTA] = "duration", [MCP_FMT_UUID] = "uuid", [MCP_FMT_URL] = "uri",
                                     [MCP_FMT_DECIMAL] = NULL};
     return f > MCP_FMT_NONE && f <= MCP_FMT_DECIMAL ? N[f] : NULL;
 }
@@ -80,9 +78,9 @@ static bool is_type_name(const char *s)
 /* ---------------------------------------------------------------- type expressions */
 
 typedef struct texpr_ctx {
-    const idl_node *node;  /* the scalar holding the expression */
+    const idl_node *node; /* the scalar holding the expression */
     bool allow_content;
-    ck_scalar_pos pos;     /* for places inside it */
+    ck_scalar_pos pos; /* for places inside it */
 } texpr_ctx;
 
 /* Flatten, drop duplicates, put None last; one arm left is that arm. */
@@ -142,7 +140,8 @@ static const mcp_json *literal_value(checker *c, const texpr *e)
     }
 }
 
-static const char *const GENERIC_NAMES[] = {"list", "List", "set", "Set", "dict", "Dict", "tuple", "Tuple", "Optional", "Union"};
+static const char *const GENERIC_NAMES[] = {"list", "List",  "set",   "Set",      "dict",
+                                            "Dict", "tuple", "Tuple", "Optional", "Union"};
 
 static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e);
 
@@ -165,8 +164,8 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
         const char *name;
         ir_kind kind;
     } SCALARS[] = {
-        {"int", IR_INT}, {"float", IR_FLOAT}, {"str", IR_STR},   {"bool", IR_BOOL},
-        {"bytes", IR_BYTES}, {"None", IR_NONE}, {"any", IR_ANY}, {"Any", IR_ANY},
+        {"int", IR_INT},     {"float", IR_FLOAT}, {"str", IR_STR}, {"bool", IR_BOOL},
+        {"bytes", IR_BYTES}, {"None", IR_NONE},   {"any", IR_ANY}, {"Any", IR_ANY},
     };
     for (size_t i = 0; i < COUNT(SCALARS); i++)
         if (strcmp(e->name, SCALARS[i].name) == 0)
@@ -188,11 +187,11 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
     for (size_t i = 0; i < COUNT(GENERIC_NAMES); i++)
         if (strcmp(e->name, GENERIC_NAMES[i]) == 0) {
             ERR(c, loc, "'%s' needs type arguments, e.g. '%s'", e->name,
-                e->name[0] == 'd' || e->name[0] == 'D' ? "dict[str, int]"
-                : e->name[0] == 'O'                    ? "Optional[int]"
-                : e->name[0] == 'U'                    ? "Union[int, str]"
+                e->name[0] == 'd' || e->name[0] == 'D'   ? "dict[str, int]"
+                : e->name[0] == 'O'                      ? "Optional[int]"
+                : e->name[0] == 'U'                      ? "Union[int, str]"
                 : e->name[0] == 't' || e->name[0] == 'T' ? "tuple[int, str]"
-                                                        : "list[int]");
+                                                         : "list[int]");
             return NULL;
         }
     if (strcmp(e->name, "Literal") == 0) {
@@ -213,8 +212,8 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
             c->suggest_budget -= c->srv->ndefs;
         const char *near = shown ? idl_did_you_mean(e->name, c->def_names, c->srv->ndefs) : NULL;
         if (!near && shown) {
-            static const char *const KNOWN[] = {"int", "float", "str", "bool", "bytes", "None", "any", "datetime",
-                                                "date", "time", "timedelta", "uuid", "url", "decimal"};
+            static const char *const KNOWN[] = {"int",      "float", "str",  "bool",      "bytes", "None", "any",
+                                                "datetime", "date",  "time", "timedelta", "uuid",  "url",  "decimal"};
             near = idl_did_you_mean(e->name, KNOWN, COUNT(KNOWN));
         }
         if (near)
@@ -244,8 +243,8 @@ static bool check_arity(checker *c, const texpr *e, idl_loc loc, size_t want, co
 {
     if (e->nargs == want)
         return true;
-    ERR(c, loc, "'%s' takes %zu type argument%s, not %zu (e.g. '%s')", e->name, want, want == 1 ? "" : "s",
-        e->nargs, example);
+    ERR(c, loc, "'%s' takes %zu type argument%s, not %zu (e.g. '%s')", e->name, want, want == 1 ? "" : "s", e->nargs,
+        example);
     return false;
 }
 
@@ -544,8 +543,8 @@ void ck_define_types(checker *c, const idl_node *types)
             ck_keys(c, body, MODEL_KEYS, COUNT(MODEL_KEYS), HINTS, COUNT(HINTS), what);
             ck_extra_of(c, body, &def->extra_forbid);
             def->fields = ck_parse_fields(c, idl_map_get(body, "fields"),
-                                          def->kind == IR_DEF_MODEL ? CK_OWNER_MODEL : CK_OWNER_RECORD, what,
-                                          def->name, &def->nfields);
+                                          def->kind == IR_DEF_MODEL ? CK_OWNER_MODEL : CK_OWNER_RECORD, what, def->name,
+                                          &def->nfields);
             def->schema_extra = ck_schema_extra_of(c, body, CK_EXTRA_TYPE, what);
         }
         /* As a class docstring: an empty one is none. */

@@ -72,15 +72,15 @@ static void check_keys(checker *c, const idl_node *map, const char *const *allow
     }
 }
 
-void ck_keys(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed,
-             const key_hint *hints, size_t nhints, const char *what)
+void ck_keys(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed, const key_hint *hints,
+             size_t nhints, const char *what)
 {
     what_text w = {.what = what};
     check_keys(c, map, allowed, nallowed, hints, nhints, &w);
 }
 
-void ck_keysf(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed,
-              const key_hint *hints, size_t nhints, const char *fmt, ...)
+void ck_keysf(checker *c, const idl_node *map, const char *const *allowed, size_t nallowed, const key_hint *hints,
+              size_t nhints, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -143,7 +143,9 @@ static size_t hex_value(const char *s, size_t n, size_t digits, uint32_t *out)
         if (i >= n)
             return 0;
         char ch = s[i];
-        int d = ch >= '0' && ch <= '9' ? ch - '0' : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'f' ? (ch | 0x20) - 'a' + 10 : -1;
+        int d = ch >= '0' && ch <= '9'                     ? ch - '0'
+                : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'f' ? (ch | 0x20) - 'a' + 10
+                                                           : -1;
         if (d < 0)
             return 0;
         v = v * 16 + (uint32_t)d;
@@ -178,7 +180,8 @@ idl_loc ck_scalar_pos_at(checker *c, ck_scalar_pos *sp, size_t off)
         /* No source at hand: count the value's characters, as if nothing were escaped. */
         const idl_node *n = sp->node;
         idl_loc l = n->loc;
-        if (n->style == IDL_STYLE_LITERAL || n->style == IDL_STYLE_FOLDED || memchr(n->str, '\n', n->len < off ? n->len : off))
+        if (n->style == IDL_STYLE_LITERAL || n->style == IDL_STYLE_FOLDED ||
+            memchr(n->str, '\n', n->len < off ? n->len : off))
             return l;
         if (n->style == IDL_STYLE_SINGLE || n->style == IDL_STYLE_DOUBLE)
             l.col++;

@@ -101,8 +101,7 @@ static bool fits_number(const ir_type *t, const idl_node *v, mcp_buf *msg)
         else if (v->kind == IDL_NODE_INT) {
             mcp_buf_puts(msg, "does not fit in a 64-bit integer");
             return false;
-        } else if (v->kind == IDL_NODE_FLOAT && isfinite(v->v.f) && v->v.f == floor(v->v.f) &&
-                   fabs(v->v.f) < 9.2e18) {
+        } else if (v->kind == IDL_NODE_FLOAT && isfinite(v->v.f) && v->v.f == floor(v->v.f) && fabs(v->v.f) < 9.2e18) {
             x = v->v.f;
         } else if (v->kind == IDL_NODE_FLOAT && isfinite(v->v.f)) {
             mcp_buf_puts(msg, "is not an integer (it has a fractional part)");
@@ -188,7 +187,7 @@ static bool fits_string(const ir_type *t, const idl_node *v, mcp_buf *msg)
 static bool fits_format(checker *c, const ir_type *t, const idl_node *v, mcp_buf *msg)
 {
     if (t->format == MCP_FMT_DECIMAL ? v->kind != IDL_NODE_STR && v->kind != IDL_NODE_INT && v->kind != IDL_NODE_FLOAT
-                                      : v->kind != IDL_NODE_STR) {
+                                     : v->kind != IDL_NODE_STR) {
         mcp_buf_printf(msg, "is not a string%s", t->format == MCP_FMT_DECIMAL ? " or a number" : "");
         return false;
     }
@@ -558,8 +557,8 @@ static const mcp_json *canonical_default(checker *c, const ir_type *t, const mcp
             for (size_t i = 0; i < copy->n; i++)
                 for (size_t j = 0; j < t->def->nfields; j++)
                     if (strcmp(copy->members[i].key, t->def->fields[j].name) == 0)
-                        copy->members[i].value =
-                            (mcp_json *)canonical_default(c, t->def->fields[j].type, v->members[i].value, depth + 1);
+                        copy->members[i].value = (mcp_json *)canonical_default(c, t->def->fields[j].type,
+                                                                               v->members[i].value, depth + 1);
             return copy;
         }
     default:

@@ -148,7 +148,7 @@ static void put_source_line(const idl_diags *d, mcp_buf *out, uint32_t line, siz
     mcp_buf_printf(out, "%5u | ", (unsigned)line);
     const unsigned char *s = (const unsigned char *)d->src;
     for (size_t k = start; k < end;) {
-        size_t w = mcp_utf8_seq(s + k, end - k, NULL, NULL); /* 0: not a valid character */
+        size_t w = mcp_utf8_seq(s + k, end - k, NULL, NULL);          /* 0: not a valid character */
         bool control = (w == 2 && s[k] == 0xC2 && s[k + 1] < 0xA0) || /* C1 controls, U+2028, U+2029 */
                        (w == 3 && s[k] == 0xE2 && s[k + 1] == 0x80 && (s[k + 2] == 0xA8 || s[k + 2] == 0xA9));
         if (w > 1 && !control)

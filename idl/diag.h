@@ -43,13 +43,13 @@ typedef struct idl_diag {
 
 typedef struct idl_diags {
     mcp_arena *arena;
-    const char *path;        /* the file name as given on the command line */
-    const char *src;         /* the whole source text (may contain NULs), for caret lines */
+    const char *path; /* the file name as given on the command line */
+    const char *src;  /* the whole source text (may contain NULs), for caret lines */
     size_t src_len;
     idl_diag *items;
     size_t len, cap;
     size_t errors, warnings;
-    size_t max_items;        /* stop recording after this many (the count goes on) */
+    size_t max_items; /* stop recording after this many (the count goes on) */
     bool truncated;
 } idl_diags;
 

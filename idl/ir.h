@@ -29,15 +29,15 @@ typedef enum ir_kind {
     IR_BYTES,
     IR_NONE,
     IR_ANY,
-    IR_LIST,     /* list[T], and tuple[T, ...] (variadic set) */
-    IR_SET,      /* set[T] */
-    IR_TUPLE,    /* tuple[A, B, ...] of fixed length: items */
-    IR_DICT,     /* dict[str, T] / dict[int, T] (int_keys) */
-    IR_UNION,    /* arms, flattened, de-duplicated, None last; Optional[T] is T | None */
-    IR_LITERAL,  /* values */
-    IR_NAMED,    /* a type from `types:` */
-    IR_CONTENT,  /* `content`: only as a tool's return */
-    IR_FORMAT,   /* a string-format type: datetime, date, time, timedelta, uuid, url, decimal (format) */
+    IR_LIST,    /* list[T], and tuple[T, ...] (variadic set) */
+    IR_SET,     /* set[T] */
+    IR_TUPLE,   /* tuple[A, B, ...] of fixed length: items */
+    IR_DICT,    /* dict[str, T] / dict[int, T] (int_keys) */
+    IR_UNION,   /* arms, flattened, de-duplicated, None last; Optional[T] is T | None */
+    IR_LITERAL, /* values */
+    IR_NAMED,   /* a type from `types:` */
+    IR_CONTENT, /* `content`: only as a tool's return */
+    IR_FORMAT,  /* a string-format type: datetime, date, time, timedelta, uuid, url, decimal (format) */
 } ir_kind;
 
 /* A number as written in the IDL: an integer stays an integer. */
@@ -54,24 +54,24 @@ typedef struct ir_constraints {
     ir_number minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
     bool has_min_length, has_max_length, has_min_items, has_max_items;
     int64_t min_length, max_length, min_items, max_items;
-    const char *pattern;   /* NULL when absent */
-    const char *format;    /* NULL when absent */
+    const char *pattern; /* NULL when absent */
+    const char *format;  /* NULL when absent */
 } ir_constraints;
 
 struct ir_type {
     ir_kind kind;
-    idl_loc loc;             /* where the expression (or this part of it) was written */
-    ir_type *elem;           /* LIST, SET: items; DICT: values */
-    ir_type **items;         /* TUPLE: items; UNION: arms */
+    idl_loc loc;     /* where the expression (or this part of it) was written */
+    ir_type *elem;   /* LIST, SET: items; DICT: values */
+    ir_type **items; /* TUPLE: items; UNION: arms */
     size_t nitems;
     bool tuple_variadic;     /* LIST written as tuple[T, ...] */
     bool int_keys;           /* DICT: dict[int, T] */
     const mcp_json **values; /* LITERAL: the constant values (strings, integers, booleans, null) */
     size_t nvalues;
-    const char *c_name;      /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
-    ir_def *def;             /* NAMED */
-    ir_constraints c;        /* on INT/FLOAT/STR/BYTES/LIST/SET */
-    mcp_format format;       /* FORMAT */
+    const char *c_name; /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
+    ir_def *def;        /* NAMED */
+    ir_constraints c;   /* on INT/FLOAT/STR/BYTES/LIST/SET */
+    mcp_format format;  /* FORMAT */
 };
 
 /* The IDL name of a string-format type ("datetime"), and the JSON Schema
@@ -92,53 +92,53 @@ typedef struct ir_scopes {
 /* Caching hints of 2026-07-28 results (`cache:`). */
 typedef struct ir_cache {
     bool set;
-    bool private_scope;      /* cacheScope "private", else "public" */
-    int64_t ttl_ms;          /* >= 0 */
+    bool private_scope; /* cacheScope "private", else "public" */
+    int64_t ttl_ms;     /* >= 0 */
 } ir_cache;
 
 /* The JSON type of a value mirrored in a header. */
 typedef enum ir_header_kind { IR_HEADER_STRING, IR_HEADER_INTEGER, IR_HEADER_BOOLEAN } ir_header_kind;
 
 typedef struct ir_field {
-    const char *name;        /* the JSON property name */
-    const char *c_name;      /* the C member name */
-    const char *title;       /* derived from the name, or explicit */
+    const char *name;   /* the JSON property name */
+    const char *c_name; /* the C member name */
+    const char *title;  /* derived from the name, or explicit */
     bool explicit_title;
     const char *description; /* trimmed; NULL when absent */
     ir_type *type;
-    const mcp_json *default_value;   /* NULL when none; a float default is finite */
-    bool required;           /* must be present in the input */
-    const char *header;      /* a tool parameter's `header:` (Mcp-Param-NAME), or NULL */
+    const mcp_json *default_value; /* NULL when none; a float default is finite */
+    bool required;                 /* must be present in the input */
+    const char *header;            /* a tool parameter's `header:` (Mcp-Param-NAME), or NULL */
     ir_header_kind header_kind;
-    idl_loc header_loc;      /* where its value was written */
+    idl_loc header_loc;           /* where its value was written */
     const mcp_json *schema_extra; /* `schema_extra:`, an object merged into the property's schema, or NULL */
-    idl_loc loc;             /* the field's key */
+    idl_loc loc;                  /* the field's key */
 } ir_field;
 
 struct ir_def {
     const char *name;
-    const char *c_name;      /* prefix_Name */
+    const char *c_name; /* prefix_Name */
     ir_def_kind kind;
     const char *description;
     bool extra_forbid;
-    ir_field *fields;        /* model, record */
+    ir_field *fields; /* model, record */
     size_t nfields;
     const mcp_json **values; /* enum: all strings or all integers */
     size_t nvalues;
     bool int_enum;
-    bool on_cycle;           /* reaches itself through its fields */
+    bool on_cycle;                /* reaches itself through its fields */
     const mcp_json *schema_extra; /* model, record: an object merged into its schema, or NULL */
     idl_loc loc;
-    size_t index;            /* position in ir_server.defs */
+    size_t index; /* position in ir_server.defs */
 };
 
 typedef enum ir_structured { IR_STRUCTURED_AUTO, IR_STRUCTURED_TRUE, IR_STRUCTURED_FALSE } ir_structured;
 
 typedef enum ir_output {
-    IR_OUTPUT_NONE,          /* no outputSchema: structured_output false, or content */
-    IR_OUTPUT_OBJECT,        /* a model or record, published as is */
-    IR_OUTPUT_DICT,          /* dict[str, T], published as <tool>DictOutput */
-    IR_OUTPUT_WRAPPED,       /* everything else: {"result": ...} as <tool>Output */
+    IR_OUTPUT_NONE,    /* no outputSchema: structured_output false, or content */
+    IR_OUTPUT_OBJECT,  /* a model or record, published as is */
+    IR_OUTPUT_DICT,    /* dict[str, T], published as <tool>DictOutput */
+    IR_OUTPUT_WRAPPED, /* everything else: {"result": ...} as <tool>Output */
 } ir_output;
 
 /* Whether a tool runs as a task (`task:`; MCP's execution.taskSupport). */
@@ -146,19 +146,19 @@ typedef enum ir_task { IR_TASK_FORBIDDEN, IR_TASK_OPTIONAL, IR_TASK_REQUIRED } i
 
 typedef struct ir_annotations {
     const char *title;
-    int read_only_hint, destructive_hint, idempotent_hint, open_world_hint;  /* -1 absent, 0, 1 */
+    int read_only_hint, destructive_hint, idempotent_hint, open_world_hint; /* -1 absent, 0, 1 */
 } ir_annotations;
 
 typedef struct ir_tool {
     const char *name;
-    const char *c_name;      /* the handler's base name (without the server prefix) */
+    const char *c_name; /* the handler's base name (without the server prefix) */
     const char *title;
     const char *description; /* trimmed; NULL when absent or empty */
     ir_field *params;
     size_t nparams;
     bool extra_forbid;
     ir_type *returns;
-    ir_field result;         /* the `result` property of a wrapped output (title, description, constraints on returns) */
+    ir_field result; /* the `result` property of a wrapped output (title, description, constraints on returns) */
     ir_structured structured;
     ir_output output;
     bool has_annotations;
@@ -173,9 +173,9 @@ typedef struct ir_tool {
 
 /* How one prompt argument or template variable is completed. */
 typedef struct ir_completion {
-    const char *name;        /* the argument or variable */
-    const char *c_name;      /* its C name (a handler is named after it) */
-    bool handler;            /* a generated prototype; else the static `values` */
+    const char *name;   /* the argument or variable */
+    const char *c_name; /* its C name (a handler is named after it) */
+    bool handler;       /* a generated prototype; else the static `values` */
     const char **values;
     size_t nvalues;
     idl_loc loc;
@@ -185,9 +185,9 @@ typedef struct ir_resource {
     const char *name;
     const char *c_name;
     const char *uri;
-    const char *title, *description, *mime_type;   /* NULL when absent */
-    const char *text;        /* static content (text), or NULL */
-    const char *blob;        /* static content (base64), or NULL; neither: a handler reads it */
+    const char *title, *description, *mime_type; /* NULL when absent */
+    const char *text;                            /* static content (text), or NULL */
+    const char *blob;                            /* static content (base64), or NULL; neither: a handler reads it */
     ir_cache cache;
     ir_scopes scopes;
     idl_loc loc;
@@ -198,7 +198,7 @@ typedef struct ir_template {
     const char *c_name;
     const char *uri_template;
     const char *title, *description, *mime_type;
-    const char **vars;       /* the template's variables, in order */
+    const char **vars; /* the template's variables, in order */
     const char **var_c_names;
     size_t nvars;
     ir_completion *complete;
@@ -234,8 +234,8 @@ typedef enum ir_form_kind {
     IR_FORM_INTEGER,
     IR_FORM_NUMBER,
     IR_FORM_BOOLEAN,
-    IR_FORM_ENUM,            /* a string out of `values` */
-    IR_FORM_ENUM_LIST,       /* an array of strings out of `values` (multiple: true) */
+    IR_FORM_ENUM,      /* a string out of `values` */
+    IR_FORM_ENUM_LIST, /* an array of strings out of `values` (multiple: true) */
 } ir_form_kind;
 
 typedef struct ir_form_field {
@@ -249,9 +249,9 @@ typedef struct ir_form_field {
 typedef struct ir_elicitation {
     const char *name;
     const char *c_name;
-    const char *message;     /* the default message */
-    ir_field *fields;        /* as a record: the C struct and its decoder */
-    ir_form_field *form;     /* per field: how it is published */
+    const char *message; /* the default message */
+    ir_field *fields;    /* as a record: the C struct and its decoder */
+    ir_form_field *form; /* per field: how it is published */
     size_t nfields;
     idl_loc loc;
 } ir_elicitation;
@@ -263,14 +263,14 @@ typedef struct ir_server {
     const char *instructions;
     const char *c_prefix;
     const char *schema_dialect;
-    ir_cache cache;          /* the hints of discover and the lists */
-    ir_scopes scopes;        /* the scopes of the items that name none */
+    ir_cache cache;   /* the hints of discover and the lists */
+    ir_scopes scopes; /* the scopes of the items that name none */
     bool list_changed_tools, list_changed_prompts, list_changed_resources;
-    ir_def **defs;           /* in file order */
+    ir_def **defs; /* in file order */
     size_t ndefs;
-    ir_tool *tools;          /* in file order */
+    ir_tool *tools; /* in file order */
     size_t ntools;
-    ir_resource *resources;  /* each in file order */
+    ir_resource *resources; /* each in file order */
     size_t nresources;
     ir_template *templates;
     size_t ntemplates;
@@ -287,10 +287,12 @@ typedef struct idl_options {
 struct idl_node;
 /* Check a loaded YAML tree (node.h) and build the IR. Returns NULL when any
  * error was reported (warnings do not count, unless opts->warnings_as_errors). */
-IDL_NODISCARD ir_server *idl_check(mcp_arena *arena, idl_diags *d, const struct idl_node *root, const idl_options *opts);
+IDL_NODISCARD ir_server *idl_check(mcp_arena *arena, idl_diags *d, const struct idl_node *root,
+                                   const idl_options *opts);
 
 /* Load and check a whole source text: the front end in one call. */
-IDL_NODISCARD ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts);
+IDL_NODISCARD ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
+                                     const idl_options *opts);
 
 /* The indices (ir_def.index) of named types, in a growing array of the arena. */
 typedef struct ir_refs {
@@ -306,8 +308,8 @@ IDL_NODISCARD bool ir_append_refs(mcp_arena *a, const ir_type *t, ir_refs *r);
  * record's fields, and its strongly connected components, numbered as they
  * complete: a component reaches only components numbered lower (or itself). */
 typedef struct ir_graph {
-    ir_refs *edges;   /* per def, in field order */
-    size_t *comp;     /* per def */
+    ir_refs *edges; /* per def, in field order */
+    size_t *comp;   /* per def */
     size_t ncomp;
 } ir_graph;
 

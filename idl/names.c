@@ -69,13 +69,16 @@ char *idl_title_case(mcp_arena *a, const char *name)
 }
 
 static const char *const C_KEYWORDS[] = {
-    "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal128", "_Decimal32",
-    "_Decimal64", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
-    "alignas", "alignof", "asm", "auto", "bool", "break", "case", "char", "const", "constexpr",
-    "continue", "default", "do", "double", "else", "enum", "extern", "false", "float", "for",
-    "goto", "if", "inline", "int", "long", "nullptr", "register", "restrict", "return", "short",
-    "signed", "sizeof", "static", "static_assert", "struct", "switch", "thread_local", "true",
-    "typedef", "typeof", "typeof_unqual", "union", "unsigned", "void", "volatile", "while",
+    "_Alignas",       "_Alignof",      "_Atomic",      "_BitInt",  "_Bool",      "_Complex",
+    "_Decimal128",    "_Decimal32",    "_Decimal64",   "_Generic", "_Imaginary", "_Noreturn",
+    "_Static_assert", "_Thread_local", "alignas",      "alignof",  "asm",        "auto",
+    "bool",           "break",         "case",         "char",     "const",      "constexpr",
+    "continue",       "default",       "do",           "double",   "else",       "enum",
+    "extern",         "false",         "float",        "for",      "goto",       "if",
+    "inline",         "int",           "long",         "nullptr",  "register",   "restrict",
+    "return",         "short",         "signed",       "sizeof",   "static",     "static_assert",
+    "struct",         "switch",        "thread_local", "true",     "typedef",    "typeof",
+    "typeof_unqual",  "union",         "unsigned",     "void",     "volatile",   "while",
 };
 
 bool idl_is_c_keyword(const char *s)
@@ -104,10 +107,7 @@ bool idl_is_c_identifier(const char *s)
     return true;
 }
 
-static bool is_reserved(const char *s)
-{
-    return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z'));
-}
+static bool is_reserved(const char *s) { return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')); }
 
 char *idl_c_ident(mcp_arena *a, const char *name)
 {

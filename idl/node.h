@@ -24,7 +24,7 @@
 typedef enum idl_node_kind {
     IDL_NODE_NULL,
     IDL_NODE_BOOL,
-    IDL_NODE_INT,     /* fits int64; see `overflow` */
+    IDL_NODE_INT, /* fits int64; see `overflow` */
     IDL_NODE_FLOAT,
     IDL_NODE_STR,
     IDL_NODE_MAP,
@@ -33,32 +33,32 @@ typedef enum idl_node_kind {
 
 typedef enum idl_scalar_style {
     IDL_STYLE_PLAIN,
-    IDL_STYLE_SINGLE,   /* 'single quoted' */
-    IDL_STYLE_DOUBLE,   /* "double quoted" */
-    IDL_STYLE_LITERAL,  /* | */
-    IDL_STYLE_FOLDED,   /* > */
-    IDL_STYLE_BLOCK,    /* a block mapping or sequence */
-    IDL_STYLE_FLOW,     /* a {flow mapping} or [flow sequence] */
+    IDL_STYLE_SINGLE,  /* 'single quoted' */
+    IDL_STYLE_DOUBLE,  /* "double quoted" */
+    IDL_STYLE_LITERAL, /* | */
+    IDL_STYLE_FOLDED,  /* > */
+    IDL_STYLE_BLOCK,   /* a block mapping or sequence */
+    IDL_STYLE_FLOW,    /* a {flow mapping} or [flow sequence] */
 } idl_scalar_style;
 
 typedef struct idl_node idl_node;
 
 typedef struct idl_pair {
-    idl_node *key;      /* always IDL_NODE_STR */
+    idl_node *key; /* always IDL_NODE_STR */
     idl_node *value;
 } idl_pair;
 
 struct idl_node {
     idl_node_kind kind;
     idl_scalar_style style;
-    idl_loc loc;        /* where the node starts (for quoted scalars: the quote) */
+    idl_loc loc; /* where the node starts (for quoted scalars: the quote) */
     /* Scalars: the scalar's text as loaded (after unescaping), NUL-terminated;
      * `len` bytes (the text may contain NUL characters from "\0" escapes). For
      * numbers and booleans this is the source spelling ("1e3", "0x1F", "True").
      * Mappings and sequences: NULL. */
     const char *str;
     size_t len;
-    bool overflow;      /* an integer that does not fit int64 (value clamped to
+    bool overflow; /* an integer that does not fit int64 (value clamped to
                          * INT64_MIN or INT64_MAX), or a float beyond double's
                          * range (value -inf or +inf; underflow is not flagged) */
     union {
@@ -74,9 +74,9 @@ struct idl_node {
 };
 
 typedef struct idl_load_limits {
-    size_t max_depth;          /* nesting of mappings and sequences; default 64 */
-    size_t max_alias_nodes;    /* nodes reachable through aliases, counted with repetition; default 100000 */
-} idl_load_limits;              /* a field left 0 takes its default */
+    size_t max_depth;       /* nesting of mappings and sequences; default 64 */
+    size_t max_alias_nodes; /* nodes reachable through aliases, counted with repetition; default 100000 */
+} idl_load_limits;          /* a field left 0 takes its default */
 
 /* Load one YAML document. On any error, diagnostics are added to `d` and NULL is
  * returned (a partial tree is never returned). Errors: YAML syntax errors
@@ -91,7 +91,7 @@ typedef struct idl_load_limits {
  * and the alias limits stop the loading at once; the other errors are all
  * reported. `limits` may be NULL for the defaults. */
 IDL_NODISCARD idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
-                        const idl_load_limits *limits);
+                                      const idl_load_limits *limits);
 
 /* Convenience: the value of key `key` in a mapping, or NULL. */
 idl_node *idl_map_get(const idl_node *map, const char *key);

@@ -31,8 +31,18 @@ static const char *check_escape(const char *p, size_t len, size_t i, bool in_cla
     unsigned char c = (unsigned char)p[i + 1];
     *adv = 2;
     switch (c) {
-    case 'd': case 'D': case 'w': case 'W': case 's': case 'S':
-    case 't': case 'n': case 'r': case 'f': case 'v': case '0':
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
+    case 't':
+    case 'n':
+    case 'r':
+    case 'f':
+    case 'v':
+    case '0':
         return NULL;
     case 'b':
         return NULL; /* word boundary; backspace inside a class */
@@ -70,15 +80,27 @@ static const char *check_escape(const char *p, size_t len, size_t i, bool in_cla
         return in_class ? "a backreference is not allowed inside a character class" : NULL;
     /* PCRE-only escapes, named as docs/idl.md names them. */
     switch (c) {
-    case 'A': return "the PCRE anchor '\\A' is not supported; write '^'";
-    case 'Z': return "the PCRE anchor '\\Z' is not supported; write '$'";
-    case 'z': return "the PCRE anchor '\\z' is not supported; write '$'";
-    case 'G': return "the PCRE anchor '\\G' is not supported";
-    case 'p': return "Unicode properties '\\p{...}' are not supported";
-    case 'P': return "Unicode properties '\\P{...}' are not supported";
-    case 'K': return "the match reset '\\K' is not supported";
-    case 'Q': case 'E': return "quoting with '\\Q...\\E' is not supported; escape each metacharacter";
-    case 'h': case 'H': case 'R': case 'X':
+    case 'A':
+        return "the PCRE anchor '\\A' is not supported; write '^'";
+    case 'Z':
+        return "the PCRE anchor '\\Z' is not supported; write '$'";
+    case 'z':
+        return "the PCRE anchor '\\z' is not supported; write '$'";
+    case 'G':
+        return "the PCRE anchor '\\G' is not supported";
+    case 'p':
+        return "Unicode properties '\\p{...}' are not supported";
+    case 'P':
+        return "Unicode properties '\\P{...}' are not supported";
+    case 'K':
+        return "the match reset '\\K' is not supported";
+    case 'Q':
+    case 'E':
+        return "quoting with '\\Q...\\E' is not supported; escape each metacharacter";
+    case 'h':
+    case 'H':
+    case 'R':
+    case 'X':
         break; /* named by the generic message */
     }
     if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
@@ -95,7 +117,7 @@ static const char *check_escape(const char *p, size_t len, size_t i, bool in_cla
 const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *offset)
 {
     bool in_class = false;
-    bool after_quantifier = false;  /* the previous token was a complete quantifier */
+    bool after_quantifier = false; /* the previous token was a complete quantifier */
     bool can_quantify = false;
     for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)p[i];
@@ -170,9 +192,9 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
                         k++;
                     size_t shown = k < len && (p[k] == ')' || p[k] == ':') ? k + 1 - i : k - i;
                     bool icase = memchr(p + i + 2, 'i', k - i - 2) != NULL;
-                    return mcp_arena_printf(a, "inline flags '%.*s' are not supported in 'pattern'%s", (int)shown,
-                                            p + i,
-                                            icase ? "; use a character class such as [Aa]" : ": a pattern has no flags");
+                    return mcp_arena_printf(
+                        a, "inline flags '%.*s' are not supported in 'pattern'%s", (int)shown, p + i,
+                        icase ? "; use a character class such as [Aa]" : ": a pattern has no flags");
                 }
             } else if (i + 1 < len && p[i + 1] == '*') {
                 return "PCRE2 verbs such as '(*UTF)' are not supported";

@@ -16,33 +16,33 @@
 #include "mcpidl/arena.h"
 
 typedef enum texpr_kind {
-    TEXPR_NAME,      /* int, float, str, WeatherData, ... (`name`); also None */
-    TEXPR_GENERIC,   /* name[args]: list[T], dict[K, V], tuple[...], Optional[T], Union[...], set[T] */
-    TEXPR_UNION,     /* a | b | c (args, at least 2) */
-    TEXPR_LITERAL,   /* Literal[v, ...]: args are TEXPR_STRING / TEXPR_INT / TEXPR_NAME (True/False/None) */
-    TEXPR_STRING,    /* a quoted string inside Literal[...]: `str`, `len` unescaped */
-    TEXPR_INT,       /* an integer inside Literal[...]: `ival` (overflow set when beyond int64) */
-    TEXPR_ELLIPSIS,  /* ... (only as tuple[T, ...]) */
+    TEXPR_NAME,     /* int, float, str, WeatherData, ... (`name`); also None */
+    TEXPR_GENERIC,  /* name[args]: list[T], dict[K, V], tuple[...], Optional[T], Union[...], set[T] */
+    TEXPR_UNION,    /* a | b | c (args, at least 2) */
+    TEXPR_LITERAL,  /* Literal[v, ...]: args are TEXPR_STRING / TEXPR_INT / TEXPR_NAME (True/False/None) */
+    TEXPR_STRING,   /* a quoted string inside Literal[...]: `str`, `len` unescaped */
+    TEXPR_INT,      /* an integer inside Literal[...]: `ival` (overflow set when beyond int64) */
+    TEXPR_ELLIPSIS, /* ... (only as tuple[T, ...]) */
 } texpr_kind;
 
 typedef struct texpr texpr;
 struct texpr {
     texpr_kind kind;
-    size_t off;          /* byte offset of the first character in the expression text */
-    size_t end;          /* byte offset one past the last character */
-    const char *name;    /* TEXPR_NAME, TEXPR_GENERIC, TEXPR_LITERAL: the head name, NUL-terminated */
-    const char *str;     /* TEXPR_STRING: unescaped bytes, NUL-terminated */
+    size_t off;       /* byte offset of the first character in the expression text */
+    size_t end;       /* byte offset one past the last character */
+    const char *name; /* TEXPR_NAME, TEXPR_GENERIC, TEXPR_LITERAL: the head name, NUL-terminated */
+    const char *str;  /* TEXPR_STRING: unescaped bytes, NUL-terminated */
     size_t len;
-    int64_t ival;        /* TEXPR_INT */
+    int64_t ival; /* TEXPR_INT */
     bool overflow;
-    texpr **args;        /* GENERIC, UNION, LITERAL */
+    texpr **args; /* GENERIC, UNION, LITERAL */
     size_t nargs;
-    bool parenthesized;  /* written inside ( ) */
+    bool parenthesized; /* written inside ( ) */
 };
 
 typedef struct texpr_error {
-    size_t off;          /* byte offset of the problem in the expression text */
-    char message[200];   /* e.g. "expected ']' to close 'list['" */
+    size_t off;        /* byte offset of the problem in the expression text */
+    char message[200]; /* e.g. "expected ']' to close 'list['" */
 } texpr_error;
 
 /* Parse a whole expression. NULL on error, with *err filled (a lowercase
@@ -65,16 +65,26 @@ texpr *texpr_parse(mcp_arena *arena, const char *text, size_t len, size_t max_de
 
 /* Tokens, for the lexer's unit tests. */
 typedef enum texpr_tok {
-    TOK_END, TOK_ERROR, TOK_NAME, TOK_INT, TOK_STRING, TOK_LBRACKET, TOK_RBRACKET,
-    TOK_LPAREN, TOK_RPAREN, TOK_COMMA, TOK_PIPE, TOK_ELLIPSIS,
+    TOK_END,
+    TOK_ERROR,
+    TOK_NAME,
+    TOK_INT,
+    TOK_STRING,
+    TOK_LBRACKET,
+    TOK_RBRACKET,
+    TOK_LPAREN,
+    TOK_RPAREN,
+    TOK_COMMA,
+    TOK_PIPE,
+    TOK_ELLIPSIS,
 } texpr_tok;
 
 typedef struct texpr_lexer {
     const char *src;
     size_t len;
-    size_t pos;          /* next byte */
-    size_t tok_off, tok_end;   /* the last token's extent */
-    char error[80];      /* after TOK_ERROR: what is wrong, at tok_off ("unterminated string") */
+    size_t pos;              /* next byte */
+    size_t tok_off, tok_end; /* the last token's extent */
+    char error[80];          /* after TOK_ERROR: what is wrong, at tok_off ("unterminated string") */
 } texpr_lexer;
 
 /* src need not be NUL-terminated and may contain NUL bytes; only src[0..len) is read. */

@@ -27,24 +27,21 @@
 
 enum {
     DEFAULT_MAX_DEPTH = 64,
-    MAX_DEPTH_CAP = 256,   /* larger requests are capped: each level costs stack */
-    QUOTE_MAX = 20,        /* bytes of a token quoted in a message */
-    NAME_QUOTE_MAX = 40,   /* bytes of a head name quoted in a message */
+    MAX_DEPTH_CAP = 256, /* larger requests are capped: each level costs stack */
+    QUOTE_MAX = 20,      /* bytes of a token quoted in a message */
+    NAME_QUOTE_MAX = 40, /* bytes of a head name quoted in a message */
 };
 
 typedef struct parser {
     mcp_arena *arena;
     texpr_lexer lx;
-    texpr_tok tok;          /* the current, not yet consumed, token */
+    texpr_tok tok; /* the current, not yet consumed, token */
     size_t depth, max_depth;
     texpr_error *err;
     bool failed;
 } parser;
 
-static void advance(parser *p)
-{
-    p->tok = texpr_lex_next(&p->lx);
-}
+static void advance(parser *p) { p->tok = texpr_lex_next(&p->lx); }
 
 static void vfail(parser *p, size_t off, const char *fmt, va_list ap)
 #if defined(__GNUC__)
@@ -91,10 +88,7 @@ static void fail_tok(parser *p, const char *fmt, ...)
     va_end(ap);
 }
 
-static void oom(parser *p)
-{
-    fail(p, 0, "out of memory");
-}
+static void oom(parser *p) { fail(p, 0, "out of memory"); }
 
 /* 'text' for a message: at most max bytes (cut at a UTF-8 character boundary),
  * then "..." when cut. */
@@ -177,8 +171,8 @@ static bool is_ident(const char *s, size_t n)
     if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
         return false;
     for (size_t i = 1; i < n; i++)
-        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')
-              || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_'))
             return false;
     return true;
 }
@@ -244,8 +238,7 @@ static void int_value(texpr *t, const char *s, size_t n)
 /* True, False or None. */
 static bool is_constant(const char *s, size_t n)
 {
-    return (n == 4 && !memcmp(s, "True", 4)) || (n == 5 && !memcmp(s, "False", 5))
-        || (n == 4 && !memcmp(s, "None", 4));
+    return (n == 4 && !memcmp(s, "True", 4)) || (n == 5 && !memcmp(s, "False", 5)) || (n == 4 && !memcmp(s, "None", 4));
 }
 
 /* One value of Literal[...], at the current token. */
@@ -256,7 +249,7 @@ static texpr *parse_value(parser *p)
     texpr *t = NULL;
     switch (p->tok) {
     case TOK_STRING: {
-        char *str = mcp_arena_alloc(p->arena, end - off);   /* value + NUL fit */
+        char *str = mcp_arena_alloc(p->arena, end - off); /* value + NUL fit */
         if (!str) {
             oom(p);
             return NULL;

@@ -35,29 +35,26 @@ enum { SHOW_CHARS = 40, SHOW_SLOTS = 4 };
 /* ---- anchors: a crit-bit tree keyed by the anchor's name ------------------ */
 
 typedef struct anchor {
-    char *name;           /* NUL-terminated; libyaml's anchor names never hold NUL */
+    char *name; /* NUL-terminated; libyaml's anchor names never hold NUL */
     size_t len;
-    idl_node *node;       /* the most recent node with this anchor */
-    size_t weight;        /* nodes in its subtree, aliases expanded */
-    size_t height;        /* levels of mappings and sequences in it */
-    bool open;            /* the node is still being read (an alias to it is recursive) */
+    idl_node *node; /* the most recent node with this anchor */
+    size_t weight;  /* nodes in its subtree, aliases expanded */
+    size_t height;  /* levels of mappings and sequences in it */
+    bool open;      /* the node is still being read (an alias to it is recursive) */
 } anchor;
 
 typedef struct cb_ref {
-    void *p;              /* a cb_node, or an anchor when leaf */
+    void *p; /* a cb_node, or an anchor when leaf */
     bool leaf;
 } cb_ref;
 
 typedef struct cb_node {
     cb_ref child[2];
-    size_t byte;          /* the critical byte */
-    uint8_t otherbits;    /* every bit set but the critical bit */
+    size_t byte;       /* the critical byte */
+    uint8_t otherbits; /* every bit set but the critical bit */
 } cb_node;
 
-static unsigned char byte_at(const char *s, size_t len, size_t i)
-{
-    return i < len ? (unsigned char)s[i] : 0;
-}
+static unsigned char byte_at(const char *s, size_t len, size_t i) { return i < len ? (unsigned char)s[i] : 0; }
 
 static int cb_direction(const cb_node *q, const char *s, size_t len)
 {
@@ -134,49 +131,43 @@ static anchor *cb_insert(cb_ref *root, mcp_arena *work, const char *name, size_t
 /* ---- the loader ------------------------------------------------------------ */
 
 typedef struct frame {
-    idl_node *node;       /* the open mapping or sequence */
-    anchor *anchor;       /* its anchor, if any */
-    size_t base;          /* its first slot in `slots` */
-    size_t weight;        /* 1 + the weights of the children so far */
-    size_t height;        /* the greatest height of a child so far */
-    bool expect_key;      /* mappings: the next node is a key */
-    bool drop_value;      /* mappings: the key was rejected; drop its value */
+    idl_node *node;  /* the open mapping or sequence */
+    anchor *anchor;  /* its anchor, if any */
+    size_t base;     /* its first slot in `slots` */
+    size_t weight;   /* 1 + the weights of the children so far */
+    size_t height;   /* the greatest height of a child so far */
+    bool expect_key; /* mappings: the next node is a key */
+    bool drop_value; /* mappings: the key was rejected; drop its value */
 } frame;
 
 typedef struct loader {
-    mcp_arena *arena;     /* the tree */
-    mcp_arena work;       /* the anchors; freed at the end */
+    mcp_arena *arena; /* the tree */
+    mcp_arena work;   /* the anchors; freed at the end */
     idl_diags *d;
     const char *src;
     size_t len;
-    bool bom;             /* src starts with a UTF-8 BOM, which libyaml does not count */
+    bool bom; /* src starts with a UTF-8 BOM, which libyaml does not count */
     size_t max_depth, max_alias_nodes;
 
     frame *stack;
     size_t depth, stack_cap;
-    idl_node **slots;     /* children of the open collections (keys and values alternate) */
+    idl_node **slots; /* children of the open collections (keys and values alternate) */
     size_t nslots, slots_cap;
 
     cb_ref anchors;
-    size_t alias_nodes;   /* nodes added by alias expansion so far */
+    size_t alias_nodes; /* nodes added by alias expansion so far */
     size_t documents;
     idl_node *root;
-    bool stop;            /* a fatal error: read no further */
-    size_t *line_starts;  /* see index_lines; NULL: libyaml's lines are right */
+    bool stop;           /* a fatal error: read no further */
+    size_t *line_starts; /* see index_lines; NULL: libyaml's lines are right */
     size_t nlines;
     char shown[SHOW_SLOTS][2 + SHOW_CHARS * 6 + 4]; /* see show_with */
     unsigned next_shown;
 } loader;
 
-static size_t sat_add(size_t a, size_t b)
-{
-    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
-static uint32_t clamp32(size_t v)
-{
-    return v >= UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
+static uint32_t clamp32(size_t v) { return v >= UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 
 /* libyaml also breaks lines at NEL (U+0085), LS (U+2028) and PS (U+2029); diag.c,
  * editors and compilers do not. Does the text hold any of them? */
@@ -322,10 +313,7 @@ static const char *show_with(loader *L, const char *prefix, const char *s, size_
     return out;
 }
 
-static const char *show(loader *L, const char *s, size_t n)
-{
-    return show_with(L, "", s, n);
-}
+static const char *show(loader *L, const char *s, size_t n) { return show_with(L, "", s, n); }
 
 /* A tag as written: "!!int" for the core tags, else libyaml's resolved tag. */
 static const char *show_tag(loader *L, const char *tag)
@@ -358,8 +346,8 @@ static tag_kind classify_tag(const char *tag)
         const char *name;
         tag_kind kind;
     } core[] = {
-        {"str", TAG_STR},     {"int", TAG_INT}, {"float", TAG_FLOAT}, {"bool", TAG_BOOL},
-        {"null", TAG_NULL},   {"map", TAG_MAP}, {"seq", TAG_SEQ},
+        {"str", TAG_STR},   {"int", TAG_INT}, {"float", TAG_FLOAT}, {"bool", TAG_BOOL},
+        {"null", TAG_NULL}, {"map", TAG_MAP}, {"seq", TAG_SEQ},
     };
     size_t plen = strlen(CORE_TAG_PREFIX);
     if (strncmp(tag, CORE_TAG_PREFIX, plen) != 0)
@@ -370,10 +358,7 @@ static tag_kind classify_tag(const char *tag)
     return TAG_OTHER;
 }
 
-static bool text_is(const char *s, size_t n, const char *lit)
-{
-    return n == strlen(lit) && memcmp(s, lit, n) == 0;
-}
+static bool text_is(const char *s, size_t n, const char *lit) { return n == strlen(lit) && memcmp(s, lit, n) == 0; }
 
 static bool ascii_caseeq(const char *s, size_t n, const char *lower)
 {
@@ -391,8 +376,7 @@ static bool ascii_caseeq(const char *s, size_t n, const char *lower)
 
 static bool is_null_text(const char *s, size_t n)
 {
-    return n == 0 || text_is(s, n, "~") || text_is(s, n, "null") || text_is(s, n, "Null") ||
-           text_is(s, n, "NULL");
+    return n == 0 || text_is(s, n, "~") || text_is(s, n, "null") || text_is(s, n, "Null") || text_is(s, n, "NULL");
 }
 
 /* 1 for true, 0 for false, -1 for neither. */
@@ -456,10 +440,7 @@ static bool parse_int(const char *s, size_t n, int64_t *out, bool *overflow)
     return true;
 }
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
 static bool is_decimal_float(const char *s, size_t n)
@@ -710,11 +691,21 @@ static void on_scalar(loader *L, const yaml_event_t *ev)
     tag_kind tk = classify_tag(tag);
     idl_scalar_style style;
     switch (ev->data.scalar.style) {
-    case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = IDL_STYLE_SINGLE; break;
-    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = IDL_STYLE_DOUBLE; break;
-    case YAML_LITERAL_SCALAR_STYLE: style = IDL_STYLE_LITERAL; break;
-    case YAML_FOLDED_SCALAR_STYLE: style = IDL_STYLE_FOLDED; break;
-    default: style = IDL_STYLE_PLAIN; break;
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+        style = IDL_STYLE_SINGLE;
+        break;
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+        style = IDL_STYLE_DOUBLE;
+        break;
+    case YAML_LITERAL_SCALAR_STYLE:
+        style = IDL_STYLE_LITERAL;
+        break;
+    case YAML_FOLDED_SCALAR_STYLE:
+        style = IDL_STYLE_FOLDED;
+        break;
+    default:
+        style = IDL_STYLE_PLAIN;
+        break;
     }
     idl_node *n = new_node(L, IDL_NODE_STR, style, loc);
     if (!n)
@@ -727,8 +718,10 @@ static void on_scalar(loader *L, const yaml_event_t *ev)
     }
     bool key = at_key(L);
     if (tk == TAG_OTHER) {
-        error_at(L, loc, "tag '%s' is not supported (only the core tags !!str, !!int, !!float, "
-                 "!!bool, !!null, !!map and !!seq are)", show_tag(L, tag));
+        error_at(L, loc,
+                 "tag '%s' is not supported (only the core tags !!str, !!int, !!float, "
+                 "!!bool, !!null, !!map and !!seq are)",
+                 show_tag(L, tag));
         tk = TAG_NONE;
     } else if (tk == TAG_MAP || tk == TAG_SEQ) {
         error_at(L, loc, "tag '%s' cannot be used on a scalar", show_tag(L, tag));
@@ -738,8 +731,7 @@ static void on_scalar(loader *L, const yaml_event_t *ev)
     idl_node *anchored = n;
     if (key) {
         if (tk != TAG_NONE && tk != TAG_STR)
-            error_at(L, loc, "tag '%s' cannot be used on a mapping key: keys are always strings",
-                     show_tag(L, tag));
+            error_at(L, loc, "tag '%s' cannot be used on a mapping key: keys are always strings", show_tag(L, tag));
         if (ev->data.scalar.anchor && tk == TAG_NONE && style == IDL_STYLE_PLAIN) {
             /* An alias to it elsewhere is a value: resolve a copy. */
             anchored = new_node(L, IDL_NODE_STR, style, loc);
@@ -781,8 +773,7 @@ static void on_alias(loader *L, const yaml_event_t *ev)
         if (!a)
             error_at(L, loc, "undefined alias '*%s'", show(L, name, nlen));
         else
-            error_at(L, loc, "recursive alias '*%s': it is inside the node it refers to",
-                     show(L, name, nlen));
+            error_at(L, loc, "recursive alias '*%s': it is inside the node it refers to", show(L, name, nlen));
         idl_node *n = new_node(L, IDL_NODE_NULL, IDL_STYLE_PLAIN, loc); /* a placeholder */
         if (n)
             deliver(L, n, 1, 0);
@@ -803,8 +794,8 @@ static void on_alias(loader *L, const yaml_event_t *ev)
     idl_node *n = a->node;
     if (at_key(L)) {
         if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ) {
-            error_at(L, loc, "a mapping key must be a string, not %s (alias '*%s')",
-                     idl_node_kind_name(n), show(L, name, nlen));
+            error_at(L, loc, "a mapping key must be a string, not %s (alias '*%s')", idl_node_kind_name(n),
+                     show(L, name, nlen));
         } else {
             /* Keys are strings: the anchored scalar's text, placed at the alias. */
             idl_node *k = new_node(L, IDL_NODE_STR, n->style, loc);
@@ -834,8 +825,10 @@ static void on_collection_start(loader *L, const yaml_event_t *ev, bool map)
     }
     tag_kind tk = classify_tag(tag);
     if (tk == TAG_OTHER)
-        error_at(L, loc, "tag '%s' is not supported (only the core tags !!str, !!int, !!float, "
-                 "!!bool, !!null, !!map and !!seq are)", show_tag(L, tag));
+        error_at(L, loc,
+                 "tag '%s' is not supported (only the core tags !!str, !!int, !!float, "
+                 "!!bool, !!null, !!map and !!seq are)",
+                 show_tag(L, tag));
     else if (tk != TAG_NONE && tk != (map ? TAG_MAP : TAG_SEQ))
         error_at(L, loc, "tag '%s' cannot be used on %s", show_tag(L, tag), what);
     if (at_key(L))
@@ -858,7 +851,12 @@ static void on_collection_start(loader *L, const yaml_event_t *ev, bool map)
     if (anchor_name && !(a = define_anchor(L, anchor_name, n, true)))
         return;
     L->stack[L->depth++] = (frame){
-        .node = n, .anchor = a, .base = L->nslots, .weight = 1, .height = 0, .expect_key = map,
+        .node = n,
+        .anchor = a,
+        .base = L->nslots,
+        .weight = 1,
+        .height = 0,
+        .expect_key = map,
     };
 }
 
@@ -939,7 +937,8 @@ static void on_collection_end(loader *L)
     if (n->kind == IDL_NODE_MAP) {
         size_t pairs = count / 2;
         if (pairs) {
-            n->pairs = pairs <= SIZE_MAX / sizeof *n->pairs ? mcp_arena_alloc(L->arena, pairs * sizeof *n->pairs) : NULL;
+            n->pairs = pairs <= SIZE_MAX / sizeof *n->pairs ? mcp_arena_alloc(L->arena, pairs * sizeof *n->pairs)
+                                                            : NULL;
             if (!n->pairs) {
                 out_of_memory(L);
                 return;
@@ -1037,8 +1036,7 @@ static void yaml_error(loader *L, const yaml_parser_t *p)
 
 /* ---- entry points -------------------------------------------------------------- */
 
-idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
-                        const idl_load_limits *limits)
+idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_load_limits *limits)
 {
     size_t errors_before = d->errors;
     if (!src) {
@@ -1097,13 +1095,24 @@ idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t 
                 error_at(&L, (idl_loc){1, 1}, "empty file: expected a mapping with 'mcpidl: 1' at the top");
             L.stop = true;
             break;
-        case YAML_SCALAR_EVENT: on_scalar(&L, &ev); break;
-        case YAML_ALIAS_EVENT: on_alias(&L, &ev); break;
-        case YAML_SEQUENCE_START_EVENT: on_collection_start(&L, &ev, false); break;
-        case YAML_MAPPING_START_EVENT: on_collection_start(&L, &ev, true); break;
+        case YAML_SCALAR_EVENT:
+            on_scalar(&L, &ev);
+            break;
+        case YAML_ALIAS_EVENT:
+            on_alias(&L, &ev);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+            on_collection_start(&L, &ev, false);
+            break;
+        case YAML_MAPPING_START_EVENT:
+            on_collection_start(&L, &ev, true);
+            break;
         case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT: on_collection_end(&L); break;
-        default: break;
+        case YAML_MAPPING_END_EVENT:
+            on_collection_end(&L);
+            break;
+        default:
+            break;
         }
         yaml_event_delete(&ev);
     }
@@ -1137,13 +1146,20 @@ const char *idl_node_kind_name(const idl_node *n)
     if (!n)
         return "nothing";
     switch (n->kind) {
-    case IDL_NODE_NULL: return "null";
-    case IDL_NODE_BOOL: return "a boolean";
-    case IDL_NODE_INT: return "an integer";
-    case IDL_NODE_FLOAT: return "a float";
-    case IDL_NODE_STR: return "a string";
-    case IDL_NODE_MAP: return "a mapping";
-    case IDL_NODE_SEQ: return "a sequence";
+    case IDL_NODE_NULL:
+        return "null";
+    case IDL_NODE_BOOL:
+        return "a boolean";
+    case IDL_NODE_INT:
+        return "an integer";
+    case IDL_NODE_FLOAT:
+        return "a float";
+    case IDL_NODE_STR:
+        return "a string";
+    case IDL_NODE_MAP:
+        return "a mapping";
+    case IDL_NODE_SEQ:
+        return "a sequence";
     }
     return "a node";
 }

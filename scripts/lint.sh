@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# clang-tidy (the checks of .clang-tidy) over the sources of the runtime (lib/), the
-# front end (idl/) and the compiler (compiler/), compiled as build/compile_commands.json
-# says. Exits non-zero on any finding. Usage: scripts/lint.sh [BUILD_DIR]
+# The style of every C source (scripts/format.sh --check, .clang-format), then clang-tidy (the
+# checks of .clang-tidy) over the sources of the runtime (lib/), the front end (idl/) and the
+# compiler (compiler/), compiled as build/compile_commands.json says. Exits non-zero on any
+# finding. Usage: scripts/lint.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 JOBS=$(nproc 2>/dev/null || echo 2)
 TIDY=${CLANG_TIDY:-clang-tidy}
+
+scripts/format.sh --check
 
 command -v "$TIDY" >/dev/null 2>&1 || { echo "lint: $TIDY is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
 if [ ! -f "$BUILD/compile_commands.json" ]; then

@@ -49,7 +49,7 @@
 static uint64_t ncalls;
 static uint64_t warmup;
 static pid_t server_pid;
-static _Atomic uint8_t *seen;       /* per id (1..ncalls): answers received */
+static _Atomic uint8_t *seen; /* per id (1..ncalls): answers received */
 static atomic_uint_fast64_t answered, wrong, duplicated, reconnects;
 
 typedef struct sample {
@@ -115,8 +115,7 @@ static int request(char *b, uint64_t i)
 {
     return snprintf(b, 256,
                     "{\"jsonrpc\":\"2.0\",\"id\":%" PRIu64 ",\"method\":\"tools/call\",\"params\":"
-                    "{\"name\":\"add\",\"arguments\":{\"a\":%" PRIu64 ",\"b\":%" PRIu64
-                    ",\"tag\":\"t%" PRIu64 "\"}}}",
+                    "{\"name\":\"add\",\"arguments\":{\"a\":%" PRIu64 ",\"b\":%" PRIu64 ",\"tag\":\"t%" PRIu64 "\"}}}",
                     i, i, (i * 7919) % 100003, i);
 }
 
@@ -209,8 +208,8 @@ static void *drain_stderr(void *arg)
     return NULL;
 }
 
-#define INIT_BODY                                                                                 \
-    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"   \
+#define INIT_BODY \
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"soak\",\"version\":\"1\"}}}"
 #define INITIALIZED_BODY "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"
 
@@ -358,8 +357,7 @@ static int hc_post(hconn *c, const char *body, size_t blen, const char **out, si
     int hn = snprintf(head, sizeof head,
                       "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nContent-Type: application/json\r\n"
                       "Accept: application/json\r\n%s%s%sContent-Length: %zu\r\n\r\n",
-                      http_port, c->sid[0] ? "Mcp-Session-Id: " : "", c->sid,
-                      c->sid[0] ? "\r\n" : "", blen);
+                      http_port, c->sid[0] ? "Mcp-Session-Id: " : "", c->sid, c->sid[0] ? "\r\n" : "", blen);
     struct iovec iov[2] = {{head, (size_t)hn}, {(void *)body, blen}};
     struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
     ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
@@ -549,18 +547,15 @@ int main(int argc, char **argv)
     double secs = t_end - t_warm;
     uint64_t timed = ncalls > warmup ? ncalls - warmup : ncalls;
     printf("{\"mode\":\"%s\",\"calls\":%" PRIu64 ",\"conns\":%d,\"seconds\":%.2f,"
-           "\"calls_per_s\":%.0f,\"answered\":%" PRIu64 ",\"missing\":%" PRIu64
-           ",\"duplicated\":%" PRIu64 ",\"wrong\":%" PRIu64 ",\"reconnects\":%" PRIu64
-           ",\"server_exit\":%d,\"hwm_kib\":%ld,\"rss_kib\":[",
+           "\"calls_per_s\":%.0f,\"answered\":%" PRIu64 ",\"missing\":%" PRIu64 ",\"duplicated\":%" PRIu64
+           ",\"wrong\":%" PRIu64 ",\"reconnects\":%" PRIu64 ",\"server_exit\":%d,\"hwm_kib\":%ld,\"rss_kib\":[",
            http ? "http" : "stdio", ncalls, http ? nconns : 1, secs, secs > 0 ? timed / secs : 0,
-           (uint64_t)atomic_load(&answered), missing, (uint64_t)atomic_load(&duplicated),
-           (uint64_t)atomic_load(&wrong), (uint64_t)atomic_load(&reconnects), server_status,
-           hwm_kib);
+           (uint64_t)atomic_load(&answered), missing, (uint64_t)atomic_load(&duplicated), (uint64_t)atomic_load(&wrong),
+           (uint64_t)atomic_load(&reconnects), server_status, hwm_kib);
     for (int i = 0; i < nsamples; i++)
         printf("%s[%" PRIu64 ",%ld]", i ? "," : "", samples[i].calls, samples[i].rss_kib);
     printf("]}\n");
-    bool ok = missing == 0 && atomic_load(&duplicated) == 0 && atomic_load(&wrong) == 0 &&
-              server_status == 0;
+    bool ok = missing == 0 && atomic_load(&duplicated) == 0 && atomic_load(&wrong) == 0 && server_status == 0;
     free(sargv);
     free((void *)seen);
     return ok ? 0 : 1;

@@ -82,8 +82,9 @@ int main(void)
 
     for (size_t i = 0; i < 4; i++) {
         char claims[512];
-        snprintf(claims, sizeof claims, "{\"iss\":\"https://as.example\",\"sub\":\"u\",\"aud\":\"http://localhost/mcp\","
-                                        "\"exp\":4102444800,\"scope\":\"a b c\"}");
+        snprintf(claims, sizeof claims,
+                 "{\"iss\":\"https://as.example\",\"sub\":\"u\",\"aud\":\"http://localhost/mcp\","
+                 "\"exp\":4102444800,\"scope\":\"a b c\"}");
         char *t = mint_jwt(&k, ALGS[i][0], ALGS[i][1], NULL, claims, NULL);
         double v[RUNS];
         for (int r = 0; r < RUNS; r++) {
@@ -92,7 +93,8 @@ int main(void)
                 mcp_arena ar;
                 mcp_arena_init(&ar);
                 jose_jwt j;
-                if (jose_jwt_parse(&ar, t, strlen(t), JOSE_ALGS_ALL, &j) != JOSE_OK || jose_jwt_verify(&j, ks) != JOSE_OK)
+                if (jose_jwt_parse(&ar, t, strlen(t), JOSE_ALGS_ALL, &j) != JOSE_OK ||
+                    jose_jwt_verify(&j, ks) != JOSE_OK)
                     return 1;
                 mcp_arena_free(&ar);
             }
@@ -105,8 +107,10 @@ int main(void)
         enum { M = 400 };
         char **lines = calloc(RUNS * M, sizeof *lines);
         for (int n = 0; n < RUNS * M; n++) {
-            snprintf(claims, sizeof claims, "{\"iss\":\"https://as.example\",\"sub\":\"u\",\"aud\":\"http://localhost/mcp\","
-                                            "\"exp\":4102444800,\"scope\":\"a b c\",\"jti\":\"%s-%d\"}", ALGS[i][0], n);
+            snprintf(claims, sizeof claims,
+                     "{\"iss\":\"https://as.example\",\"sub\":\"u\",\"aud\":\"http://localhost/mcp\","
+                     "\"exp\":4102444800,\"scope\":\"a b c\",\"jti\":\"%s-%d\"}",
+                     ALGS[i][0], n);
             char *tok = mint_jwt(&k, ALGS[i][0], ALGS[i][1], NULL, claims, NULL);
             if (asprintf(&lines[n], "Bearer %s", tok) < 0)
                 return 1;
@@ -131,8 +135,9 @@ int main(void)
         free(lines);
     }
     /* One token, again and again. */
-    char *t = mint_jwt(&k, "RS256", "rsa", NULL,
-                       "{\"iss\":\"https://as.example\",\"sub\":\"u\",\"aud\":\"http://localhost/mcp\",\"exp\":4102444800}", NULL);
+    char *t = mint_jwt(
+        &k, "RS256", "rsa", NULL,
+        "{\"iss\":\"https://as.example\",\"sub\":\"u\",\"aud\":\"http://localhost/mcp\",\"exp\":4102444800}", NULL);
     char *line;
     if (asprintf(&line, "Bearer %s", t) < 0)
         return 1;

@@ -308,8 +308,8 @@ static void check_semantics(const char *l, size_t n, uint64_t want_id)
     json_object *content = path(r, "content"), *sc = path(r, "structuredContent"), *err = path(r, "isError");
     bool ok = r && id && (uint64_t)json_object_get_int64(id) == want_id && jr &&
               strcmp(json_object_get_string(jr), "2.0") == 0 && is_london(sc) &&
-              (!err || !json_object_get_boolean(err)) && content &&
-              json_object_is_type(content, json_type_array) && json_object_array_length(content) == 1;
+              (!err || !json_object_get_boolean(err)) && content && json_object_is_type(content, json_type_array) &&
+              json_object_array_length(content) == 1;
     if (ok) {
         json_object *block = json_object_array_get_idx(content, 0);
         json_object *type = path(block, "type"), *text = path(block, "text");

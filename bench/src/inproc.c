@@ -24,7 +24,7 @@ static size_t last_len;
 
 static bool sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
 {
-    (void)ctx, (void)reply_ctx, (void)final;
+    (void)ctx, (void)reply_ctx, (void) final;
     last_len = 0;
     for (size_t i = 0; i < n; i++) {
         if (last_len + parts[i].n < sizeof last)

@@ -27,17 +27,15 @@
 #define MIN_NS 2.5e8
 
 typedef struct vcase {
-    const char *name;     /* also the file name, NAME.json */
+    const char *name; /* also the file name, NAME.json */
     const char *tool;
-    bool args;            /* the tool's arguments type, else its result type */
-    bool valid;           /* what the decoder must say */
+    bool args;  /* the tool's arguments type, else its result type */
+    bool valid; /* what the decoder must say */
 } vcase;
 
 static const vcase CASES[] = {
-    {"weather", "get_weather", false, true},
-    {"list100", "get_forecast", false, true},
-    {"invalid", "get_weather", false, false},
-    {"search_books", "search_books", true, true},
+    {"weather", "get_weather", false, true},  {"list100", "get_forecast", false, true},
+    {"invalid", "get_weather", false, false}, {"search_books", "search_books", true, true},
     {"order", "get_order", false, true},
 };
 
@@ -87,8 +85,7 @@ static const mcp_type *type_of(const vcase *c)
 }
 
 /* One text through the mcpidl path; the decoder's verdict. */
-static bool mcpidl_once(mcp_arena *a, const mcp_type *t, const char *text, size_t len, void **out,
-                        size_t *nerrors)
+static bool mcpidl_once(mcp_arena *a, const mcp_type *t, const char *text, size_t len, void **out, size_t *nerrors)
 {
     mcp_arena_reset(a);
     mcp_json *v = mcp_json_parse(a, text, len, NULL, NULL, NULL);
@@ -134,8 +131,8 @@ int main(int argc, char **argv)
         size_t nerr;
         bool ok = mcpidl_once(&a, t, text, len, &value, &nerr);
         if (ok != c->valid) {
-            fprintf(stderr, "bench-validate: %s: the decoder says %s (%zu errors)\n", c->name,
-                    ok ? "valid" : "invalid", nerr);
+            fprintf(stderr, "bench-validate: %s: the decoder says %s (%zu errors)\n", c->name, ok ? "valid" : "invalid",
+                    nerr);
             return 1;
         }
         if (strcmp(c->name, "weather") == 0) {

@@ -39,8 +39,7 @@ int main(void)
         mcp_runtime_free(rt);
         return 1;
     }
-    struct pollfd fds[2] = {{.fd = timer, .events = POLLIN},
-                            {.fd = mcp_stdio_conn_fd(conn), .events = POLLIN}};
+    struct pollfd fds[2] = {{.fd = timer, .events = POLLIN}, {.fd = mcp_stdio_conn_fd(conn), .events = POLLIN}};
     for (;;) {
         if (poll(fds, 2, -1) < 0)
             continue; /* a signal */

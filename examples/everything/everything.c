@@ -8,7 +8,8 @@
 #include "everything.mcp.h"
 
 /* A 1x1 PNG and a short 8 kHz WAV. */
-static const char PNG[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+static const char PNG[] =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 static const char WAV[] = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==";
 
 static void pause_ms(long ms)
@@ -44,8 +45,7 @@ mcp_status everything_test_embedded_resource(mcp_call *call, const everything_te
                                      "This is an embedded resource content.");
 }
 
-mcp_status everything_test_multiple_content_types(mcp_call *call,
-                                                  const everything_test_multiple_content_types_args *in)
+mcp_status everything_test_multiple_content_types(mcp_call *call, const everything_test_multiple_content_types_args *in)
 {
     (void)in;
     if (mcp_content_text(call, "Multiple content types test:") != MCP_OK ||
@@ -100,10 +100,14 @@ mcp_status everything_test_sampling(mcp_call *call, const everything_test_sampli
 static const char *action_name(mcp_elicit_action a)
 {
     switch (a) {
-    case MCP_ELICIT_ACCEPT: return "accept";
-    case MCP_ELICIT_DECLINE: return "decline";
-    case MCP_ELICIT_CANCEL: return "cancel";
-    default: return "none";
+    case MCP_ELICIT_ACCEPT:
+        return "accept";
+    case MCP_ELICIT_DECLINE:
+        return "decline";
+    case MCP_ELICIT_CANCEL:
+        return "cancel";
+    default:
+        return "none";
     }
 }
 
@@ -122,8 +126,8 @@ mcp_status everything_test_elicitation(mcp_call *call, const everything_test_eli
     mcp_elicit_action action;
     if (!everything_elicit_user_response(call, in->message, &form, &action))
         return not_accepted(call, action);
-    return mcp_content_text(call, mcp_sprintf(call, "User response: action=accept, username=%s, email=%s",
-                                              form.username, form.email));
+    return mcp_content_text(
+        call, mcp_sprintf(call, "User response: action=accept, username=%s, email=%s", form.username, form.email));
 }
 
 static const char *const STATUS[] = {"active", "inactive", "pending"};
@@ -182,16 +186,16 @@ mcp_status everything_test_typed_form(mcp_call *call, const everything_test_type
     char age[32] = "unknown";
     if (f.has_age)
         snprintf(age, sizeof age, "%lld", (long long)f.age);
-    return mcp_content_text(call, mcp_sprintf(call, "name=%s email=%s age=%s plan=%s", f.name, f.email, age,
-                                              PLAN[f.plan]));
+    return mcp_content_text(call,
+                            mcp_sprintf(call, "name=%s email=%s age=%s plan=%s", f.name, f.email, age, PLAN[f.plan]));
 }
 
 /* ---------------------------------------------------------------- the rest */
 
 mcp_status everything_json_schema_2020_12_tool(mcp_call *call, const everything_json_schema_2020_12_tool_args *in)
 {
-    return mcp_content_text(call, mcp_sprintf(call, "name=%s street=%s city=%s", in->name, in->address.street,
-                                              in->address.city));
+    return mcp_content_text(
+        call, mcp_sprintf(call, "name=%s street=%s city=%s", in->name, in->address.street, in->address.city));
 }
 
 mcp_status everything_test_reconnection(mcp_call *call, const everything_test_reconnection_args *in)
@@ -243,8 +247,7 @@ static const char *ask_text(mcp_call *call, const char *key, const char *message
 {
     char schema[160];
     snprintf(schema, sizeof schema,
-             "{\"type\":\"object\",\"properties\":{\"%s\":{\"type\":\"string\"}},\"required\":[\"%s\"]}", field,
-             field);
+             "{\"type\":\"object\",\"properties\":{\"%s\":{\"type\":\"string\"}},\"required\":[\"%s\"]}", field, field);
     const mcp_json *content = NULL;
     const char *action = NULL;
     mcp_input_key(call, key);
@@ -262,8 +265,9 @@ static mcp_status no_answer(mcp_call *call)
     return mcp_fail(call, "%s", mcp_client_error(call) ? mcp_client_error(call) : "the user did not answer");
 }
 
-mcp_status everything_test_input_required_result_elicitation(
-    mcp_call *call, const everything_test_input_required_result_elicitation_args *in)
+mcp_status
+everything_test_input_required_result_elicitation(mcp_call *call,
+                                                  const everything_test_input_required_result_elicitation_args *in)
 {
     (void)in;
     const char *name = ask_text(call, "user_name", "What is your name?", "name");
@@ -272,8 +276,8 @@ mcp_status everything_test_input_required_result_elicitation(
     return mcp_content_text(call, mcp_sprintf(call, "Hello, %s!", name));
 }
 
-mcp_status everything_test_input_required_result_sampling(
-    mcp_call *call, const everything_test_input_required_result_sampling_args *in)
+mcp_status everything_test_input_required_result_sampling(mcp_call *call,
+                                                          const everything_test_input_required_result_sampling_args *in)
 {
     (void)in;
     const char *reply = NULL;
@@ -292,8 +296,9 @@ static long count_roots(mcp_call *call, const char *key)
     return roots && roots->kind == MCP_JARRAY ? (long)roots->n : -1;
 }
 
-mcp_status everything_test_input_required_result_list_roots(
-    mcp_call *call, const everything_test_input_required_result_list_roots_args *in)
+mcp_status
+everything_test_input_required_result_list_roots(mcp_call *call,
+                                                 const everything_test_input_required_result_list_roots_args *in)
 {
     (void)in;
     long n = count_roots(call, "client_roots");
@@ -316,8 +321,9 @@ static int ask_confirm(mcp_call *call)
     return ok && ok->kind == MCP_JBOOL && ok->b;
 }
 
-mcp_status everything_test_input_required_result_request_state(
-    mcp_call *call, const everything_test_input_required_result_request_state_args *in)
+mcp_status
+everything_test_input_required_result_request_state(mcp_call *call,
+                                                    const everything_test_input_required_result_request_state_args *in)
 {
     (void)in;
     int ok = ask_confirm(call);
@@ -341,8 +347,9 @@ mcp_status everything_test_input_required_result_multiple_inputs(
     return mcp_content_text(call, mcp_sprintf(call, "Name: %s; Greeting: %s; Roots: %ld", name, greeting, roots));
 }
 
-mcp_status everything_test_input_required_result_multi_round(
-    mcp_call *call, const everything_test_input_required_result_multi_round_args *in)
+mcp_status
+everything_test_input_required_result_multi_round(mcp_call *call,
+                                                  const everything_test_input_required_result_multi_round_args *in)
 {
     (void)in;
     const char *name = ask_text(call, "step1", "Step 1: What is your name?", "name");
@@ -364,8 +371,9 @@ mcp_status everything_test_input_required_result_tampered_state(
     return mcp_content_text(call, ok ? "Confirmed" : "Not confirmed");
 }
 
-mcp_status everything_test_input_required_result_capabilities(
-    mcp_call *call, const everything_test_input_required_result_capabilities_args *in)
+mcp_status
+everything_test_input_required_result_capabilities(mcp_call *call,
+                                                   const everything_test_input_required_result_capabilities_args *in)
 {
     (void)in;
     bool sampling = mcp_client_supports(call, "sampling"), elicitation = mcp_client_supports(call, "elicitation");
@@ -392,8 +400,7 @@ mcp_status everything_test_missing_capability(mcp_call *call, const everything_t
     return mcp_content_text(call, "Success");
 }
 
-mcp_status everything_test_streaming_elicitation(mcp_call *call,
-                                                 const everything_test_streaming_elicitation_args *in)
+mcp_status everything_test_streaming_elicitation(mcp_call *call, const everything_test_streaming_elicitation_args *in)
 {
     (void)in;
     mcp_progress(call, 0, 1, "Preparing the question");
@@ -426,9 +433,9 @@ mcp_status everything_read_template_data(mcp_call *call, const char *uri, const 
     for (const char *p = vars->id; *p; p++)
         if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
             return mcp_not_found(call);
-    return mcp_resource_text(call, NULL, NULL,
-                             mcp_sprintf(call, "{\"id\":\"%s\",\"templateTest\":true,\"data\":\"Data for ID: %s\"}",
-                                         vars->id, vars->id));
+    return mcp_resource_text(
+        call, NULL, NULL,
+        mcp_sprintf(call, "{\"id\":\"%s\",\"templateTest\":true,\"data\":\"Data for ID: %s\"}", vars->id, vars->id));
 }
 
 /* ---------------------------------------------------------------- prompts */

@@ -32,8 +32,7 @@ static mcp_status not_answered(mcp_call *call)
 }
 
 /* An elicitation of one field under `key`: the accepted form, or NULL. */
-static const mcp_json *ask(mcp_call *call, const char *key, const char *message, const char *field,
-                           const char *type)
+static const mcp_json *ask(mcp_call *call, const char *key, const char *message, const char *field, const char *type)
 {
     char schema[200];
     snprintf(schema, sizeof schema,
@@ -59,8 +58,8 @@ mcp_status everything_slow_compute(mcp_call *call, const everything_slow_compute
         return MCP_OK;
     if (!work_for(call, (long)(in->seconds * 1000)))
         return mcp_fail(call, "cancelled");
-    return mcp_content_text(call, mcp_sprintf(call, "%s%scomputed in %g s", in->label, in->label[0] ? ": " : "",
-                                              in->seconds));
+    return mcp_content_text(
+        call, mcp_sprintf(call, "%s%scomputed in %g s", in->label, in->label[0] ? ": " : "", in->seconds));
 }
 
 mcp_status everything_failing_job(mcp_call *call, const everything_failing_job_args *in)
@@ -104,9 +103,9 @@ mcp_status everything_multi_input(mcp_call *call, const everything_multi_input_a
     if (!name || !confirm)
         return not_answered(call);
     const mcp_json *n = mcp_json_get(name, "name"), *c = mcp_json_get(confirm, "confirm");
-    return mcp_content_text(call, mcp_sprintf(call, "name: %s, confirmed: %s",
-                                              n && n->kind == MCP_JSTRING ? n->s : "(none)",
-                                              c && c->kind == MCP_JBOOL && c->b ? "yes" : "no"));
+    return mcp_content_text(call,
+                            mcp_sprintf(call, "name: %s, confirmed: %s", n && n->kind == MCP_JSTRING ? n->s : "(none)",
+                                        c && c->kind == MCP_JBOOL && c->b ? "yes" : "no"));
 }
 
 mcp_status everything_test_tool_with_task(mcp_call *call, const everything_test_tool_with_task_args *in)

@@ -8,8 +8,8 @@
 
 typedef struct reading {
     const char *city;
-    int64_t whole_degrees;   /* get_temperature */
-    double temperature;      /* get_weather, get_temperatures */
+    int64_t whole_degrees; /* get_temperature */
+    double temperature;    /* get_weather, get_temperatures */
     double humidity;
     const char *conditions;
 } reading;
@@ -66,7 +66,7 @@ mcp_status weather_get_forecast(mcp_call *call, const weather_get_forecast_args 
     const reading *r = find(in->city);
     if (!r)
         return unknown_city(call, in->city);
-    out->len = (size_t)in->days; /* 1 to 14, 3 when not given: the runtime checked it */
+    out->len = (size_t)in->days;                                 /* 1 to 14, 3 when not given: the runtime checked it */
     out->items = mcp_alloc(call, out->len * sizeof *out->items); /* lives as long as the request */
     if (!out->items)
         return mcp_fail(call, "out of memory");
@@ -104,8 +104,8 @@ mcp_status weather_weather_report(mcp_call *call, const weather_weather_report_a
     const reading *r = find(in->city);
     if (!r)
         return unknown_city(call, in->city);
-    *out = mcp_sprintf(call, "%s: %.1f degrees Celsius, %s, humidity %.0f%%", r->city, r->temperature,
-                       r->conditions, r->humidity * 100);
+    *out = mcp_sprintf(call, "%s: %.1f degrees Celsius, %s, humidity %.0f%%", r->city, r->temperature, r->conditions,
+                       r->humidity * 100);
     return MCP_OK;
 }
 

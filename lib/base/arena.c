@@ -10,7 +10,7 @@
 
 struct mcp_arena_block {
     mcp_arena_block *next;
-    size_t size;   /* usable bytes in data */
+    size_t size; /* usable bytes in data */
     size_t used;
     max_align_t data[];
 };
@@ -110,10 +110,7 @@ char *mcp_arena_strndup(mcp_arena *a, const char *s, size_t n)
     return p;
 }
 
-char *mcp_arena_strdup(mcp_arena *a, const char *s)
-{
-    return mcp_arena_strndup(a, s, strlen(s));
-}
+char *mcp_arena_strdup(mcp_arena *a, const char *s) { return mcp_arena_strndup(a, s, strlen(s)); }
 
 char *mcp_arena_printf(mcp_arena *a, const char *fmt, ...)
 {

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mcp_buf_init(mcp_buf *b)
-{
-    memset(b, 0, sizeof *b);
-}
+void mcp_buf_init(mcp_buf *b) { memset(b, 0, sizeof *b); }
 
 void mcp_buf_free(mcp_buf *b)
 {
@@ -58,10 +55,7 @@ void mcp_buf_put(mcp_buf *b, const void *p, size_t n)
     b->data[b->len] = 0;
 }
 
-void mcp_buf_puts(mcp_buf *b, const char *s)
-{
-    mcp_buf_put(b, s, strlen(s));
-}
+void mcp_buf_puts(mcp_buf *b, const char *s) { mcp_buf_put(b, s, strlen(s)); }
 
 void mcp_buf_putc(mcp_buf *b, char c)
 {

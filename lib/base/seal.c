@@ -139,8 +139,7 @@ static unsigned char *b64url_decode(mcp_arena *a, const char *t, size_t n, size_
     return out;
 }
 
-char *mcp_unseal(mcp_arena *a, const mcp_seal_key *key, const char *token, size_t n, size_t *len,
-                 const char **why)
+char *mcp_unseal(mcp_arena *a, const mcp_seal_key *key, const char *token, size_t n, size_t *len, const char **why)
 {
     const char *dot = memchr(token, '.', n);
     if (!dot) {

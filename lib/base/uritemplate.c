@@ -8,10 +8,7 @@ static bool is_varchar(char c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-static bool is_unreserved(char c)
-{
-    return is_varchar(c) || c == '-' || c == '.' || c == '~';
-}
+static bool is_unreserved(char c) { return is_varchar(c) || c == '-' || c == '.' || c == '~'; }
 
 static int hexval(char c)
 {
@@ -52,10 +49,10 @@ bool mcp_uri_template_check(const char *tmpl, size_t *nvars, const char **err, s
         while (is_varchar(tmpl[k]))
             k++;
         if (k == i || tmpl[k] != '}') {
-            *err = tmpl[k] == ',' ? "only one variable per expression is supported"
+            *err = tmpl[k] == ','                     ? "only one variable per expression is supported"
                    : tmpl[k] == ':' || tmpl[k] == '*' ? "modifiers (':N', '*') are not supported"
-                   : k == i ? "an expression needs a variable name: '{name}'"
-                            : "a variable name is letters, digits and '_', closed by '}'";
+                   : k == i                           ? "an expression needs a variable name: '{name}'"
+                                                      : "a variable name is letters, digits and '_', closed by '}'";
             *err_off = k;
             return false;
         }

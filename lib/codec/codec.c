@@ -347,9 +347,10 @@ static const char *seq_noun(const mcp_type *t)
 static bool dec_list(dec_ctx *c, const mcp_type *t, const mcp_json *v, seq *out)
 {
     if (v->kind != MCP_JARRAY) {
-        mcp_report_add_simple(c->rep, t->kind == MCP_T_SET ? MCP_VERR_SET_TYPE
-                                      : t->variadic        ? MCP_VERR_TUPLE_TYPE
-                                                           : MCP_VERR_LIST_TYPE,
+        mcp_report_add_simple(c->rep,
+                              t->kind == MCP_T_SET ? MCP_VERR_SET_TYPE
+                              : t->variadic        ? MCP_VERR_TUPLE_TYPE
+                                                   : MCP_VERR_LIST_TYPE,
                               v);
         return false;
     }

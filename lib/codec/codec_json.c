@@ -16,8 +16,9 @@ static const char *invalid_json(mcp_arena *a, const char *title, const char *tex
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    mcp_buf_printf(&b, "1 validation error for %s\n  Invalid JSON: %s at byte offset %zu [type=json_invalid, input_value=",
-                   title, mcp_json_error_str(err), offset);
+    mcp_buf_printf(
+        &b, "1 validation error for %s\n  Invalid JSON: %s at byte offset %zu [type=json_invalid, input_value=", title,
+        mcp_json_error_str(err), offset);
     mcp_json input = {.kind = MCP_JSTRING, .s = text, .len = len};
     mcp_json_py_repr_short(&b, &input);
     mcp_buf_puts(&b, ", input_type=str]");
@@ -38,8 +39,7 @@ static const char *report_text(mcp_arena *a, const mcp_report *rep, const char *
     return s ? s : "out of memory";
 }
 
-bool mcp_value_from_json(const mcp_type *t, const char *text, size_t len, void *out, mcp_arena *a,
-                         const char **error)
+bool mcp_value_from_json(const mcp_type *t, const char *text, size_t len, void *out, mcp_arena *a, const char **error)
 {
     const char *why = NULL;
     memset(out, 0, t->size);

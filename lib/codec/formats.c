@@ -104,9 +104,9 @@ static const char *date_fields(const char *s, mcp_date *d)
 
 /* How a time was written, for the strict checks after pydantic's. */
 typedef struct time_form {
-    bool seconds;        /* :SS present */
-    bool comma;          /* the fraction's separator was ',' */
-    bool offset_colon;   /* +HH:MM rather than +HHMM (or Z) */
+    bool seconds;      /* :SS present */
+    bool comma;        /* the fraction's separator was ',' */
+    bool offset_colon; /* +HH:MM rather than +HHMM (or Z) */
 } time_form;
 
 /* speedate's Time::parse_bytes_offset on s[0..n): the error text, or NULL. */
@@ -274,7 +274,8 @@ static bool check_datetime(const char *s, size_t n, mcp_datetime *dt, mcp_format
     if (sep != 'T' && sep != 't')
         return perr(e, MCP_FMT_DATETIME, "invalid datetime separator, expected `T` or `t` (RFC 3339)");
     if (!tf.seconds)
-        return perr(e, MCP_FMT_DATETIME, "expected YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM|-HH:MM) (RFC 3339), seconds missing");
+        return perr(e, MCP_FMT_DATETIME,
+                    "expected YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM|-HH:MM) (RFC 3339), seconds missing");
     if (tf.comma || !tf.offset_colon)
         return perr(e, MCP_FMT_DATETIME, "expected YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM|-HH:MM) (RFC 3339)");
     return true;
@@ -293,7 +294,7 @@ static const char *dur_iso(const char *s, size_t n, size_t i, bool neg, mcp_time
     bool got_t = false, last_frac = false, any = false, saw_w = false;
     uint64_t days = 0, secs = 0;
     double us_acc = 0;
-    int rank = -1;            /* strict order of the components seen */
+    int rank = -1; /* strict order of the components seen */
     size_t start = i;
     bool t_empty = false;
     while (i < n) {
@@ -340,11 +341,20 @@ static const char *dur_iso(const char *s, size_t n, size_t i, bool neg, mcp_time
         const char *pos;
         if (!got_t) {
             switch (u) {
-            case 'Y': unit = 365 * 86400ULL; break;
-            case 'M': unit = 30 * 86400ULL; break;
-            case 'W': unit = 7 * 86400ULL; break;
-            case 'D': unit = 86400ULL; break;
-            default: return "quantity invalid in date part of duration";
+            case 'Y':
+                unit = 365 * 86400ULL;
+                break;
+            case 'M':
+                unit = 30 * 86400ULL;
+                break;
+            case 'W':
+                unit = 7 * 86400ULL;
+                break;
+            case 'D':
+                unit = 86400ULL;
+                break;
+            default:
+                return "quantity invalid in date part of duration";
             }
             pos = strchr(ORDER_D, u);
             int r = (int)(pos - ORDER_D);
@@ -360,10 +370,17 @@ static const char *dur_iso(const char *s, size_t n, size_t i, bool neg, mcp_time
             us_acc += frac * (double)unit * 1e6;
         } else {
             switch (u) {
-            case 'H': unit = 3600; break;
-            case 'M': unit = 60; break;
-            case 'S': unit = 1; break;
-            default: return "quantity invalid in time part of duration";
+            case 'H':
+                unit = 3600;
+                break;
+            case 'M':
+                unit = 60;
+                break;
+            case 'S':
+                unit = 1;
+                break;
+            default:
+                return "quantity invalid in time part of duration";
             }
             pos = strchr(ORDER_T, u);
             int r = (int)(pos - ORDER_T);
@@ -512,7 +529,8 @@ static bool check_uuid(const char *s, size_t n, mcp_uuid *out, mcp_format_error 
         for (size_t i = off; i <= end; i++) {
             if (i == end || s[i] == '-') {
                 if (gl != GL[g]) {
-                    snprintf(why, sizeof why, "invalid group length in group %zu: expected %zu, found %zu", g, GL[g], gl);
+                    snprintf(why, sizeof why, "invalid group length in group %zu: expected %zu, found %zu", g, GL[g],
+                             gl);
                     return perr(e, MCP_FMT_UUID, why);
                 }
                 g++;
@@ -557,8 +575,7 @@ static bool special_scheme(const char *s, size_t n)
 
 static bool url_unreserved(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isdig(c) || c == '-' || c == '.' || c == '_' ||
-           c == '~';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isdig(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 static bool url_subdelim(char c) { return c && strchr("!$&'()*+,;=", c) != NULL; }
 
@@ -586,13 +603,13 @@ static size_t url_run(const char *s, size_t n, size_t i, const char *stop, const
 }
 
 typedef struct url_parts {
-    size_t scheme_end;                 /* index of ':' */
+    size_t scheme_end; /* index of ':' */
     bool has_authority;
-    size_t host_start, host_end;       /* within the authority, after userinfo@ */
-    size_t port_start, port_end;       /* digits after ':' (port_start == port_end: none or empty) */
+    size_t host_start, host_end; /* within the authority, after userinfo@ */
+    size_t port_start, port_end; /* digits after ':' (port_start == port_end: none or empty) */
     bool has_port;
     size_t path_start, path_end;
-    bool slashes;                      /* a special scheme without its "//" (or with more) */
+    bool slashes; /* a special scheme without its "//" (or with more) */
 } url_parts;
 
 /* A violation of the URL Standard's syntax, which pydantic's strict mode reports. */
@@ -804,8 +821,8 @@ static bool check_url_parse(const char *s, size_t n, url_parts *p, mcp_format_er
     bool alpha0 = (s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z';
     if (alpha0) {
         i = 1;
-        while (i < n && (((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') || isdig(s[i]) || s[i] == '+' ||
-                         s[i] == '-' || s[i] == '.'))
+        while (i < n && (((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') || isdig(s[i]) || s[i] == '+' || s[i] == '-' ||
+                         s[i] == '.'))
             i++;
     }
     if (!alpha0 || i >= n || s[i] != ':')
@@ -924,7 +941,8 @@ static bool check_url_parse(const char *s, size_t n, url_parts *p, mcp_format_er
     i = url_run(s, n, i, "?#", ":@/", &bad_pct);
     p->path_end = i;
     if (!bad_pct && !p->has_authority && p->path_end == p->path_start && (i == n || s[i] == '?' || s[i] == '#'))
-        return perr(e, MCP_FMT_URL, "expected an absolute URI (RFC 3986), with a path or an authority after the scheme");
+        return perr(e, MCP_FMT_URL,
+                    "expected an absolute URI (RFC 3986), with a path or an authority after the scheme");
     if (!bad_pct && i < n && s[i] == '?') {
         size_t q0 = i + 1;
         i = url_run(s, n, q0, "#", ":@/?", &bad_pct);
@@ -1320,10 +1338,7 @@ bool mcp_timedelta_parse(const char *text, mcp_timedelta *out)
     mcp_timedelta tmp;
     return text && check_timedelta(text, strlen(text), out ? out : &tmp, NULL);
 }
-bool mcp_uuid_parse(const char *text, mcp_uuid *out)
-{
-    return text && check_uuid(text, strlen(text), out, NULL);
-}
+bool mcp_uuid_parse(const char *text, mcp_uuid *out) { return text && check_uuid(text, strlen(text), out, NULL); }
 
 const char *mcp_url_normalize(mcp_arena *a, const char *text)
 {
@@ -1378,8 +1393,7 @@ static const mcp_verr_kind TYPE_KIND[] = {
     [MCP_FMT_DECIMAL] = MCP_VERR_DECIMAL_TYPE,
 };
 
-bool mcp_format_check(mcp_format f, const mcp_json *v, mcp_arena *a, const char **canon, bool *oom,
-                      mcp_format_error *e)
+bool mcp_format_check(mcp_format f, const mcp_json *v, mcp_arena *a, const char **canon, bool *oom, mcp_format_error *e)
 {
     *canon = NULL;
     if (f < MCP_FMT_DATETIME || f > MCP_FMT_DECIMAL)

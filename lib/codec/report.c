@@ -22,8 +22,7 @@ static const struct {
     [MCP_VERR_INT_TYPE] = {"int_type", "Input should be a valid integer"},
     [MCP_VERR_INT_FROM_FLOAT] = {"int_from_float",
                                  "Input should be a valid integer, got a number with a fractional part"},
-    [MCP_VERR_INT_PARSING] = {"int_parsing",
-                              "Input should be a valid integer, unable to parse string as an integer"},
+    [MCP_VERR_INT_PARSING] = {"int_parsing", "Input should be a valid integer, unable to parse string as an integer"},
     [MCP_VERR_INT_PARSING_SIZE] = {"int_parsing_size",
                                    "Unable to parse input string as an integer, exceeded maximum size"},
     [MCP_VERR_FLOAT_TYPE] = {"float_type", "Input should be a valid number"},
@@ -87,10 +86,7 @@ void mcp_report_init(mcp_report *r, mcp_arena *arena)
 
 /* ---- locations ---------------------------------------------------------- */
 
-static size_t index_text(size_t i, char out[24])
-{
-    return (size_t)snprintf(out, 24, "%zu", i);
-}
+static size_t index_text(size_t i, char out[24]) { return (size_t)snprintf(out, 24, "%zu", i); }
 
 /* The location of the current path, as pydantic's Location displays it. */
 static char *loc_text(mcp_report *r, size_t depth, size_t *len)

@@ -14,7 +14,7 @@
 
 typedef struct mcp_format_error {
     mcp_verr_kind kind;
-    char message[240];   /* pydantic's full message ("Input should be a valid datetime, ...") */
+    char message[240]; /* pydantic's full message ("Input should be a valid datetime, ...") */
 } mcp_format_error;
 
 /* Check v against format f (MCP_FMT_*). True with *canon the canonical text

@@ -70,12 +70,12 @@ typedef struct http_resp {
     const char *content_type; /* NULL: none */
     char *body;               /* malloc'd; NULL: empty */
     size_t len;
-    char session_id[80];      /* Mcp-Session-Id to send; "": none */
-    bool allow;               /* send Allow: GET, POST, DELETE */
-    bool allow_post_only;     /* send Allow: POST */
-    unsigned retry_after;     /* send Retry-After: N (seconds; 0: none) */
-    http_sse *sse;            /* status 200, text/event-stream: the body is read from this */
-    char *www_authenticate;   /* malloc'd WWW-Authenticate value (auth.h); NULL: none */
+    char session_id[80];    /* Mcp-Session-Id to send; "": none */
+    bool allow;             /* send Allow: GET, POST, DELETE */
+    bool allow_post_only;   /* send Allow: POST */
+    unsigned retry_after;   /* send Retry-After: N (seconds; 0: none) */
+    http_sse *sse;          /* status 200, text/event-stream: the body is read from this */
+    char *www_authenticate; /* malloc'd WWW-Authenticate value (auth.h); NULL: none */
 } http_resp;
 
 /* What http_sse_read returns besides a byte count. */

@@ -41,16 +41,16 @@ const char *jose_alg_name(unsigned alg);
 
 typedef enum jose_err {
     JOSE_OK = 0,
-    JOSE_E_FORM,        /* not three base64url parts separated by dots */
-    JOSE_E_BASE64,      /* a part is not base64url (padding, another alphabet, stray bits) */
-    JOSE_E_HEADER,      /* the header is not a JSON object, or `alg` is missing */
-    JOSE_E_PAYLOAD,     /* the payload is not a JSON object */
-    JOSE_E_ALG,         /* the algorithm is not on the allow-list ("none", HMAC, ...) */
-    JOSE_E_CRIT,        /* a `crit` header: extensions are not understood */
-    JOSE_E_TYP,         /* a `typ` other than JWT or at+jwt */
-    JOSE_E_KID,         /* no key has the token's `kid` */
-    JOSE_E_NO_KEY,      /* no key of the set serves the token's algorithm */
-    JOSE_E_SIGNATURE,   /* the signature does not verify */
+    JOSE_E_FORM,      /* not three base64url parts separated by dots */
+    JOSE_E_BASE64,    /* a part is not base64url (padding, another alphabet, stray bits) */
+    JOSE_E_HEADER,    /* the header is not a JSON object, or `alg` is missing */
+    JOSE_E_PAYLOAD,   /* the payload is not a JSON object */
+    JOSE_E_ALG,       /* the algorithm is not on the allow-list ("none", HMAC, ...) */
+    JOSE_E_CRIT,      /* a `crit` header: extensions are not understood */
+    JOSE_E_TYP,       /* a `typ` other than JWT or at+jwt */
+    JOSE_E_KID,       /* no key has the token's `kid` */
+    JOSE_E_NO_KEY,    /* no key of the set serves the token's algorithm */
+    JOSE_E_SIGNATURE, /* the signature does not verify */
     JOSE_E_NOMEM,
 } jose_err;
 
@@ -59,11 +59,11 @@ const char *jose_error_str(jose_err err);
 
 /* A parsed token; every pointer is into the arena or the token's text. */
 typedef struct jose_jwt {
-    const mcp_json *header;   /* an object */
-    const mcp_json *payload;  /* an object: the claims */
-    unsigned alg;             /* one jose_alg bit */
-    const char *kid;          /* NULL when absent */
-    const char *signed_part;  /* BASE64URL(header) "." BASE64URL(payload) */
+    const mcp_json *header;  /* an object */
+    const mcp_json *payload; /* an object: the claims */
+    unsigned alg;            /* one jose_alg bit */
+    const char *kid;         /* NULL when absent */
+    const char *signed_part; /* BASE64URL(header) "." BASE64URL(payload) */
     size_t signed_len;
     const uint8_t *sig;
     size_t sig_len;

@@ -38,19 +38,19 @@ typedef struct mcp_text_block {
     size_t len;
     mcp_block_kind kind;
     const char *data, *mime, *uri, *name, *description;
-    mcp_role role;                    /* prompts/get: who speaks it */
+    mcp_role role; /* prompts/get: who speaks it */
 } mcp_text_block;
 
 struct mcp_call {
-    mcp_arena *arena;                 /* the request's arena */
+    mcp_arena *arena; /* the request's arena */
     const mcp_tool *tool;
-    const mcp_json *meta;             /* params._meta, or NULL */
-    const atomic_bool *cancelled;     /* set by the protocol layer; may be NULL */
+    const mcp_json *meta;         /* params._meta, or NULL */
+    const atomic_bool *cancelled; /* set by the protocol layer; may be NULL */
     /* What the handler said. */
-    const char *fail_message;         /* mcp_fail */
-    const mcp_json *raw;              /* mcp_return_json*: the value */
-    const char *raw_error;            /* mcp_return_json_text: text that was not JSON */
-    mcp_text_block *blocks;           /* mcp_content_* */
+    const char *fail_message; /* mcp_fail */
+    const mcp_json *raw;      /* mcp_return_json*: the value */
+    const char *raw_error;    /* mcp_return_json_text: text that was not JSON */
+    mcp_text_block *blocks;   /* mcp_content_* */
     size_t nblocks, cap_blocks;
     /* The job serving the request (NULL outside a session: logging,
      * progress and client requests are then no-ops or errors), and the
@@ -58,21 +58,21 @@ struct mcp_call {
     mcp_job *job;
     const char *client_error;
     /* resources/read, prompts/get, completion/complete. */
-    const char *uri;                  /* the URI read, or the prompt's name */
-    const char *default_mime;         /* the resource's declared mimeType */
-    mcp_role role;                    /* the role of the next block (prompts) */
+    const char *uri;          /* the URI read, or the prompt's name */
+    const char *default_mime; /* the resource's declared mimeType */
+    mcp_role role;            /* the role of the next block (prompts) */
     const char *prompt_description;
-    const char **values;              /* completions */
+    const char **values; /* completions */
     size_t nvalues, cap_values;
-    bool not_found;                   /* mcp_not_found() */
-    bool failed;                      /* the handler returned MCP_ERROR */
+    bool not_found; /* mcp_not_found() */
+    bool failed;    /* the handler returned MCP_ERROR */
     /* A modern request's multi round-trip state (mrtr.c); NULL otherwise. */
     struct mcp_mrtr *mrtr;
     /* Tasks (tasks.c). */
-    int task_mode;                    /* MCP_CALL_* below */
-    bool task_start;                  /* mcp_task_start said yes */
-    unsigned task_caps;               /* a task's run: the client capabilities of its call */
-    int rpc_code;                     /* mcp_fail_protocol: a JSON-RPC error (0: none) */
+    int task_mode;      /* MCP_CALL_* below */
+    bool task_start;    /* mcp_task_start said yes */
+    unsigned task_caps; /* a task's run: the client capabilities of its call */
+    int rpc_code;       /* mcp_fail_protocol: a JSON-RPC error (0: none) */
 };
 
 /* call->task_mode: an ordinary call; one that may become a task (a tool
@@ -163,8 +163,8 @@ extern const mcp_method mcp_method_prompts_list, mcp_method_prompts_get;
 extern const mcp_method mcp_method_complete;
 extern const mcp_method mcp_method_set_level;
 extern const mcp_method mcp_method_listen;
-extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel,
-    mcp_method_tasks_result, mcp_method_tasks_list;
+extern const mcp_method mcp_method_tasks_get, mcp_method_tasks_update, mcp_method_tasks_cancel, mcp_method_tasks_result,
+    mcp_method_tasks_list;
 
 /* ---------------------------------------------------------------- tasks (tasks.c) */
 
@@ -180,8 +180,8 @@ mcp_tasks *mcp_methods_tasks(const mcp_methods_state *st);
  * members "KEY":ANSWER,..., len bytes) the call used. Writes the
  * CreateTaskResult's members to out (an object without resultType) and
  * returns MCP_RUN_TASK; or an error code with *msg. */
-int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
-                    size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg);
+int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers, size_t len,
+                    unsigned client_caps, const char *subject, mcp_buf *out, const char **msg);
 /* A task of 2025-11-25's experimental tasks (a tools/call with params.task):
  * ttl_ms the ttl asked for (0: none; at most the store's); done, when the
  * handler answered at once without mcp_task_start, its CallToolResult (or
@@ -191,7 +191,7 @@ typedef struct mcp_task25 {
     const mcp_buf *done;
     int rpc_code;
     const char *rpc_message;
-    const char *answers;   /* "KEY":ANSWER,... the client's answers in the tools/call, or NULL */
+    const char *answers;        /* "KEY":ANSWER,... the client's answers in the tools/call, or NULL */
     unsigned long long session; /* the serial of the session (mcp_session_serial): the task is its */
 } mcp_task25;
 /* Writes the CreateTaskResult ({"task":{..}}) to out and returns 0; or an

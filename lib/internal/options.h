@@ -33,8 +33,8 @@
 #define MCP_DEFAULT_TASK_TTL 3600
 
 #define MCP_HTTP_DEFAULT_PATH "/mcp"
-#define MCP_AUTH_DEFAULT_LEEWAY 30         /* seconds of clock skew for exp, nbf, iat */
-#define MCP_AUTH_DEFAULT_JWKS_REFRESH 60   /* seconds between two fetches of the key set */
+#define MCP_AUTH_DEFAULT_LEEWAY 30       /* seconds of clock skew for exp, nbf, iat */
+#define MCP_AUTH_DEFAULT_JWKS_REFRESH 60 /* seconds between two fetches of the key set */
 #define MCP_HTTP_DEFAULT_MAX_SESSIONS 1024
 #define MCP_HTTP_DEFAULT_IDLE_SECONDS (30 * 60)
 #define MCP_HTTP_DEFAULT_REPLAY_BYTES ((size_t)1 << 20) /* bytes of events kept per stream */

@@ -95,11 +95,11 @@ enum {
  * learnt in initialize and logging/setLevel, copied when the request starts.
  * Methods and handlers read it; never the session. */
 typedef struct mcp_reqctx {
-    const char *version;  /* the revision in force */
-    unsigned client_caps; /* MCP_CLIENT_* */
-    int log_min;          /* the least severe mcp_level sent (notifications/message);
+    const char *version;      /* the revision in force */
+    unsigned client_caps;     /* MCP_CLIENT_* */
+    int log_min;              /* the least severe mcp_level sent (notifications/message);
                              MCP_LOG_NONE: none (a modern request without a logLevel) */
-    bool modern;          /* a modern request: stateless, results carry resultType */
+    bool modern;              /* a modern request: stateless, results carry resultType */
     const mcp_caller *caller; /* who sent it (an authenticating transport), or NULL */
 } mcp_reqctx;
 
@@ -152,16 +152,16 @@ typedef struct mcp_method_table {
 /* What a runtime gives each of its sessions (it outlives them). */
 typedef struct mcp_env {
     const mcp_server *server;
-    mcp_options opt;         /* every field set (the defaults filled in) */
-    mcp_json_limits limits;  /* what messages are parsed with */
+    mcp_options opt;        /* every field set (the defaults filled in) */
+    mcp_json_limits limits; /* what messages are parsed with */
     const mcp_logger *log;
-    mcp_pool *pool;          /* shared by the sessions; NULL: each session with workers
+    mcp_pool *pool; /* shared by the sessions; NULL: each session with workers
                               * starts a pool of its own (stdio) */
     const mcp_method_table *methods;
-    void *mstate;            /* the methods' shared state (lists, subscriptions) */
+    void *mstate; /* the methods' shared state (lists, subscriptions) */
     /* The session is ending: drop what the methods keep for it. */
     void (*session_gone)(void *mstate, mcp_session *s);
-    mcp_runtime *rt;         /* for mcp_call_runtime */
+    mcp_runtime *rt; /* for mcp_call_runtime */
     /* Modern results: the serverInfo of their _meta (JSON text), and the
      * caching hints of cacheable ones (ttlMs, cacheScope "public" or
      * "private"; resources/read has its own). */
@@ -209,8 +209,8 @@ void mcp_req_result(mcp_req *r, const char *json, size_t len);
 /* An error: the printf-formatted message, then (when name is not NULL)
  * name[0..name_len), text from the client. */
 void mcp_req_error(mcp_req *r, int code, const char *fmt, ...) MCP_PRINTF(3, 4);
-void mcp_req_error_named(mcp_req *r, int code, const char *name, size_t name_len, const char *fmt,
-                         ...) MCP_PRINTF(5, 6);
+void mcp_req_error_named(mcp_req *r, int code, const char *name, size_t name_len, const char *fmt, ...)
+    MCP_PRINTF(5, 6);
 /* An error with data (JSON text; NULL: none). */
 void mcp_req_error_data(mcp_req *r, int code, const char *msg, const char *data, size_t data_len);
 /* Hand the request to a worker: the method's run gets `data` (in the
@@ -274,7 +274,7 @@ bool mcp_job_can_ask(const mcp_job *j);
  * JSON text in *result (malloc'd, its length in *len); or -1 with why in
  * *why (malloc'd): the client's error, a timeout (the client is then sent
  * notifications/cancelled), cancellation, the session's end, the limits. */
-int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t params_len,
-                char **result, size_t *len, char **why);
+int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t params_len, char **result, size_t *len,
+                char **why);
 
 #endif

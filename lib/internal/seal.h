@@ -36,7 +36,6 @@ void mcp_sha256(const void *p, size_t n, unsigned char out[32]);
 void mcp_seal(mcp_buf *out, const mcp_seal_key *key, const char *payload, size_t n);
 /* The payload of token[0..n) (NUL-terminated, in a), or NULL when the token
  * is malformed or its MAC does not verify (*why says which). */
-char *mcp_unseal(mcp_arena *a, const mcp_seal_key *key, const char *token, size_t n, size_t *len,
-                 const char **why);
+char *mcp_unseal(mcp_arena *a, const mcp_seal_key *key, const char *token, size_t n, size_t *len, const char **why);
 
 #endif

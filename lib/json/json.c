@@ -25,8 +25,14 @@ typedef struct {
     void *inl;
 } vec;
 
-#define VEC_INIT(arr, elsize) {(arr), 0, sizeof(arr) / (elsize), (elsize), (arr)}
-#define VEC_EMPTY(elsize) {NULL, 0, 0, (elsize), NULL}
+#define VEC_INIT(arr, elsize) \
+    { \
+        (arr), 0, sizeof(arr) / (elsize), (elsize), (arr) \
+    }
+#define VEC_EMPTY(elsize) \
+    { \
+        NULL, 0, 0, (elsize), NULL \
+    }
 
 static bool vec_reserve(vec *v, size_t need)
 {
@@ -449,18 +455,18 @@ static void parser_free(parser *ps)
 
 /* A parser named `ps` over arena `a`, whose stacks start in buffers on the
  * caller's stack (most messages never outgrow them): both passes use one. */
-#define PARSER_ON_STACK(ps, a)                                                     \
-    open_c ps##_opens[32];                                                         \
-    mcp_json *ps##_items[128];                                                     \
-    mcp_json_member ps##_members[32];                                              \
-    size_t ps##_offsets[32];                                                       \
-    parser ps = {                                                                  \
-        .a = (a),                                                                  \
-        .opens = VEC_INIT(ps##_opens, sizeof(open_c)),                             \
-        .items = VEC_INIT(ps##_items, sizeof(mcp_json *)),                         \
-        .members = VEC_INIT(ps##_members, sizeof(mcp_json_member)),                \
-        .offsets = VEC_INIT(ps##_offsets, sizeof(size_t)),                         \
-        .idx = VEC_EMPTY(sizeof(mcp_json_member *)),                               \
+#define PARSER_ON_STACK(ps, a) \
+    open_c ps##_opens[32]; \
+    mcp_json *ps##_items[128]; \
+    mcp_json_member ps##_members[32]; \
+    size_t ps##_offsets[32]; \
+    parser ps = { \
+        .a = (a), \
+        .opens = VEC_INIT(ps##_opens, sizeof(open_c)), \
+        .items = VEC_INIT(ps##_items, sizeof(mcp_json *)), \
+        .members = VEC_INIT(ps##_members, sizeof(mcp_json_member)), \
+        .offsets = VEC_INIT(ps##_offsets, sizeof(size_t)), \
+        .idx = VEC_EMPTY(sizeof(mcp_json_member *)), \
     }
 
 /* The parse over the scanner's tokens: every text, every error exactly. */
@@ -564,15 +570,14 @@ static const bool ws_byte[256] = {[' '] = true, ['\t'] = true, ['\n'] = true, ['
 
 /* String bytes that need a look: controls, '"', '\\', and non-ASCII. */
 static const bool str_special[256] = {
-    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
-    [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
-    [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
-    [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1,
-    ['"'] = 1, ['\\'] = 1,
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1, [0x08] = 1,
+    [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1,
+    [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1,
+    [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1,
 #define X8(b) \
     [(b)] = 1, [(b) + 1] = 1, [(b) + 2] = 1, [(b) + 3] = 1, [(b) + 4] = 1, [(b) + 5] = 1, [(b) + 6] = 1, [(b) + 7] = 1
-    X8(0x80), X8(0x88), X8(0x90), X8(0x98), X8(0xa0), X8(0xa8), X8(0xb0), X8(0xb8),
-    X8(0xc0), X8(0xc8), X8(0xd0), X8(0xd8), X8(0xe0), X8(0xe8), X8(0xf0), X8(0xf8),
+    X8(0x80),   X8(0x88),   X8(0x90),   X8(0x98),   X8(0xa0),   X8(0xa8),   X8(0xb0),   X8(0xb8),   X8(0xc0),
+    X8(0xc8),   X8(0xd0),   X8(0xd8),   X8(0xe0),   X8(0xe8),   X8(0xf0),   X8(0xf8),
 #undef X8
 };
 
@@ -581,8 +586,10 @@ static int fast_hex4(const unsigned char *p)
     int v = 0;
     for (int i = 0; i < 4; i++) {
         unsigned c = p[i];
-        int h = c >= '0' && c <= '9' ? (int)(c - '0') : c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10)
-                : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10) : -1;
+        int h = c >= '0' && c <= '9'   ? (int)(c - '0')
+                : c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10)
+                : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10)
+                                       : -1;
         if (h < 0)
             return -1;
         v = v * 16 + h;
@@ -593,8 +600,8 @@ static int fast_hex4(const unsigned char *p)
 /* A string whose opening quote is at *pp: checked (the scanner's rules), its
  * raw bytes [*raw, *raw + *raw_len), the decoded length, whether it holds an
  * escape or a \u0000; *pp past the closing quote. False: give up. */
-static bool fast_string(const unsigned char **pp, const unsigned char *end, const unsigned char **raw,
-                        size_t *raw_len, size_t *ulen, bool *esc, bool *nul)
+static bool fast_string(const unsigned char **pp, const unsigned char *end, const unsigned char **raw, size_t *raw_len,
+                        size_t *ulen, bool *esc, bool *nul)
 {
     const unsigned char *p = *pp + 1, *start = p;
     size_t u = 0;
@@ -612,7 +619,14 @@ static bool fast_string(const unsigned char **pp, const unsigned char *end, cons
                 return false;
             e = true;
             switch (p[1]) {
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't':
                 u -= 1; /* two bytes for one */
                 p += 2;
                 continue;
@@ -815,8 +829,8 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
 
 /* At a limit (depth, string length, array length) it gives up too: the
  * scanner reports the error where it is. */
-static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, size_t max_string,
-                      size_t max_array, size_t max_values, mcp_json **out)
+static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, size_t max_string, size_t max_array,
+                      size_t max_values, mcp_json **out)
 {
     mcp_arena *a = ps->a;
     const unsigned char *p = (const unsigned char *)text, *end = p + len;
@@ -953,8 +967,8 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, s
     }
 }
 
-mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
-                         mcp_json_err *err, size_t *err_offset)
+mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim, mcp_json_err *err,
+                         size_t *err_offset)
 {
     int max = lim ? lim->max_depth : 0;
     if (max <= 0)
@@ -966,9 +980,8 @@ mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_j
     size_t max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
     size_t max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
     size_t max_values = lim && lim->max_values ? lim->max_values : SIZE_MAX;
-    int r = text || !len
-                ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, max_values, &root)
-                : FAST_GIVE_UP;
+    int r = text || !len ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, max_values, &root)
+                         : FAST_GIVE_UP;
     parser_free(&ps);
     if (r == FAST_DONE) {
         if (err)
@@ -1056,8 +1069,8 @@ static bool match_members(vec *st, const mcp_json *x, const mcp_json *y, bool *n
                 size_t mid = lo + (hi - lo) / 2;
                 const mcp_json_member *my = sy[mid];
                 int c = my->key_len != mx->key_len ? (my->key_len < mx->key_len ? -1 : 1)
-                        : my->key_len                ? memcmp(my->key, mx->key, mx->key_len)
-                                                     : 0;
+                        : my->key_len              ? memcmp(my->key, mx->key, mx->key_len)
+                                                   : 0;
                 if (c == 0) {
                     yv = my->value;
                     break;
@@ -1207,18 +1220,32 @@ static void newline_indent(mcp_buf *b, size_t spaces)
 static bool write_leaf(mcp_buf *b, const mcp_json *v)
 {
     switch (v->kind) {
-    case MCP_JNULL: wput(b, "null", 4); return true;
-    case MCP_JBOOL: v->b ? wput(b, "true", 4) : wput(b, "false", 5); return true;
-    case MCP_JINT: mcp_json_int(b, v->i); return true;
-    case MCP_JBIGINT: wput(b, v->s, v->len); return true;
+    case MCP_JNULL:
+        wput(b, "null", 4);
+        return true;
+    case MCP_JBOOL:
+        v->b ? wput(b, "true", 4) : wput(b, "false", 5);
+        return true;
+    case MCP_JINT:
+        mcp_json_int(b, v->i);
+        return true;
+    case MCP_JBIGINT:
+        wput(b, v->s, v->len);
+        return true;
     case MCP_JFLOAT:
         if (mcp_json_double(b, v->d))
             return true;
         wput(b, "null", 4);
         return false;
-    case MCP_JSTRING: mcp_json_string(b, v->s, v->len); return true;
-    case MCP_JARRAY: wput(b, "[]", 2); return true;
-    case MCP_JOBJECT: wput(b, "{}", 2); return true;
+    case MCP_JSTRING:
+        mcp_json_string(b, v->s, v->len);
+        return true;
+    case MCP_JARRAY:
+        wput(b, "[]", 2);
+        return true;
+    case MCP_JOBJECT:
+        wput(b, "{}", 2);
+        return true;
     }
     wput(b, "null", 4);
     return false;

@@ -12,44 +12,64 @@
 const char *mcp_json_error_str(mcp_json_err err)
 {
     switch (err) {
-    case MCP_JSON_OK: return "no error";
-    case MCP_JSON_E_EOF: return "unexpected end of input";
-    case MCP_JSON_E_VALUE: return "expected a value";
-    case MCP_JSON_E_LITERAL: return "invalid literal";
-    case MCP_JSON_E_KEY: return "expected a string key";
-    case MCP_JSON_E_COLON: return "expected ':' after the key";
-    case MCP_JSON_E_COMMA: return "expected ',' or the closing bracket";
-    case MCP_JSON_E_TRAILING_COMMA: return "trailing comma";
-    case MCP_JSON_E_NUMBER: return "invalid number";
-    case MCP_JSON_E_NUMBER_RANGE: return "number out of range";
-    case MCP_JSON_E_CONTROL: return "unescaped control character in a string";
-    case MCP_JSON_E_ESCAPE: return "invalid escape sequence";
-    case MCP_JSON_E_SURROGATE: return "unpaired surrogate escape";
-    case MCP_JSON_E_UTF8: return "invalid UTF-8";
-    case MCP_JSON_E_DEPTH: return "nesting too deep";
-    case MCP_JSON_E_TRAILING: return "unexpected text after the value";
-    case MCP_JSON_E_DUPLICATE_KEY: return "duplicate key";
-    case MCP_JSON_E_NOMEM: return "out of memory";
-    case MCP_JSON_E_STRING_LIMIT: return "string too long";
-    case MCP_JSON_E_ARRAY_LIMIT: return "too many array elements";
-    case MCP_JSON_E_VALUE_LIMIT: return "too many values";
+    case MCP_JSON_OK:
+        return "no error";
+    case MCP_JSON_E_EOF:
+        return "unexpected end of input";
+    case MCP_JSON_E_VALUE:
+        return "expected a value";
+    case MCP_JSON_E_LITERAL:
+        return "invalid literal";
+    case MCP_JSON_E_KEY:
+        return "expected a string key";
+    case MCP_JSON_E_COLON:
+        return "expected ':' after the key";
+    case MCP_JSON_E_COMMA:
+        return "expected ',' or the closing bracket";
+    case MCP_JSON_E_TRAILING_COMMA:
+        return "trailing comma";
+    case MCP_JSON_E_NUMBER:
+        return "invalid number";
+    case MCP_JSON_E_NUMBER_RANGE:
+        return "number out of range";
+    case MCP_JSON_E_CONTROL:
+        return "unescaped control character in a string";
+    case MCP_JSON_E_ESCAPE:
+        return "invalid escape sequence";
+    case MCP_JSON_E_SURROGATE:
+        return "unpaired surrogate escape";
+    case MCP_JSON_E_UTF8:
+        return "invalid UTF-8";
+    case MCP_JSON_E_DEPTH:
+        return "nesting too deep";
+    case MCP_JSON_E_TRAILING:
+        return "unexpected text after the value";
+    case MCP_JSON_E_DUPLICATE_KEY:
+        return "duplicate key";
+    case MCP_JSON_E_NOMEM:
+        return "out of memory";
+    case MCP_JSON_E_STRING_LIMIT:
+        return "string too long";
+    case MCP_JSON_E_ARRAY_LIMIT:
+        return "too many array elements";
+    case MCP_JSON_E_VALUE_LIMIT:
+        return "too many values";
     }
     return "unknown error";
 }
 
 /* What the scanner expects next. */
 enum {
-    ST_VALUE,      /* the top-level value */
-    ST_ARR_FIRST,  /* a value or ']' */
-    ST_OBJ_FIRST,  /* a key or '}' */
-    ST_COLON,      /* ':' and a value */
-    ST_AFTER,      /* ',' or the closing bracket; the end at depth 0 */
+    ST_VALUE,     /* the top-level value */
+    ST_ARR_FIRST, /* a value or ']' */
+    ST_OBJ_FIRST, /* a key or '}' */
+    ST_COLON,     /* ':' and a value */
+    ST_AFTER,     /* ',' or the closing bracket; the end at depth 0 */
     ST_DONE,
     ST_ERROR,
 };
 
-void mcp_json_scan_init(mcp_json_scanner *sc, const char *text, size_t len,
-                        const mcp_json_limits *lim)
+void mcp_json_scan_init(mcp_json_scanner *sc, const char *text, size_t len, const mcp_json_limits *lim)
 {
     /* items[] is large (32 KiB) and written before it is read. */
     memset(sc, 0, offsetof(mcp_json_scanner, items));
@@ -156,7 +176,7 @@ static double float_value(const char *p, size_t n)
     char buf[KEEP + 40];
     size_t k = 0, i = 0;
     bool neg = false, sticky = false;
-    long long exp10 = 0;    /* value = DIGITS * 10^exp10 */
+    long long exp10 = 0; /* value = DIGITS * 10^exp10 */
     if (p[i] == '-') {
         neg = true;
         i++;
@@ -280,14 +300,40 @@ static mcp_json_tok number(mcp_json_scanner *sc)
 static const bool plain_byte[256] = {
 #define R8(x) x, x, x, x, x, x, x, x
     /* 0x00-0x1f: control */
-    R8(0), R8(0), R8(0), R8(0),
+    R8(0),
+    R8(0),
+    R8(0),
+    R8(0),
     /* 0x20-0x3f: '"' is 0x22 */
-    1, 1, 0, 1, 1, 1, 1, 1, R8(1), R8(1), R8(1),
+    1,
+    1,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    R8(1),
+    R8(1),
+    R8(1),
     /* 0x40-0x5f: '\\' is 0x5c */
-    R8(1), R8(1), R8(1), 1, 1, 1, 1, 0, 1, 1, 1,
+    R8(1),
+    R8(1),
+    R8(1),
+    1,
+    1,
+    1,
+    1,
+    0,
+    1,
+    1,
+    1,
     /* 0x60-0x7f */
-    R8(1), R8(1), R8(1), R8(1),
-    /* 0x80-0xff: UTF-8, checked on its own */
+    R8(1),
+    R8(1),
+    R8(1),
+    R8(1),
+/* 0x80-0xff: UTF-8, checked on its own */
 #undef R8
 };
 
@@ -332,8 +378,7 @@ static int utf8_len(long cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3; }
 
 /* The escape at t[*p] (a '\\'): checked, *p past it, its decoded length
  * added to *ulen. MCP_JSON_OK, or the error and where (*at). */
-static mcp_json_err escape(const unsigned char *t, size_t n, size_t *p, size_t *ulen, bool *nul,
-                           size_t *at)
+static mcp_json_err escape(const unsigned char *t, size_t n, size_t *p, size_t *ulen, bool *nul, size_t *at)
 {
     size_t q = *p;
     *at = q;
@@ -342,7 +387,14 @@ static mcp_json_err escape(const unsigned char *t, size_t n, size_t *p, size_t *
         return MCP_JSON_E_EOF;
     }
     switch (t[q + 1]) {
-    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+    case '"':
+    case '\\':
+    case '/':
+    case 'b':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't':
         *ulen += 1;
         *p = q + 2;
         return MCP_JSON_OK;
@@ -445,14 +497,29 @@ static mcp_json_tok value(mcp_json_scanner *sc)
     if (++sc->nvalues > sc->max_values)
         return fail(sc, MCP_JSON_E_VALUE_LIMIT, sc->pos);
     switch (sc->text[sc->pos]) {
-    case '{': return open_container(sc, false);
-    case '[': return open_container(sc, true);
-    case '"': return string(sc, MCP_JSON_STRING);
-    case 't': return literal(sc, "true", 4, MCP_JSON_TRUE);
-    case 'f': return literal(sc, "false", 5, MCP_JSON_FALSE);
-    case 'n': return literal(sc, "null", 4, MCP_JSON_NULL);
-    case '-': case '0': case '1': case '2': case '3': case '4':
-    case '5': case '6': case '7': case '8': case '9':
+    case '{':
+        return open_container(sc, false);
+    case '[':
+        return open_container(sc, true);
+    case '"':
+        return string(sc, MCP_JSON_STRING);
+    case 't':
+        return literal(sc, "true", 4, MCP_JSON_TRUE);
+    case 'f':
+        return literal(sc, "false", 5, MCP_JSON_FALSE);
+    case 'n':
+        return literal(sc, "null", 4, MCP_JSON_NULL);
+    case '-':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
         return number(sc);
     default:
         return fail(sc, MCP_JSON_E_VALUE, sc->pos);
@@ -559,15 +626,32 @@ size_t mcp_json_unescape(const char *raw, size_t n, char *out)
         char e = raw[i + 1];
         char simple = 0;
         switch (e) {
-        case '"': simple = '"'; break;
-        case '\\': simple = '\\'; break;
-        case '/': simple = '/'; break;
-        case 'b': simple = '\b'; break;
-        case 'f': simple = '\f'; break;
-        case 'n': simple = '\n'; break;
-        case 'r': simple = '\r'; break;
-        case 't': simple = '\t'; break;
-        default: break;
+        case '"':
+            simple = '"';
+            break;
+        case '\\':
+            simple = '\\';
+            break;
+        case '/':
+            simple = '/';
+            break;
+        case 'b':
+            simple = '\b';
+            break;
+        case 'f':
+            simple = '\f';
+            break;
+        case 'n':
+            simple = '\n';
+            break;
+        case 'r':
+            simple = '\r';
+            break;
+        case 't':
+            simple = '\t';
+            break;
+        default:
+            break;
         }
         if (simple) {
             out[o++] = simple;

@@ -14,14 +14,14 @@
 typedef struct {
     const char *p;
     size_t n;
-    size_t offset;  /* of the key's opening quote */
-    size_t ubuf;    /* where its decoded bytes start in the side buffer */
+    size_t offset; /* of the key's opening quote */
+    size_t ubuf;   /* where its decoded bytes start in the side buffer */
     bool decoded;
 } key_ent;
 
 typedef struct {
-    size_t keys;    /* first key of the object */
-    size_t ubuf;    /* side buffer length when it opened */
+    size_t keys; /* first key of the object */
+    size_t ubuf; /* side buffer length when it opened */
 } open_obj;
 
 typedef struct {
@@ -112,7 +112,7 @@ static size_t open_duplicates(validator *v)
 
 static mcp_json_err validate(validator *v, mcp_json_scanner *sc, size_t *at)
 {
-    void *mem;  /* arrays pass through it to grow(), which takes a void ** */
+    void *mem; /* arrays pass through it to grow(), which takes a void ** */
     bool ok;
     for (;;) {
         mcp_json_tok t = mcp_json_next(sc);
@@ -189,8 +189,7 @@ static mcp_json_err validate(validator *v, mcp_json_scanner *sc, size_t *at)
     }
 }
 
-mcp_json_err mcp_json_validate(const char *text, size_t len, const mcp_json_limits *lim,
-                               size_t *err_offset)
+mcp_json_err mcp_json_validate(const char *text, size_t len, const mcp_json_limits *lim, size_t *err_offset)
 {
     mcp_json_scanner sc;
     mcp_json_scan_init(&sc, text, len, lim);

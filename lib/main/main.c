@@ -108,11 +108,10 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "                         authorization (anyone who reaches it may call tools)\n"
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
-            prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?",
-            MCPIDL_VERSION, def->workers, def->max_message, def->max_depth, def->max_array, def->max_values,
-            def->max_concurrent, def->page_size, def->client_timeout_ms, def->max_pending,
-            def->max_subscriptions, def->max_waiting, def->state_ttl, def->max_tasks, def->task_ttl,
-            def->max_sessions, def->session_idle, def->replay_bytes, def->http_timeout,
+            prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?", MCPIDL_VERSION, def->workers,
+            def->max_message, def->max_depth, def->max_array, def->max_values, def->max_concurrent, def->page_size,
+            def->client_timeout_ms, def->max_pending, def->max_subscriptions, def->max_waiting, def->state_ttl,
+            def->max_tasks, def->task_ttl, def->max_sessions, def->session_idle, def->replay_bytes, def->http_timeout,
             def->max_inflight, def->auth_leeway, def->auth_jwks_refresh);
 }
 
@@ -131,20 +130,49 @@ static void cli_error(const char *fmt, ...)
 
 /* The options that take a value, and those that need --http. */
 static const char *const VALUED[] = {
-    "--workers", "--max-message-bytes", "--max-depth", "--max-string-bytes", "--max-array-items",
-    "--max-values", "--max-concurrent", "--page-size", "--client-timeout", "--max-pending",
-    "--max-subscriptions", "--max-waiting", "--log-level", "--http", "--allow-host",
-    "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout", "--max-inflight-bytes",
-    "--state-key-file", "--state-ttl", "--node-id", "--max-tasks", "--task-ttl",
-    "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource", "--auth-jwks", "--auth-introspect",
-    "--auth-client-id", "--auth-client-secret-file", "--auth-required-scope", "--auth-leeway",
-    "--auth-jwks-refresh", "--auth-algorithms",
+    "--workers",
+    "--max-message-bytes",
+    "--max-depth",
+    "--max-string-bytes",
+    "--max-array-items",
+    "--max-values",
+    "--max-concurrent",
+    "--page-size",
+    "--client-timeout",
+    "--max-pending",
+    "--max-subscriptions",
+    "--max-waiting",
+    "--log-level",
+    "--http",
+    "--allow-host",
+    "--max-sessions",
+    "--session-idle",
+    "--replay-bytes",
+    "--http-timeout",
+    "--max-inflight-bytes",
+    "--state-key-file",
+    "--state-ttl",
+    "--node-id",
+    "--max-tasks",
+    "--task-ttl",
+    "--tls-cert",
+    "--tls-key",
+    "--auth-issuer",
+    "--auth-resource",
+    "--auth-jwks",
+    "--auth-introspect",
+    "--auth-client-id",
+    "--auth-client-secret-file",
+    "--auth-required-scope",
+    "--auth-leeway",
+    "--auth-jwks-refresh",
+    "--auth-algorithms",
 };
 static const char *const HTTP_ONLY[] = {
-    "--allow-host", "--max-sessions", "--session-idle", "--replay-bytes", "--http-timeout",
-    "--max-inflight-bytes", "--node-id", "--tls-cert", "--tls-key", "--auth-issuer", "--auth-resource",
-    "--auth-jwks", "--auth-introspect", "--auth-client-id", "--auth-client-secret-file",
-    "--auth-required-scope", "--auth-leeway", "--auth-jwks-refresh", "--auth-algorithms", "--no-auth",
+    "--allow-host",          "--max-sessions", "--session-idle",      "--replay-bytes",    "--http-timeout",
+    "--max-inflight-bytes",  "--node-id",      "--tls-cert",          "--tls-key",         "--auth-issuer",
+    "--auth-resource",       "--auth-jwks",    "--auth-introspect",   "--auth-client-id",  "--auth-client-secret-file",
+    "--auth-required-scope", "--auth-leeway",  "--auth-jwks-refresh", "--auth-algorithms", "--no-auth",
 };
 
 static bool listed(const char *const *list, size_t n, const char *name, size_t len)
@@ -346,8 +374,8 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
         usage(stderr, prog, server, &def);
         return 2;
     }
-    if (o->no_auth && (o->auth_issuer || o->auth_resource || o->auth_jwks || o->auth_introspect ||
-                       o->auth_client_id || o->auth_client_secret_file || o->nrequired_scopes)) {
+    if (o->no_auth && (o->auth_issuer || o->auth_resource || o->auth_jwks || o->auth_introspect || o->auth_client_id ||
+                       o->auth_client_secret_file || o->nrequired_scopes)) {
         cli_error("--no-auth contradicts the --auth-* options: give one or the other");
         return 2;
     }
@@ -386,16 +414,16 @@ int mcp_main_with(const mcp_server *server, int argc, char **argv, const mcp_tra
         mcp_runtime_log(rt, MCP_LOG_WARN, "cannot install signal handlers: %s", strerror(errno));
     if (chosen) {
         mcp_runtime_log(rt, MCP_LOG_INFO, "%s %s: %zu tool(s), %d worker(s), over %s",
-                        server->name ? server->name : "?", server->version ? server->version : "?",
-                        server->ntools, opt.workers, chosen->name);
+                        server->name ? server->name : "?", server->version ? server->version : "?", server->ntools,
+                        opt.workers, chosen->name);
         rc = chosen->serve(rt);
     } else {
         saved_stdio sv;
         if (!take_stdio(&sv))
             mcp_runtime_log(rt, MCP_LOG_WARN, "cannot set standard output aside: handlers must not print to it");
         mcp_runtime_log(rt, MCP_LOG_INFO, "%s %s: %zu tool(s), %d worker(s), over stdio",
-                        server->name ? server->name : "?", server->version ? server->version : "?",
-                        server->ntools, opt.workers);
+                        server->name ? server->name : "?", server->version ? server->version : "?", server->ntools,
+                        opt.workers);
         rc = mcp_runtime_serve_stdio(rt, sv.in, sv.out);
         give_back_stdio(&sv);
     }

@@ -57,10 +57,7 @@ const mcp_json *mcp_caller_claim(const mcp_caller *caller, const char *name)
     return caller ? mcp_json_get(caller->claims, name) : NULL;
 }
 
-mcp_runtime *mcp_call_runtime(const mcp_call *call)
-{
-    return call && call->job ? mcp_job_env(call->job)->rt : NULL;
-}
+mcp_runtime *mcp_call_runtime(const mcp_call *call) { return call && call->job ? mcp_job_env(call->job)->rt : NULL; }
 
 int mcp_handler_error(mcp_call *call, const char *what, const char **msg)
 {
@@ -218,7 +215,8 @@ bool mcp_base64_valid(const char *s)
             pad++;
             continue;
         }
-        if (pad || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'))
+        if (pad ||
+            !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'))
             return false;
     }
     return pad <= 2;
@@ -256,7 +254,8 @@ mcp_status mcp_content_resource_text(mcp_call *call, const char *uri, const char
     mcp_text_block *blk = block_push(call, MCP_BLOCK_RESOURCE_TEXT);
     if (!blk)
         return MCP_ERROR;
-    if (!block_copy(call, (const char **[]){&blk->uri, &blk->mime, &blk->text}, (const char *const[]){uri, mime, text ? text : ""}, 3))
+    if (!block_copy(call, (const char **[]){&blk->uri, &blk->mime, &blk->text},
+                    (const char *const[]){uri, mime, text ? text : ""}, 3))
         return mcp_fail(call, "out of memory");
     blk->len = strlen(blk->text);
     call->nblocks++;
@@ -272,7 +271,8 @@ mcp_status mcp_content_resource_blob(mcp_call *call, const char *uri, const char
     mcp_text_block *blk = block_push(call, MCP_BLOCK_RESOURCE_BLOB);
     if (!blk)
         return MCP_ERROR;
-    if (!block_copy(call, (const char **[]){&blk->uri, &blk->mime, &blk->data}, (const char *const[]){uri, mime, base64}, 3))
+    if (!block_copy(call, (const char **[]){&blk->uri, &blk->mime, &blk->data},
+                    (const char *const[]){uri, mime, base64}, 3))
         return mcp_fail(call, "out of memory");
     call->nblocks++;
     return MCP_OK;
@@ -394,4 +394,3 @@ void mcp_block_write(mcp_buf *b, bool *first, const mcp_text_block *blk)
 
 /* Defined in jsonw.c: b->data[start..len) made a JSON string literal in place,
  * exactly as mcp_json_string would write it. */
-

@@ -44,8 +44,7 @@ static unsigned needed_capability(const char *method, const char **name)
 /* A request whose params are JSON text (NULL: none); the result parsed into
  * the call's arena. In a modern request, the answer the request carries
  * (multi round-trip requests, mrtr.c). */
-static const mcp_json *client_request_text(mcp_call *call, const char *method, const char *params,
-                                           size_t params_len)
+static const mcp_json *client_request_text(mcp_call *call, const char *method, const char *params, size_t params_len)
 {
     if (!call)
         return NULL;
@@ -62,8 +61,7 @@ static const mcp_json *client_request_text(mcp_call *call, const char *method, c
     if (call->mrtr && !mcp_mrtr_recording(call))
         return mcp_mrtr_request(call, method, params, params_len);
     if (!j) /* a task of 2025-11-25 runs outside its request */
-        return client_fail(call,
-                           "%s: no requests to the client in a task of 2025-11-25 (ask before mcp_task_start)",
+        return client_fail(call, "%s: no requests to the client in a task of 2025-11-25 (ask before mcp_task_start)",
                            method);
     if (!mcp_job_can_ask(j))
         return client_fail(call,
@@ -154,8 +152,8 @@ bool mcp_sample_text(mcp_call *call, const char *prompt, int max_tokens, const c
     return true;
 }
 
-bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schema_json,
-                const mcp_json **content, const char **action)
+bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schema_json, const mcp_json **content,
+                const char **action)
 {
     if (content)
         *content = NULL;
@@ -166,11 +164,10 @@ bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schem
     const char *schema_text = requested_schema_json ? requested_schema_json : "";
     mcp_json_err err = MCP_JSON_OK;
     size_t off = 0;
-    mcp_json *schema =
-        mcp_json_parse(call->arena, schema_text, strlen(schema_text), NULL, &err, &off);
+    mcp_json *schema = mcp_json_parse(call->arena, schema_text, strlen(schema_text), NULL, &err, &off);
     if (!schema || schema->kind != MCP_JOBJECT) {
-        client_fail(call, "elicitation/create: the requested schema is not a JSON object%s%s",
-                    schema ? "" : ": ", schema ? "" : mcp_json_error_str(err));
+        client_fail(call, "elicitation/create: the requested schema is not a JSON object%s%s", schema ? "" : ": ",
+                    schema ? "" : mcp_json_error_str(err));
         return false;
     }
     mcp_buf t;

@@ -30,8 +30,8 @@ mcp_status mcp_complete_value(mcp_call *call, const char *value)
 /* The most values one answer carries (the specification's limit). */
 #define MAX_COMPLETIONS 100
 
-static int complete_invoke(mcp_call *call, const mcp_completer *k, const char *value,
-                           const mcp_json *context, mcp_buf *out, const char **msg)
+static int complete_invoke(mcp_call *call, const mcp_completer *k, const char *value, const mcp_json *context,
+                           mcp_buf *out, const char **msg)
 {
     if (k && k->handler) {
         if (k->handler(call, value, context) != MCP_OK)
@@ -49,8 +49,7 @@ static int complete_invoke(mcp_call *call, const mcp_completer *k, const char *v
             mcp_buf_putc(out, ',');
         mcp_handler_string(out, call->values[i], strlen(call->values[i]));
     }
-    mcp_buf_printf(out, "],\"total\":%zu,\"hasMore\":%s}}", call->nvalues,
-                   call->nvalues > shown ? "true" : "false");
+    mcp_buf_printf(out, "],\"total\":%zu,\"hasMore\":%s}}", call->nvalues, call->nvalues > shown ? "true" : "false");
     return 0;
 }
 
@@ -112,8 +111,7 @@ static void complete_start(mcp_req *r)
             if (strcmp(srv->templates[i].uri_template, uri->s) == 0)
                 t = &srv->templates[i];
         if (!t) {
-            mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, uri->s, uri->len,
-                              "Invalid params: no resource template ");
+            mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, uri->s, uri->len, "Invalid params: no resource template ");
             return;
         }
         for (size_t i = 0; i < t->nvars; i++) {

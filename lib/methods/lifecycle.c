@@ -5,10 +5,7 @@
 #include "internal/methods.h"
 #include "mcpidl/jsonw.h"
 
-static const char *changes(const mcp_server *srv, unsigned flag)
-{
-    return srv->flags & flag ? "true" : "false";
-}
+static const char *changes(const mcp_server *srv, unsigned flag) { return srv->flags & flag ? "true" : "false"; }
 
 void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool tasks25)
 {
@@ -113,8 +110,10 @@ static void discover_start(mcp_req *r)
 
 static void ping_start(mcp_req *r) { mcp_req_result(r, "{}", 2); }
 
-const mcp_method mcp_method_initialize = {
-    .name = "initialize", .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE | MCP_METHOD_LEGACY_ONLY, .start = initialize_start};
+const mcp_method mcp_method_initialize = {.name = "initialize",
+                                          .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE | MCP_METHOD_LEGACY_ONLY,
+                                          .start = initialize_start};
 const mcp_method mcp_method_discover = {
     .name = "server/discover", .flags = MCP_METHOD_MODERN_ONLY | MCP_METHOD_CACHEABLE, .start = discover_start};
-const mcp_method mcp_method_ping = {.name = "ping", .flags = MCP_METHOD_EARLY | MCP_METHOD_LEGACY_ONLY, .start = ping_start};
+const mcp_method mcp_method_ping = {
+    .name = "ping", .flags = MCP_METHOD_EARLY | MCP_METHOD_LEGACY_ONLY, .start = ping_start};

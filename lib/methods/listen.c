@@ -29,8 +29,8 @@ typedef struct listener {
     struct listener *next;
     mcp_listeners *owner;
     mcp_held *h;
-    unsigned hears;  /* HEAR_* */
-    char **uris;     /* resourceSubscriptions honoured */
+    unsigned hears; /* HEAR_* */
+    char **uris;    /* resourceSubscriptions honoured */
     size_t nuris;
 } listener;
 
@@ -111,8 +111,8 @@ static void send_tagged(listener *x, const char *method, const char *more)
 {
     mcp_buf m;
     mcp_buf_init(&m);
-    mcp_buf_printf(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"%s\",\"params\":{\"_meta\":{\"" MCP_META_SUBSCRIPTION_ID
-                       "\":%s}",
+    mcp_buf_printf(&m,
+                   "{\"jsonrpc\":\"2.0\",\"method\":\"%s\",\"params\":{\"_meta\":{\"" MCP_META_SUBSCRIPTION_ID "\":%s}",
                    method, mcp_held_id(x->h));
     if (more) {
         mcp_buf_putc(&m, ',');
@@ -228,7 +228,8 @@ static void listen_start(mcp_req *r)
         return;
     const mcp_json *uris = mcp_json_get(filter, "resourceSubscriptions");
     if (uris && uris->kind != MCP_JARRAY) {
-        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: notifications.resourceSubscriptions must be an array");
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS,
+                      "Invalid params: notifications.resourceSubscriptions must be an array");
         return;
     }
     for (size_t i = 0; uris && i < uris->n; i++)
@@ -275,7 +276,8 @@ static void listen_start(mcp_req *r)
     static const struct {
         unsigned bit;
         const char *key;
-    } KINDS[] = {{HEAR_TOOLS, "toolsListChanged"}, {HEAR_PROMPTS, "promptsListChanged"},
+    } KINDS[] = {{HEAR_TOOLS, "toolsListChanged"},
+                 {HEAR_PROMPTS, "promptsListChanged"},
                  {HEAR_RESOURCES, "resourcesListChanged"}};
     for (size_t i = 0; i < sizeof KINDS / sizeof *KINDS; i++)
         if (hears & KINDS[i].bit) {

@@ -51,7 +51,7 @@ static int tool_ref_cmp(const void *x, const void *y)
 static bool render_list(mcp_listing *l, const char *key, const void *items, size_t n_items, size_t stride,
                         size_t offset, size_t per)
 {
-#define ENTRY(i) (*(const char *const *)((const char *)items + (i) * stride + offset))
+#define ENTRY(i) (*(const char *const *)((const char *)items + (i)*stride + offset))
     size_t n = 0;
     for (size_t i = 0; i < n_items; i++)
         n += ENTRY(i) != NULL;
@@ -96,11 +96,10 @@ mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_option
                           offsetof(mcp_tool, list_entry), per) &&
               render_list(&st->lists[MCP_LIST_RESOURCES], "resources", srv->resources, srv->nresources,
                           sizeof *srv->resources, offsetof(mcp_resource, list_entry), per) &&
-              render_list(&st->lists[MCP_LIST_TEMPLATES], "resourceTemplates", srv->templates,
-                          srv->ntemplates, sizeof *srv->templates,
-                          offsetof(mcp_resource_template, list_entry), per) &&
-              render_list(&st->lists[MCP_LIST_PROMPTS], "prompts", srv->prompts, srv->nprompts,
-                          sizeof *srv->prompts, offsetof(mcp_prompt, list_entry), per);
+              render_list(&st->lists[MCP_LIST_TEMPLATES], "resourceTemplates", srv->templates, srv->ntemplates,
+                          sizeof *srv->templates, offsetof(mcp_resource_template, list_entry), per) &&
+              render_list(&st->lists[MCP_LIST_PROMPTS], "prompts", srv->prompts, srv->nprompts, sizeof *srv->prompts,
+                          offsetof(mcp_prompt, list_entry), per);
     if (ok && srv->ntools > 0) {
         st->tools = calloc(srv->ntools, sizeof *st->tools);
         ok = st->tools != NULL;
@@ -208,8 +207,7 @@ void mcp_list_answer(mcp_req *r, int which)
         }
         p = find_page(l, cursor);
         if (!p) {
-            mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, cursor->s, cursor->len,
-                                "Invalid params: invalid cursor: ");
+            mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, cursor->s, cursor->len, "Invalid params: invalid cursor: ");
             return;
         }
     }
@@ -258,12 +256,11 @@ bool mcp_arguments_of(mcp_req *r, const mcp_json **out)
 /* ---------------------------------------------------------------- the table */
 
 static const mcp_method *const TABLE[] = {
-    &mcp_method_initialize,     &mcp_method_discover,       &mcp_method_ping,           &mcp_method_tools_list,
-    &mcp_method_tools_call,     &mcp_method_set_level,      &mcp_method_resources_list,
-    &mcp_method_templates_list, &mcp_method_resources_read, &mcp_method_subscribe,
-    &mcp_method_unsubscribe,    &mcp_method_prompts_list,   &mcp_method_prompts_get,
-    &mcp_method_complete,       &mcp_method_listen,         &mcp_method_tasks_get,
-    &mcp_method_tasks_update,   &mcp_method_tasks_cancel,   &mcp_method_tasks_result,   &mcp_method_tasks_list,
+    &mcp_method_initialize,     &mcp_method_discover,     &mcp_method_ping,           &mcp_method_tools_list,
+    &mcp_method_tools_call,     &mcp_method_set_level,    &mcp_method_resources_list, &mcp_method_templates_list,
+    &mcp_method_resources_read, &mcp_method_subscribe,    &mcp_method_unsubscribe,    &mcp_method_prompts_list,
+    &mcp_method_prompts_get,    &mcp_method_complete,     &mcp_method_listen,         &mcp_method_tasks_get,
+    &mcp_method_tasks_update,   &mcp_method_tasks_cancel, &mcp_method_tasks_result,   &mcp_method_tasks_list,
 };
 
 const mcp_method_table mcp_methods = {TABLE, sizeof TABLE / sizeof *TABLE};

@@ -10,8 +10,7 @@
 #include "mcpidl/jsonw.h"
 
 /* MCP's log levels, least severe first (mcp_level's order). */
-static const char *const LEVELS[] = {"debug",    "info",  "notice", "warning",
-                                     "error", "critical", "alert",  "emergency"};
+static const char *const LEVELS[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
 #define NLEVELS ((int)(sizeof LEVELS / sizeof *LEVELS))
 
 static void set_level_start(mcp_req *r)
@@ -25,8 +24,8 @@ static void set_level_start(mcp_req *r)
             return;
         }
     mcp_req_error(r, MCP_RPC_INVALID_PARAMS,
-                "Invalid params: level must be one of debug, info, notice, warning, error, "
-                "critical, alert, emergency");
+                  "Invalid params: level must be one of debug, info, notice, warning, error, "
+                  "critical, alert, emergency");
 }
 
 /* A number as an integer when it is one (progress 50, not 50.0). */
@@ -41,10 +40,7 @@ static void put_number(mcp_buf *b, double d)
 static mcp_job *call_job(const mcp_call *call) { return call ? call->job : NULL; }
 
 /* One whole message from the job's handler, not final. */
-static bool job_send(mcp_job *j, const mcp_buf *msg)
-{
-    return j && !msg->oom && mcp_job_send(j, msg->data, msg->len);
-}
+static bool job_send(mcp_job *j, const mcp_buf *msg) { return j && !msg->oom && mcp_job_send(j, msg->data, msg->len); }
 
 bool mcp_log_enabled(const mcp_call *call, mcp_level level)
 {
@@ -148,4 +144,5 @@ void mcp_close_stream(mcp_call *call)
         mcp_job_close_stream(j);
 }
 
-const mcp_method mcp_method_set_level = {.name = "logging/setLevel", .flags = MCP_METHOD_LEGACY_ONLY, .start = set_level_start};
+const mcp_method mcp_method_set_level = {
+    .name = "logging/setLevel", .flags = MCP_METHOD_LEGACY_ONLY, .start = set_level_start};

@@ -11,14 +11,14 @@
 
 typedef struct mock_tool {
     const char *name;
-    const mcp_json **entries;  /* the entries of this tool, in file order */
+    const mcp_json **entries; /* the entries of this tool, in file order */
     size_t n;
     atomic_size_t next;
 } mock_tool;
 
 static struct {
-    mcp_arena arena;           /* holds the parsed file for the life of the process */
-    const mcp_json *calls;     /* the list form, or NULL */
+    mcp_arena arena;       /* holds the parsed file for the life of the process */
+    const mcp_json *calls; /* the list form, or NULL */
     mock_tool *tools;
     size_t ntools;
 } MOCK;
@@ -94,8 +94,8 @@ static bool add_entry(const char *tool, const mcp_json *entry)
         memset(mt, 0, sizeof *mt);
         mt->name = tool;
     }
-    const mcp_json **entries =
-        mcp_arena_realloc(&MOCK.arena, mt->entries, mt->n * sizeof *entries, (mt->n + 1) * sizeof *entries);
+    const mcp_json **entries = mcp_arena_realloc(&MOCK.arena, mt->entries, mt->n * sizeof *entries,
+                                                 (mt->n + 1) * sizeof *entries);
     if (!entries)
         return false;
     mt->entries = entries;

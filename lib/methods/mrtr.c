@@ -32,7 +32,7 @@
 
 struct mcp_mrtr {
     const char *method;
-    const char *subject;       /* the authenticated caller's, or NULL */
+    const char *subject; /* the authenticated caller's, or NULL */
     unsigned char digest[32];
     const mcp_json *earlier;   /* the answers of requestState ("a"), or NULL */
     const mcp_json *responses; /* inputResponses, or NULL */
@@ -41,9 +41,9 @@ struct mcp_mrtr {
     size_t nasked, nkept;
     const char *keys[MAX_INPUTS * 2]; /* the keys of this run, for uniqueness */
     size_t nkeys;
-    unsigned seq;              /* unnamed requests so far */
-    const char *next_key;      /* mcp_input_key */
-    unsigned missing;          /* MCP_CLIENT_* asked for but not declared */
+    unsigned seq;         /* unnamed requests so far */
+    const char *next_key; /* mcp_input_key */
+    unsigned missing;     /* MCP_CLIENT_* asked for but not declared */
     /* 2025-11-25's tasks: a tools/call whose requests to the client are
      * real ones, their answers recorded (kept) for the task's run; and a
      * task's run, which cannot ask (only the recorded answers serve). */
@@ -148,8 +148,7 @@ static int open_state(mcp_call *call, const mcp_env *env, const mcp_json *state,
                    *expiry = mcp_json_get(p, "e"), *answers = mcp_json_get(p, "a");
     /* It verified: only this server wrote it, so a bad shape is a bug or another version. */
     if (!p || !v || v->kind != MCP_JINT || v->i != 1 || !method || method->kind != MCP_JSTRING || !digest ||
-        digest->kind != MCP_JSTRING || !expiry || expiry->kind != MCP_JINT || !answers ||
-        answers->kind != MCP_JOBJECT)
+        digest->kind != MCP_JSTRING || !expiry || expiry->kind != MCP_JINT || !answers || answers->kind != MCP_JOBJECT)
         return fail(msg, "Invalid params: requestState is not one this server understands");
     char want[65];
     hex(want, m->digest, sizeof m->digest);
@@ -206,8 +205,7 @@ bool mcp_mrtr_answer_fits(const char *method, const mcp_json *answer)
         return false;
     if (strcmp(method, "elicitation/create") == 0) {
         const mcp_json *act = mcp_json_get(answer, "action");
-        return mcp_json_str_is(act, "accept") || mcp_json_str_is(act, "decline") ||
-               mcp_json_str_is(act, "cancel");
+        return mcp_json_str_is(act, "accept") || mcp_json_str_is(act, "decline") || mcp_json_str_is(act, "cancel");
     }
     if (strcmp(method, "sampling/createMessage") == 0)
         return mcp_json_get(answer, "content") != NULL;
@@ -337,7 +335,8 @@ int mcp_mrtr_end(mcp_call *call, const mcp_env *env, int code, bool failed, mcp_
         static const struct {
             unsigned bit;
             const char *name;
-        } CAPS[] = {{MCP_CLIENT_SAMPLING, "sampling"}, {MCP_CLIENT_ELICITATION, "elicitation"},
+        } CAPS[] = {{MCP_CLIENT_SAMPLING, "sampling"},
+                    {MCP_CLIENT_ELICITATION, "elicitation"},
                     {MCP_CLIENT_ROOTS, "roots"}};
         bool first = true;
         for (size_t i = 0; i < sizeof CAPS / sizeof *CAPS; i++)

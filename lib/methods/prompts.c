@@ -26,8 +26,7 @@ mcp_status mcp_prompt_description(mcp_call *call, const char *description)
 const mcp_prompt *mcp_find_prompt(const mcp_server *srv, const char *name, size_t len)
 {
     for (size_t i = 0; i < srv->nprompts; i++)
-        if (srv->prompts[i].name && strlen(srv->prompts[i].name) == len &&
-            memcmp(srv->prompts[i].name, name, len) == 0)
+        if (srv->prompts[i].name && strlen(srv->prompts[i].name) == len && memcmp(srv->prompts[i].name, name, len) == 0)
             return &srv->prompts[i];
     return NULL;
 }
@@ -85,15 +84,13 @@ static void get_start(mcp_req *r)
         if (v && v->kind == MCP_JNULL)
             v = NULL;
         if (v && (v->kind != MCP_JSTRING || v->has_nul)) {
-            mcp_req_error(r, MCP_RPC_INVALID_PARAMS,
-                          "Invalid params: argument '%s' of prompt '%s' must be a string", p->args[i].name,
-                          p->name);
+            mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: argument '%s' of prompt '%s' must be a string",
+                          p->args[i].name, p->name);
             return;
         }
         if (!v && p->args[i].required) {
-            mcp_req_error(r, MCP_RPC_INVALID_PARAMS,
-                          "Invalid params: missing required argument '%s' of prompt '%s'", p->args[i].name,
-                          p->name);
+            mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: missing required argument '%s' of prompt '%s'",
+                          p->args[i].name, p->name);
             return;
         }
         vals[i] = v ? v->s : NULL;

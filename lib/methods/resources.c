@@ -20,8 +20,7 @@ static mcp_status contents_item(mcp_call *call, mcp_block_kind kind, const char 
 {
     if (call->nblocks == call->cap_blocks) {
         size_t cap = call->cap_blocks ? call->cap_blocks * 2 : 4;
-        mcp_text_block *b =
-            mcp_arena_realloc(call->arena, call->blocks, call->cap_blocks * sizeof *b, cap * sizeof *b);
+        mcp_text_block *b = mcp_arena_realloc(call->arena, call->blocks, call->cap_blocks * sizeof *b, cap * sizeof *b);
         if (!b)
             return mcp_fail(call, "out of memory");
         call->blocks = b;
@@ -98,8 +97,8 @@ static void contents_json(mcp_buf *out, const mcp_text_block *blocks, size_t n)
     mcp_buf_puts(out, "]}");
 }
 
-static int read_invoke(mcp_call *call, const mcp_resource *r, const mcp_resource_template *t,
-                    const char *const *vars, mcp_buf *out, const char **msg)
+static int read_invoke(mcp_call *call, const mcp_resource *r, const mcp_resource_template *t, const char *const *vars,
+                       mcp_buf *out, const char **msg)
 {
     call->default_mime = r ? r->mime_type : t ? t->mime_type : NULL;
     mcp_status st = MCP_OK;
@@ -193,8 +192,7 @@ static void read_start(mcp_req *r)
     read_data *d = mcp_arena_alloc(mcp_req_arena(r), sizeof *d);
     const char **vars = NULL;
     bool oom = !d;
-    if (d && find_served(mcp_req_env(r)->server, uri->s, mcp_req_arena(r), &d->resource, &d->tmpl, &vars,
-                         &oom)) {
+    if (d && find_served(mcp_req_env(r)->server, uri->s, mcp_req_arena(r), &d->resource, &d->tmpl, &vars, &oom)) {
         d->vars = vars;
         d->uri = uri->s;
         mcp_req_run(r, d);
@@ -330,8 +328,7 @@ static void subscribe(mcp_req *r, bool on)
     const mcp_env *env = mcp_req_env(r);
     if (on) {
         if (uri->len > MCP_MAX_SUBSCRIBE_URI) {
-            mcp_req_error(r, MCP_RPC_INVALID_PARAMS,
-                          "Invalid params: uri longer than %d bytes cannot be subscribed to",
+            mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: uri longer than %d bytes cannot be subscribed to",
                           MCP_MAX_SUBSCRIBE_URI);
             return;
         }
@@ -413,11 +410,20 @@ static bool serves_resources(const mcp_server *srv) { return srv->nresources > 0
 
 const mcp_method mcp_method_resources_list = {
     .name = "resources/list", .flags = MCP_METHOD_CACHEABLE, .served = serves_resources, .start = resources_list_start};
-const mcp_method mcp_method_templates_list = {
-    .name = "resources/templates/list", .flags = MCP_METHOD_CACHEABLE, .served = serves_resources, .start = templates_list_start};
-const mcp_method mcp_method_resources_read = {
-    .name = "resources/read", .flags = MCP_METHOD_CACHEABLE | MCP_METHOD_PRIVATE, .served = serves_resources, .start = read_start, .run = read_run};
-const mcp_method mcp_method_subscribe = {
-    .name = "resources/subscribe", .flags = MCP_METHOD_LEGACY_ONLY, .served = serves_resources, .start = subscribe_start};
-const mcp_method mcp_method_unsubscribe = {
-    .name = "resources/unsubscribe", .flags = MCP_METHOD_LEGACY_ONLY, .served = serves_resources, .start = unsubscribe_start};
+const mcp_method mcp_method_templates_list = {.name = "resources/templates/list",
+                                              .flags = MCP_METHOD_CACHEABLE,
+                                              .served = serves_resources,
+                                              .start = templates_list_start};
+const mcp_method mcp_method_resources_read = {.name = "resources/read",
+                                              .flags = MCP_METHOD_CACHEABLE | MCP_METHOD_PRIVATE,
+                                              .served = serves_resources,
+                                              .start = read_start,
+                                              .run = read_run};
+const mcp_method mcp_method_subscribe = {.name = "resources/subscribe",
+                                         .flags = MCP_METHOD_LEGACY_ONLY,
+                                         .served = serves_resources,
+                                         .start = subscribe_start};
+const mcp_method mcp_method_unsubscribe = {.name = "resources/unsubscribe",
+                                           .flags = MCP_METHOD_LEGACY_ONLY,
+                                           .served = serves_resources,
+                                           .start = unsubscribe_start};

@@ -53,25 +53,25 @@ static const char *const STATUS_NAMES[] = {"working", "input_required", "complet
 typedef struct task {
     struct task *next;
     struct mcp_tasks *store;
-    char id[72];          /* [NODE-]32 hex digits */
+    char id[72]; /* [NODE-]32 hex digits */
     const mcp_tool *tool;
-    char *args;           /* the arguments object as JSON text (NULL: none) */
-    char *subject;        /* the caller's, or NULL */
-    unsigned caps;        /* the client capabilities of the creating request */
+    char *args;    /* the arguments object as JSON text (NULL: none) */
+    char *subject; /* the caller's, or NULL */
+    unsigned caps; /* the client capabilities of the creating request */
     task_status status;
-    mcp_buf answers;      /* "KEY":ANSWER,... recorded so far */
-    mcp_buf pending;      /* input_required: "KEY":{"method":..},... outstanding */
-    mcp_buf outcome;      /* completed: the result object; failed: the error object */
+    mcp_buf answers; /* "KEY":ANSWER,... recorded so far */
+    mcp_buf pending; /* input_required: "KEY":{"method":..},... outstanding */
+    mcp_buf outcome; /* completed: the result object; failed: the error object */
     long long created_ms, updated_ms, expires_ms;
-    atomic_bool cancel;   /* the run's cancellation flag */
-    bool running;         /* a run is going */
+    atomic_bool cancel; /* the run's cancellation flag */
+    bool running;       /* a run is going */
     /* The experimental tasks of 2025-11-25 (a tools/call with params.task
      * in a session of that revision). */
     bool legacy;
     unsigned long long session; /* legacy: the serial of the session that created it */
-    bool is_error;        /* legacy, failed: outcome is the tool's isError result */
-    long long ttl_ms;     /* legacy: the task's ttl (the one asked for, at most the store's) */
-    struct waiter *waiters; /* legacy: the tasks/result requests held until the end */
+    bool is_error;              /* legacy, failed: outcome is the tool's isError result */
+    long long ttl_ms;           /* legacy: the task's ttl (the one asked for, at most the store's) */
+    struct waiter *waiters;     /* legacy: the tasks/result requests held until the end */
 } task;
 
 /* A tasks/result kept open until its task ends. */
@@ -91,8 +91,8 @@ struct mcp_tasks {
     size_t n, max;
     long long ttl_ms;
     size_t running;
-    size_t page;         /* tasks/list: tasks per page */
-    char node[40];       /* --node-id and '-', or empty */
+    size_t page;   /* tasks/list: tasks per page */
+    char node[40]; /* --node-id and '-', or empty */
 };
 
 static long long now_ms(void)
@@ -477,8 +477,8 @@ static int create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments
     return legacy ? 0 : MCP_RUN_TASK;
 }
 
-int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers,
-                    size_t len, unsigned client_caps, const char *subject, mcp_buf *out, const char **msg)
+int mcp_task_create(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *arguments, const char *answers, size_t len,
+                    unsigned client_caps, const char *subject, mcp_buf *out, const char **msg)
 {
     return create(ts, tool, arguments, answers, len, client_caps, subject, NULL, out, msg);
 }
@@ -526,8 +526,7 @@ static task *task_of(mcp_req *r, mcp_tasks **store)
     if (ctx->modern && !(ctx->client_caps & MCP_CLIENT_TASKS)) {
         static const char DATA[] = "{\"requiredCapabilities\":{\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}}}";
         mcp_req_error_data(r, MCP_RPC_MISSING_CAPABILITY,
-                           "Missing required client capability: extension " MCP_TASKS_EXTENSION, DATA,
-                           sizeof DATA - 1);
+                           "Missing required client capability: extension " MCP_TASKS_EXTENSION, DATA, sizeof DATA - 1);
         return NULL;
     }
     const mcp_json *id = mcp_need_string(r, mcp_req_params(r), "taskId");
@@ -589,7 +588,9 @@ static void finish_waiters(task *t, bool gone)
         mcp_buf b;
         mcp_buf_init(&b);
         if (gone && !terminal(t->status))
-            mcp_buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":\"Failed to retrieve task: the task has expired\"}}",
+            mcp_buf_printf(&b,
+                           "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":\"Failed to retrieve "
+                           "task: the task has expired\"}}",
                            mcp_held_id(w->h), MCP_RPC_INVALID_PARAMS);
         else
             put_final(&b, t, mcp_held_id(w->h));
@@ -852,8 +853,7 @@ static void tasks_cancel_start(mcp_req *r)
 
 /* tasks/get and tasks/cancel: both revisions (a 2025 request sees the
  * 2025 tasks, a modern one the extension's). */
-const mcp_method mcp_method_tasks_get = {
-    .name = "tasks/get", .served = mcp_server_has_tasks, .start = tasks_get_start};
+const mcp_method mcp_method_tasks_get = {.name = "tasks/get", .served = mcp_server_has_tasks, .start = tasks_get_start};
 const mcp_method mcp_method_tasks_update = {.name = "tasks/update",
                                             .flags = MCP_METHOD_MODERN_ONLY,
                                             .served = mcp_server_has_tasks,
@@ -864,7 +864,5 @@ const mcp_method mcp_method_tasks_result = {.name = "tasks/result",
                                             .flags = MCP_METHOD_LEGACY_ONLY,
                                             .served = mcp_server_has_tasks,
                                             .start = tasks_result_start};
-const mcp_method mcp_method_tasks_list = {.name = "tasks/list",
-                                          .flags = MCP_METHOD_LEGACY_ONLY,
-                                          .served = mcp_server_has_tasks,
-                                          .start = tasks_list_start};
+const mcp_method mcp_method_tasks_list = {
+    .name = "tasks/list", .flags = MCP_METHOD_LEGACY_ONLY, .served = mcp_server_has_tasks, .start = tasks_list_start};

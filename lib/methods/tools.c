@@ -96,9 +96,10 @@ static bool render(mcp_buf *b, bool *first, const mcp_type *t, const mcp_json *v
     const mcp_type *e = effective(t, v);
     if (v->kind == MCP_JARRAY && !(e && e->kind == MCP_T_SET)) {
         for (size_t i = 0; i < v->n; i++) {
-            const mcp_type *it = !e ? NULL : e->kind == MCP_T_TUPLE ? (i < e->nitems ? e->items[i] : NULL)
-                                         : e->kind == MCP_T_LIST    ? e->elem
-                                                                    : NULL;
+            const mcp_type *it = !e                       ? NULL
+                                 : e->kind == MCP_T_TUPLE ? (i < e->nitems ? e->items[i] : NULL)
+                                 : e->kind == MCP_T_LIST  ? e->elem
+                                                          : NULL;
             if (!render(b, first, it, v->items[i], scratch))
                 return false;
         }
@@ -260,10 +261,7 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 
 /* ---------------------------------------------------------------- the methods */
 
-bool mcp_version_has_tasks25(const char *version)
-{
-    return version && strcmp(version, "2025-11-25") == 0;
-}
+bool mcp_version_has_tasks25(const char *version) { return version && strcmp(version, "2025-11-25") == 0; }
 
 bool mcp_server_has_tasks(const mcp_server *srv)
 {
@@ -278,8 +276,8 @@ static void tools_list_start(mcp_req *r) { mcp_list_answer(r, MCP_LIST_TOOLS); }
 typedef struct call_data {
     const mcp_tool *tool;
     const mcp_json *args;
-    bool task25;       /* 2025-11-25: params.task, the call is a task */
-    long long ttl_ms;  /* params.task.ttl (0: none) */
+    bool task25;                /* 2025-11-25: params.task, the call is a task */
+    long long ttl_ms;           /* params.task.ttl (0: none) */
     unsigned long long session; /* task25: the session's serial (the task is its) */
 } call_data;
 
@@ -296,8 +294,9 @@ static bool task_param(mcp_req *r, const mcp_tool *tool, bool *task25, long long
     const mcp_json *task = mcp_json_get(mcp_req_params(r), "task");
     if (!task) {
         if (tool->task == MCP_TASK_REQUIRED) {
-            mcp_req_error_named(r, MCP_RPC_METHOD_NOT_FOUND, tool->name, strlen(tool->name),
-                                "Method not found: task augmentation required (execution.taskSupport: required) for tool ");
+            mcp_req_error_named(
+                r, MCP_RPC_METHOD_NOT_FOUND, tool->name, strlen(tool->name),
+                "Method not found: task augmentation required (execution.taskSupport: required) for tool ");
             return false;
         }
         return true;
@@ -345,9 +344,10 @@ static void tools_call_start(mcp_req *r)
     if (tool->task == MCP_TASK_REQUIRED && mcp_req_ctx(r)->modern &&
         !(mcp_req_ctx(r)->client_caps & MCP_CLIENT_TASKS)) {
         static const char DATA[] = "{\"requiredCapabilities\":{\"extensions\":{\"" MCP_TASKS_EXTENSION "\":{}}}}";
-        mcp_req_error_data(r, MCP_RPC_MISSING_CAPABILITY,
-                           "Missing required client capability: the tool runs only as a task (extension " MCP_TASKS_EXTENSION ")",
-                           DATA, sizeof DATA - 1);
+        mcp_req_error_data(
+            r, MCP_RPC_MISSING_CAPABILITY,
+            "Missing required client capability: the tool runs only as a task (extension " MCP_TASKS_EXTENSION ")",
+            DATA, sizeof DATA - 1);
         return;
     }
     bool task25;
@@ -439,6 +439,6 @@ static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg
     return mcp_mrtr_end(&call, env, code, call.failed, out, msg, err_data);
 }
 
-const mcp_method mcp_method_tools_list = {.name = "tools/list", .flags = MCP_METHOD_CACHEABLE, .start = tools_list_start};
-const mcp_method mcp_method_tools_call = {
-    .name = "tools/call", .start = tools_call_start, .run = tools_call_run};
+const mcp_method mcp_method_tools_list = {
+    .name = "tools/list", .flags = MCP_METHOD_CACHEABLE, .start = tools_list_start};
+const mcp_method mcp_method_tools_call = {.name = "tools/call", .start = tools_call_start, .run = tools_call_run};

@@ -44,8 +44,10 @@ void mcp_options_default(mcp_options *o)
 
 mcp_json_limits mcp_options_json_limits(const mcp_options *o)
 {
-    mcp_json_limits l = {.max_depth = o->max_depth, .max_string = o->max_string,
-                         .max_array = o->max_array, .max_values = o->max_values};
+    mcp_json_limits l = {.max_depth = o->max_depth,
+                         .max_string = o->max_string,
+                         .max_array = o->max_array,
+                         .max_values = o->max_values};
     if (l.max_depth <= 0)
         l.max_depth = MCP_JSON_DEFAULT_MAX_DEPTH;
     if (l.max_depth > MCP_JSON_DEPTH_CAP)
@@ -108,8 +110,8 @@ bool mcp_log_level_parse(const char *name, mcp_log_level *out)
         const char *name;
         mcp_log_level level;
     } NAMES[] = {
-        {"quiet", MCP_LOG_QUIET}, {"error", MCP_LOG_ERROR}, {"warn", MCP_LOG_WARN},
-        {"warning", MCP_LOG_WARN}, {"info", MCP_LOG_INFO},  {"debug", MCP_LOG_DEBUG},
+        {"quiet", MCP_LOG_QUIET},  {"error", MCP_LOG_ERROR}, {"warn", MCP_LOG_WARN},
+        {"warning", MCP_LOG_WARN}, {"info", MCP_LOG_INFO},   {"debug", MCP_LOG_DEBUG},
     };
     for (size_t i = 0; name && i < sizeof NAMES / sizeof *NAMES; i++)
         if (strcmp(name, NAMES[i].name) == 0) {

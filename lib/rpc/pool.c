@@ -39,13 +39,13 @@ struct mcp_pool {
     pthread_cond_t work;   /* a job was queued, a thread should retire, or shutdown */
     pthread_cond_t exited; /* a thread ended (shutdown waits for all) */
     mcp_pool_queue *rhead, *rtail;
-    size_t queued;         /* jobs on all queues */
-    int nwaiting;          /* workers blocked on `work` */
+    size_t queued; /* jobs on all queues */
+    int nwaiting;  /* workers blocked on `work` */
     bool stopping;
-    int target;            /* workers that should be runnable */
+    int target; /* workers that should be runnable */
     int max_blocked, nblocked;
-    int nrun;              /* threads not inside block_begin/end */
-    int total;             /* threads started and not ended */
+    int nrun;  /* threads not inside block_begin/end */
+    int total; /* threads started and not ended */
     thread_slot *slots;
     int nslots;
 };

@@ -71,24 +71,24 @@ typedef struct batch {
 /* The caching hints of a result (2026-07-28: on discover, the lists and
  * resources/read). */
 typedef struct cache_hint {
-    bool set;           /* given by the method (else the table's flags decide) */
+    bool set; /* given by the method (else the table's flags decide) */
     long long ttl_ms;
     bool private_scope;
 } cache_hint;
 
 struct mcp_job {
-    mcp_task task;                /* first: the pool's link (run_job casts back) */
-    struct mcp_job *prev, *next;  /* the in-flight list */
+    mcp_task task;               /* first: the pool's link (run_job casts back) */
+    struct mcp_job *prev, *next; /* the in-flight list */
     mcp_session *s;
-    slot *sl;                     /* the job's own: the handler's arena, the answer's text */
-    batch *b;                     /* NULL, or the batch the request came in */
+    slot *sl; /* the job's own: the handler's arena, the answer's text */
+    batch *b; /* NULL, or the batch the request came in */
     const mcp_method *m;
-    void *data;                   /* what the method's start handed over */
+    void *data; /* what the method's start handed over */
     const mcp_json *params, *meta;
     mcp_reqctx ctx;
-    cache_hint cache;             /* mcp_job_set_cache */
+    cache_hint cache; /* mcp_job_set_cache */
     rpc_id id;
-    void *rctx;                   /* the transport's reply context */
+    void *rctx; /* the transport's reply context */
     atomic_bool cancelled;
 };
 
@@ -107,8 +107,8 @@ struct mcp_req {
 struct mcp_held {
     struct mcp_held *prev, *next; /* the session's list, under mu */
     mcp_session *s;
-    rpc_id id;                    /* its string (s) is id_text's copy */
-    char *id_json;                /* the id as JSON text */
+    rpc_id id;     /* its string (s) is id_text's copy */
+    char *id_json; /* the id as JSON text */
     void *rctx;
     void (*on_end)(mcp_held *h, void *arg);
     void *arg;
@@ -119,12 +119,12 @@ typedef enum { P_WAIT, P_RESULT, P_ERROR } pend_state;
 
 typedef struct pending {
     bool used;
-    int64_t id;          /* the request's id (the session's own counter) */
-    mcp_job *j;          /* the job whose handler waits */
+    int64_t id; /* the request's id (the session's own counter) */
+    mcp_job *j; /* the job whose handler waits */
     pend_state state;
-    char *text;          /* P_RESULT: the result as JSON text; P_ERROR: the message (malloc) */
+    char *text; /* P_RESULT: the result as JSON text; P_ERROR: the message (malloc) */
     size_t len;
-    pthread_cond_t cv;   /* signalled under mu when state changes or the wait must end */
+    pthread_cond_t cv; /* signalled under mu when state changes or the wait must end */
 } pending;
 
 typedef mcp_job job;
@@ -135,28 +135,28 @@ struct mcp_session {
     mcp_sink_fn sink;
     void *sink_ctx;
     atomic_bool broken;
-    mcp_pool *own_pool;     /* the session's own workers (stdio), shut down with it */
+    mcp_pool *own_pool; /* the session's own workers (stdio), shut down with it */
 
     /* The reading thread's. */
-    bool stateless;       /* every request is modern (an HTTP request of a modern revision) */
+    bool stateless; /* every request is modern (an HTTP request of a modern revision) */
     bool initialized;
-    mcp_reqctx ctx;       /* what requests of this session carry */
-    void *rctx;           /* the reply context of the message being handled */
+    mcp_reqctx ctx;           /* what requests of this session carry */
+    void *rctx;               /* the reply context of the message being handled */
     const mcp_caller *caller; /* who sent it */
-    slot *cur;            /* a slot ready for the next message */
-    mcp_buf reply;        /* an answer being written */
-    mcp_buf msg;          /* an error message being written */
+    slot *cur;                /* a slot ready for the next message */
+    mcp_buf reply;            /* an answer being written */
+    mcp_buf msg;              /* an error message being written */
 
     /* Shared, under mu. */
     pthread_mutex_t mu;
-    pthread_cond_t idle;  /* active dropped to 0 */
+    pthread_cond_t idle; /* active dropped to 0 */
     job *inflight;
-    int active;           /* jobs not yet finished (drain waits for 0) */
-    int admitted;         /* jobs not yet answered: the concurrency limit counts these, so a client
+    int active;   /* jobs not yet finished (drain waits for 0) */
+    int admitted; /* jobs not yet answered: the concurrency limit counts these, so a client
                            * that sends its next request on reading an answer is never refused */
     slot *free_slots;
 
-    mcp_pool *pool;       /* NULL: handlers run on the reading thread */
+    mcp_pool *pool;        /* NULL: handlers run on the reading thread */
     mcp_pool_queue *queue; /* the session's turn in the pool */
 
     /* logging/setLevel (read when a request starts). */
@@ -405,8 +405,8 @@ static void render_head(mcp_buf *out, const rpc_id *id)
 
 /* A whole error answer with `data` (JSON text, NULL: none); the id is left
  * out when unknown (NULL or ID_NONE). */
-static void render_error_data(mcp_buf *out, const rpc_id *id, int code, const char *msg, size_t len,
-                              const char *data, size_t data_len)
+static void render_error_data(mcp_buf *out, const rpc_id *id, int code, const char *msg, size_t len, const char *data,
+                              size_t data_len)
 {
     mcp_buf_puts(out, "{\"jsonrpc\":\"2.0\",");
     if (id && id->kind != ID_NONE) {
@@ -444,14 +444,14 @@ static void render_error(mcp_buf *out, const rpc_id *id, int code, const char *m
  * bytes of that text the caller still sends after it (without its '{').
  * A retry of a multi round-trip request (params with inputResponses or
  * requestState) is never cacheable. */
-static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_method *m, int code,
-                                const cache_hint *hint, const mcp_json *params, const char *result, size_t n)
+static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_method *m, int code, const cache_hint *hint,
+                                const mcp_json *params, const char *result, size_t n)
 {
     /* input_required and task results are never cacheable. */
     bool input_required = code != 0;
     mcp_buf_puts(out, code == MCP_RUN_INPUT_REQUIRED ? "{\"resultType\":\"input_required\""
-                      : code == MCP_RUN_TASK        ? "{\"resultType\":\"task\""
-                                                    : "{\"resultType\":\"complete\"");
+                      : code == MCP_RUN_TASK         ? "{\"resultType\":\"task\""
+                                                     : "{\"resultType\":\"complete\"");
     mcp_buf_puts(out, ",\"_meta\":{\"" MCP_META_SERVER_INFO "\":");
     mcp_buf_puts(out, env->server_info);
     mcp_buf_putc(out, '}');
@@ -486,8 +486,8 @@ static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_meth
 
 /* Reading thread: a result whose text is result[0..n); a modern request's
  * carries resultType and the server's identity. */
-static void reply_result_ctx(mcp_session *s, batch *b, const rpc_id *id, const mcp_reqctx *ctx,
-                             const mcp_method *m, const mcp_json *params, const char *result, size_t n)
+static void reply_result_ctx(mcp_session *s, batch *b, const rpc_id *id, const mcp_reqctx *ctx, const mcp_method *m,
+                             const mcp_json *params, const char *result, size_t n)
 {
     mcp_buf_clear(&s->reply);
     render_head(&s->reply, id);
@@ -506,8 +506,8 @@ static void reply_result_ctx(mcp_session *s, batch *b, const rpc_id *id, const m
 
 /* Reading thread: an error; the message is formatted, then, when `name` is
  * not NULL, followed by name[0..name_len) (text from the client). */
-static void reply_error_va(mcp_session *s, batch *b, const rpc_id *id, int code, const char *name,
-                           size_t name_len, const char *fmt, va_list ap)
+static void reply_error_va(mcp_session *s, batch *b, const rpc_id *id, int code, const char *name, size_t name_len,
+                           const char *fmt, va_list ap)
 {
     char text[256];
     int n = vsnprintf(text, sizeof text, fmt, ap);
@@ -530,8 +530,7 @@ static void reply_error_va(mcp_session *s, batch *b, const rpc_id *id, int code,
     emit(s, b, s->rctx, &part, 1);
 }
 
-static void reply_error(mcp_session *s, batch *b, const rpc_id *id, int code, const char *fmt, ...)
-    MCP_PRINTF(5, 6);
+static void reply_error(mcp_session *s, batch *b, const rpc_id *id, int code, const char *fmt, ...) MCP_PRINTF(5, 6);
 static void reply_error(mcp_session *s, batch *b, const rpc_id *id, int code, const char *fmt, ...)
 {
     va_list ap;
@@ -540,10 +539,10 @@ static void reply_error(mcp_session *s, batch *b, const rpc_id *id, int code, co
     va_end(ap);
 }
 
-static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int code, const char *name,
-                              size_t name_len, const char *fmt, ...) MCP_PRINTF(7, 8);
-static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int code, const char *name,
-                              size_t name_len, const char *fmt, ...)
+static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int code, const char *name, size_t name_len,
+                              const char *fmt, ...) MCP_PRINTF(7, 8);
+static void reply_error_named(mcp_session *s, batch *b, const rpc_id *id, int code, const char *name, size_t name_len,
+                              const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -635,8 +634,7 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
         if (code != 0 && code != MCP_RUN_INPUT_REQUIRED && code != MCP_RUN_TASK) {
             if (!msg)
                 msg = "Internal error";
-            render_error_data(&sl->head, &j->id, code, msg, strlen(msg), data.len ? data.data : NULL,
-                              data.len);
+            render_error_data(&sl->head, &j->id, code, msg, strlen(msg), data.len ? data.data : NULL, data.len);
             if (!sl->head.oom) {
                 parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
                 nparts = 1;
@@ -646,8 +644,7 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
             const char *text = sl->result.data ? sl->result.data : "{}";
             size_t len = sl->result.data ? sl->result.len : 2, rest = len;
             if (j->ctx.modern)
-                rest = put_modern_result(&sl->head, j->s->env, j->m, code, &j->cache,
-                                         j->params, text, len);
+                rest = put_modern_result(&sl->head, j->s->env, j->m, code, &j->cache, j->params, text, len);
             if (!sl->head.oom) {
                 parts[0] = (mcp_out_part){sl->head.data, sl->head.len};
                 parts[1] = (mcp_out_part){text + (len - rest), rest};
@@ -745,8 +742,8 @@ void mcp_req_run(mcp_req *r, void *data)
         pthread_mutex_unlock(&s->mu);
         if (b)
             slot_put(s, js);
-        reply_error(s, b, &r->id, MCP_RPC_INTERNAL_ERROR,
-                    "Internal error: too many concurrent requests (limit %d)", s->set->max_concurrent);
+        reply_error(s, b, &r->id, MCP_RPC_INTERNAL_ERROR, "Internal error: too many concurrent requests (limit %d)",
+                    s->set->max_concurrent);
         return;
     }
     s->active++;
@@ -872,8 +869,11 @@ static void held_end(mcp_session *s, mcp_held *h, bool graceful)
     if (graceful && !atomic_load(&s->broken)) {
         mcp_buf t;
         mcp_buf_init(&t);
-        mcp_buf_printf(&t, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"resultType\":\"complete\",\"_meta\":{\"" MCP_META_SERVER_INFO "\":%s,\"" MCP_META_SUBSCRIPTION_ID "\":%s}}}",
-                       h->id_json, s->env->server_info ? s->env->server_info : "{}", h->id_json);
+        mcp_buf_printf(
+            &t,
+            "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"resultType\":\"complete\",\"_meta\":{\"" MCP_META_SERVER_INFO
+            "\":%s,\"" MCP_META_SUBSCRIPTION_ID "\":%s}}}",
+            h->id_json, s->env->server_info ? s->env->server_info : "{}", h->id_json);
         mcp_out_part part = {t.data, t.len};
         sink_send(s, h->rctx, t.oom ? NULL : &part, t.oom ? 0 : 1, true);
         mcp_buf_free(&t);
@@ -959,8 +959,7 @@ static void cancel(mcp_session *s, const mcp_json *rid)
     for (job *j = s->inflight; j; j = j->next) {
         if (j->id.kind != id.kind)
             continue;
-        if (id.kind == ID_INT ? j->id.i == id.i
-                              : j->id.len == id.len && memcmp(j->id.s, id.s, id.len) == 0) {
+        if (id.kind == ID_INT ? j->id.i == id.i : j->id.len == id.len && memcmp(j->id.s, id.s, id.len) == 0) {
             atomic_store(&j->cancelled, true);
             found++;
         }
@@ -989,10 +988,7 @@ const atomic_bool *mcp_job_cancelled(const mcp_job *j) { return &j->cancelled; }
 
 bool mcp_job_can_ask(const mcp_job *j) { return j->s->pool != NULL; }
 
-bool mcp_job_live(const mcp_job *j)
-{
-    return j && !atomic_load(&j->cancelled) && !atomic_load(&j->s->broken);
-}
+bool mcp_job_live(const mcp_job *j) { return j && !atomic_load(&j->cancelled) && !atomic_load(&j->s->broken); }
 
 bool mcp_job_send(mcp_job *j, const char *text, size_t len)
 {
@@ -1053,8 +1049,9 @@ int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t param
     *result_len = 0;
     mcp_session *s = j->s;
     if (!s->pool)
-        return ask_fail(why, "%s: requests to the client need worker threads (with --workers 0 "
-                             "the handler runs on the thread that would read the answer)",
+        return ask_fail(why,
+                        "%s: requests to the client need worker threads (with --workers 0 "
+                        "the handler runs on the thread that would read the answer)",
                         method);
     if (!mcp_job_live(j))
         return ask_fail(why, "%s: the call was cancelled", method);
@@ -1090,8 +1087,7 @@ int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t param
             return ask_fail(why, "%s: the session is closing", method);
         if (nomem)
             return ask_fail(why, "%s: out of memory", method);
-        return ask_fail(why, "%s: too many requests to the client pending (limit %d)", method,
-                        s->set->max_pending);
+        return ask_fail(why, "%s: too many requests to the client pending (limit %d)", method, s->set->max_pending);
     }
     /* The wait ahead must not hold a worker that other requests need: the
      * pool runs another thread meanwhile, up to max_waiting waits at once. */
@@ -1126,8 +1122,7 @@ int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t param
         deadline.tv_nsec -= 1000000000L;
     }
     pthread_mutex_lock(&s->mu);
-    while (sent && p->state == P_WAIT && !atomic_load(&j->cancelled) && !atomic_load(&s->broken) &&
-           !s->closing) {
+    while (sent && p->state == P_WAIT && !atomic_load(&j->cancelled) && !atomic_load(&s->broken) && !s->closing) {
         if (pthread_cond_timedwait(&p->cv, &s->mu, &deadline) == ETIMEDOUT)
             break;
     }
@@ -1152,7 +1147,9 @@ int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t param
         rc = ask_fail(why, "%s: %s", method, text);
     else if (!sent)
         rc = ask_fail(why, "%s: %s", method,
-                      oom ? "out of memory" : broken ? "the client is gone" : "the call was cancelled");
+                      oom      ? "out of memory"
+                      : broken ? "the client is gone"
+                               : "the call was cancelled");
     else if (broken)
         rc = ask_fail(why, "%s: the client is gone", method);
     else if (cancelled) {
@@ -1162,8 +1159,7 @@ int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t param
         rc = ask_fail(why, "%s: the session is closing", method);
     } else {
         cancel_client_request(j, id, "timed out");
-        rc = ask_fail(why, "%s: no answer from the client within %d ms", method,
-                      s->set->client_timeout_ms);
+        rc = ask_fail(why, "%s: no answer from the client within %d ms", method, s->set->client_timeout_ms);
     }
     free(text);
     return rc;
@@ -1300,8 +1296,7 @@ static bool dispatch_modern(mcp_session *s, mcp_req *r, const mcp_json *method, 
         mcp_buf_puts(&data, ",\"requested\":");
         put_str(&data, pv->s, pv->len);
         mcp_buf_putc(&data, '}');
-        mcp_req_error_data(r, MCP_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data.data,
-                           data.len);
+        mcp_req_error_data(r, MCP_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data.data, data.len);
         mcp_buf_free(&data);
         return false;
     }
@@ -1340,8 +1335,7 @@ static bool dispatch_modern(mcp_session *s, mcp_req *r, const mcp_json *method, 
     }
     r->m = find_method(s, method, true);
     if (!r->m) {
-        reply_error_named(s, b, &r->id, MCP_RPC_METHOD_NOT_FOUND, method->s, method->len,
-                          "Method not found: ");
+        reply_error_named(s, b, &r->id, MCP_RPC_METHOD_NOT_FOUND, method->s, method->len, "Method not found: ");
         return false;
     }
     assert(r->m->start);
@@ -1368,7 +1362,7 @@ typedef struct envelope {
     bool response;
     rpc_id id;
     const mcp_json *method, *params;
-    const char *error;  /* NULL: a request (id) or notification (no id) */
+    const char *error; /* NULL: a request (id) or notification (no id) */
     bool error_with_id;
 } envelope;
 
@@ -1469,8 +1463,7 @@ static const char *scope_missing(const mcp_session *s, const mcp_json *m)
 static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
 {
     if (m->kind != MCP_JOBJECT) {
-        reply_error(s, b, NULL, MCP_RPC_INVALID_REQUEST,
-                    "Invalid Request: a message must be a JSON object");
+        reply_error(s, b, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
         return false;
     }
     envelope e;
@@ -1519,13 +1512,11 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         return false;
     }
     if (s->initialized && r.m && (r.m->flags & MCP_METHOD_INITIALIZE)) {
-        reply_error(s, b, &r.id, MCP_RPC_INVALID_REQUEST,
-                    "Invalid Request: the server is already initialized");
+        reply_error(s, b, &r.id, MCP_RPC_INVALID_REQUEST, "Invalid Request: the server is already initialized");
         return false;
     }
     if (!r.m) {
-        reply_error_named(s, b, &r.id, MCP_RPC_METHOD_NOT_FOUND, e.method->s, e.method->len,
-                          "Method not found: ");
+        reply_error_named(s, b, &r.id, MCP_RPC_METHOD_NOT_FOUND, e.method->s, e.method->len, "Method not found: ");
         return false;
     }
     if (r.params && r.params->kind != MCP_JOBJECT) {
@@ -1577,8 +1568,8 @@ static bool is_blank(const char *t, size_t n)
 void mcp_session_too_large(mcp_session *s, void *reply_ctx)
 {
     s->rctx = reply_ctx;
-    reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST,
-                "Invalid Request: message too large (limit %zu bytes)", s->set->max_message);
+    reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: message too large (limit %zu bytes)",
+                s->set->max_message);
 }
 
 bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *reply_ctx)
@@ -1586,8 +1577,7 @@ bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *rep
     return mcp_session_message_from(s, text, len, reply_ctx, NULL);
 }
 
-bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx,
-                              const mcp_caller *caller)
+bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx, const mcp_caller *caller)
 {
     s->rctx = reply_ctx;
     s->caller = caller;
@@ -1619,33 +1609,30 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
         if (err == MCP_JSON_E_NOMEM)
             reply_error(s, NULL, NULL, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
         else if (err == MCP_JSON_E_DEPTH)
-            reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST,
-                        "Invalid Request: nesting deeper than %d levels", s->env->limits.max_depth);
+            reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: nesting deeper than %d levels",
+                        s->env->limits.max_depth);
         else if (err == MCP_JSON_E_STRING_LIMIT)
             reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST,
-                        "Invalid Request: string longer than %zu bytes at byte %zu",
-                        s->env->limits.max_string, off);
+                        "Invalid Request: string longer than %zu bytes at byte %zu", s->env->limits.max_string, off);
         else if (err == MCP_JSON_E_ARRAY_LIMIT)
             reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST,
-                        "Invalid Request: array longer than %zu items at byte %zu",
-                        s->env->limits.max_array, off);
+                        "Invalid Request: array longer than %zu items at byte %zu", s->env->limits.max_array, off);
         else if (err == MCP_JSON_E_VALUE_LIMIT)
             reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST,
-                        "Invalid Request: more than %zu values in one message at byte %zu",
-                        s->env->limits.max_values, off);
+                        "Invalid Request: more than %zu values in one message at byte %zu", s->env->limits.max_values,
+                        off);
         else if (err == MCP_JSON_E_NUMBER_RANGE || err == MCP_JSON_E_SURROGATE)
             /* RFC 8259's grammar allows both (1e400, "\ud800"); it is the
              * server that refuses them: not a parse error. */
             reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: %s at byte %zu",
                         mcp_json_error_str(err), off);
         else
-            reply_error(s, NULL, NULL, MCP_RPC_PARSE_ERROR, "Parse error: %s at byte %zu",
-                        mcp_json_error_str(err), off);
+            reply_error(s, NULL, NULL, MCP_RPC_PARSE_ERROR, "Parse error: %s at byte %zu", mcp_json_error_str(err),
+                        off);
     } else if (m->kind == MCP_JARRAY) {
         if (!s->ctx.version || strcmp(s->ctx.version, MCP_BATCH_VERSION) != 0) {
             reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST,
-                        "Invalid Request: batches are only allowed with protocol version "
-                        MCP_BATCH_VERSION);
+                        "Invalid Request: batches are only allowed with protocol version " MCP_BATCH_VERSION);
         } else if (m->n == 0) {
             reply_error(s, NULL, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: empty batch");
         } else {

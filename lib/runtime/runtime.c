@@ -84,16 +84,14 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     if (!server || server->abi != MCPIDL_ABI) {
         why = "the server table was generated for another version of libmcpidl (regenerate it)";
     } else if (pipe(rt->stop_pipe) != 0 || !set_flags(rt->stop_pipe[0]) || !set_flags(rt->stop_pipe[1]) ||
-               pipe(rt->reload_pipe) != 0 || !set_flags(rt->reload_pipe[0]) ||
-               !set_flags(rt->reload_pipe[1])) {
+               pipe(rt->reload_pipe) != 0 || !set_flags(rt->reload_pipe[0]) || !set_flags(rt->reload_pipe[1])) {
         why = strerror(errno);
     } else if (!load_state_key(rt, key_why, sizeof key_why)) {
         why = key_why;
-    } else if (mcp_server_info_write(&rt->server_info, server), rt->server_info.oom ||
-               !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
+    } else if (mcp_server_info_write(&rt->server_info, server),
+               rt->server_info.oom || !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
-    } else if (rt->env.opt.workers > 0 &&
-               !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
+    } else if (rt->env.opt.workers > 0 && !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
         why = "cannot start the worker threads";
     }
     if (why) {
@@ -167,10 +165,7 @@ bool mcp_runtime_reload_taken(mcp_runtime *rt)
 
 bool mcp_runtime_stopping(const mcp_runtime *rt) { return atomic_load(&rt->stopping); }
 
-void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri)
-{
-    mcp_methods_resource_updated(rt->mstate, uri);
-}
+void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri) { mcp_methods_resource_updated(rt->mstate, uri); }
 
 void mcp_runtime_list_changed(mcp_runtime *rt, mcp_list_kind which)
 {

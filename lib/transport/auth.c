@@ -41,9 +41,9 @@
 struct auth_caller {
     mcp_caller view;
     atomic_int refs;
-    mcp_arena arena;    /* the claims, the scopes, the strings */
-    time_t until;       /* cached until then (exp plus leeway) */
-    const char *owner;  /* "iss sub" */
+    mcp_arena arena;   /* the claims, the scopes, the strings */
+    time_t until;      /* cached until then (exp plus leeway) */
+    const char *owner; /* "iss sub" */
 };
 
 typedef struct cache_slot {
@@ -57,24 +57,24 @@ struct http_auth {
     const mcp_server *srv;
     const char *issuer;
     const char *resource;
-    char *resource_norm;   /* scheme and host lower case, no trailing slash */
-    char *resource_host;   /* lower case, without port or brackets */
-    char *resource_path;   /* "/mcp", or "" for a resource at the root */
-    char *metadata_url;    /* where the challenge points: the path-suffixed form */
-    char *metadata;        /* the document */
+    char *resource_norm; /* scheme and host lower case, no trailing slash */
+    char *resource_host; /* lower case, without port or brackets */
+    char *resource_path; /* "/mcp", or "" for a resource at the root */
+    char *metadata_url;  /* where the challenge points: the path-suffixed form */
+    char *metadata;      /* the document */
     size_t metadata_len;
-    char *required_str;    /* the required scopes, space separated ("" for none) */
-    char *basic_str;       /* a 401's scope: the required ones and the server's default ones */
+    char *required_str; /* the required scopes, space separated ("" for none) */
+    char *basic_str;    /* a 401's scope: the required ones and the server's default ones */
     unsigned algs;
     int leeway;
 
     /* The key set. */
-    const char *jwks;      /* a file name or a URL */
+    const char *jwks; /* a file name or a URL */
     bool jwks_url;
     pthread_mutex_t keys_mu;
     jose_keyset *keys;
     pthread_mutex_t fetch_mu;
-    time_t last_fetch;     /* under fetch_mu: the last attempt (0: none) */
+    time_t last_fetch; /* under fetch_mu: the last attempt (0: none) */
 
     /* Introspection. */
     const char *introspect;
@@ -246,8 +246,8 @@ static size_t on_fetch_data(char *ptr, size_t size, size_t nmemb, void *ud)
 
 /* GET url, or POST `form` to it with HTTP Basic credentials: the body of a
  * 200 answer (malloc'd, NUL-terminated), or NULL with why. */
-static char *fetch(const char *url, const char *form, const char *user, const char *pass, size_t *len,
-                   char *why, size_t why_len)
+static char *fetch(const char *url, const char *form, const char *user, const char *pass, size_t *len, char *why,
+                   size_t why_len)
 {
     CURL *c = curl_easy_init();
     if (!c) {
@@ -362,8 +362,9 @@ static void keys_refresh(http_auth *a)
         pthread_mutex_lock(&a->keys_mu);
         size_t have = jose_keyset_count(a->keys);
         pthread_mutex_unlock(&a->keys_mu);
-        mcp_runtime_log(a->rt, MCP_LOG_WARN, "auth: cannot load the keys from %s (%s): serving with the %zu key(s) it has",
-                        a->jwks, why, have);
+        mcp_runtime_log(a->rt, MCP_LOG_WARN,
+                        "auth: cannot load the keys from %s (%s): serving with the %zu key(s) it has", a->jwks, why,
+                        have);
     }
     pthread_mutex_unlock(&a->fetch_mu);
 }
@@ -457,8 +458,7 @@ static const char *str_of(const mcp_json *o, const char *key)
 /* The claims' verdict: NULL, or why the token is refused (a sentence for
  * error_description). JWT claims need iss, aud and exp; an introspection
  * answer needs `active` and aud, and is checked on the others it has. */
-static const char *claims_check(const http_auth *a, const mcp_json *c, time_t now, bool introspected,
-                                double *exp_out)
+static const char *claims_check(const http_auth *a, const mcp_json *c, time_t now, bool introspected, double *exp_out)
 {
     if (introspected) {
         const mcp_json *active = mcp_json_get(c, "active");
@@ -657,8 +657,8 @@ static auth_caller *introspect(http_auth *a, const char *token, time_t now, verd
 
 /* The challenge: Bearer [error="E", error_description="D", ]
  * resource_metadata="URL"[, scope="S"]. */
-static void challenge(const http_auth *a, http_resp *out, unsigned status, const char *error,
-                      const char *desc, const char *scope)
+static void challenge(const http_auth *a, http_resp *out, unsigned status, const char *error, const char *desc,
+                      const char *scope)
 {
     mcp_buf b;
     mcp_buf_init(&b);
@@ -713,8 +713,8 @@ static int bearer_token(const char *h, const char **tok, size_t *len, const char
         p++;
     /* b64token (RFC 6750 section 2.1): ALPHA DIGIT - . _ ~ + / then '='s. */
     const char *t = p;
-    while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-           *p == '-' || *p == '.' || *p == '_' || *p == '~' || *p == '+' || *p == '/')
+    while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' ||
+           *p == '_' || *p == '~' || *p == '+' || *p == '/')
         p++;
     while (*p == '=')
         p++;
@@ -734,8 +734,7 @@ static int bearer_token(const char *h, const char **tok, size_t *len, const char
 bool http_auth_precheck(const http_auth *a, const http_req *rq, http_resp *out)
 {
     if (rq->query && rq->query(rq->conn, "access_token")) {
-        challenge(a, out, 400, "invalid_request", "access tokens are taken in the Authorization header only",
-                  NULL);
+        challenge(a, out, 400, "invalid_request", "access tokens are taken in the Authorization header only", NULL);
         return false;
     }
     const char *tok, *why = NULL;
@@ -876,13 +875,13 @@ bool http_auth_wanted(const mcp_options *o)
 static size_t scopes_supported(const http_auth *a, const char **out, size_t cap)
 {
     size_t n = 0;
-#define ADD(list, count)                                                       \
-    for (size_t i_ = 0; (list) && i_ < (count); i_++) {                        \
-        bool seen_ = false;                                                    \
-        for (size_t k_ = 0; k_ < n && !seen_; k_++)                            \
-            seen_ = strcmp(out[k_], (list)[i_]) == 0;                          \
-        if (!seen_ && n < cap)                                                 \
-            out[n++] = (list)[i_];                                             \
+#define ADD(list, count) \
+    for (size_t i_ = 0; (list) && i_ < (count); i_++) { \
+        bool seen_ = false; \
+        for (size_t k_ = 0; k_ < n && !seen_; k_++) \
+            seen_ = strcmp(out[k_], (list)[i_]) == 0; \
+        if (!seen_ && n < cap) \
+            out[n++] = (list)[i_]; \
     }
     const mcp_server *s = a->srv;
     ADD(a->o->auth_required_scopes, a->o->nrequired_scopes);
@@ -1075,8 +1074,7 @@ http_auth *http_auth_new(mcp_runtime *rt, char *why, size_t why_len)
     }
     mcp_buf_putc(&bs, 0);
     a->basic_str = bs.oom ? (mcp_buf_free(&bs), NULL) : mcp_buf_take(&bs, &rl);
-    if (!a->cache || !a->resource_norm || !a->resource_host || !a->metadata_url || !a->required_str ||
-        !a->basic_str ||
+    if (!a->cache || !a->resource_norm || !a->resource_host || !a->metadata_url || !a->required_str || !a->basic_str ||
         !metadata_build(a)) {
         snprintf(why, why_len, "out of memory");
         goto fail;
@@ -1097,8 +1095,10 @@ http_auth *http_auth_new(mcp_runtime *rt, char *why, size_t why_len)
                 snprintf(why, why_len, "--auth-jwks %s: %s", a->jwks, kwhy);
                 goto fail;
             }
-            mcp_runtime_log(rt, MCP_LOG_WARN, "auth: cannot load the keys from %s (%s): tokens are refused until "
-                            "it answers", a->jwks, kwhy);
+            mcp_runtime_log(rt, MCP_LOG_WARN,
+                            "auth: cannot load the keys from %s (%s): tokens are refused until "
+                            "it answers",
+                            a->jwks, kwhy);
         }
     }
     return a;

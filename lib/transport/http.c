@@ -77,24 +77,24 @@ typedef struct hsession hsession;
 typedef struct stream {
     struct stream *next; /* the session's list */
     hsession *hs;
-    uint64_t num;        /* 0: the standalone stream */
-    bool json;           /* answered as application/json */
-    bool bare;           /* 2026-07-28: events without ids (nothing to resume), no priming event */
-    bool final;          /* the session is done with it (its final call came) */
-    bool closed;         /* no more events: final, or the session ended */
+    uint64_t num; /* 0: the standalone stream */
+    bool json;    /* answered as application/json */
+    bool bare;    /* 2026-07-28: events without ids (nothing to resume), no priming event */
+    bool final;   /* the session is done with it (its final call came) */
+    bool closed;  /* no more events: final, or the session ended */
     event *head, *tail;
     size_t bytes;
-    uint64_t next_seq;   /* the next event's number (from 1) */
-    uint64_t sent_seq;   /* events before this one reached a reader */
-    uint64_t gen;        /* a reader whose generation differs was superseded */
-    uint64_t cut;        /* mcp_close_stream: the POST's own reader ends before event `cut`
+    uint64_t next_seq; /* the next event's number (from 1) */
+    uint64_t sent_seq; /* events before this one reached a reader */
+    uint64_t gen;      /* a reader whose generation differs was superseded */
+    uint64_t cut;      /* mcp_close_stream: the POST's own reader ends before event `cut`
                           * (0: never); a resumed reader goes on */
-    int readers;         /* connections using it (an SSE reader, a JSON waiter) */
-    char *body;          /* JSON mode: the answer */
+    int readers;       /* connections using it (an SSE reader, a JSON waiter) */
+    char *body;        /* JSON mode: the answer */
     size_t body_len;
-    char *req_id;        /* JSON mode: the request's id as JSON text (NULL: none, a batch) */
-    uint64_t missed;     /* events a slow reader lost to the replay bound */
-    auth_caller *who;    /* the request's caller, kept until the stream goes (auth.h) */
+    char *req_id;     /* JSON mode: the request's id as JSON text (NULL: none, a batch) */
+    uint64_t missed;  /* events a slow reader lost to the replay bound */
+    auth_caller *who; /* the request's caller, kept until the stream goes (auth.h) */
     pthread_cond_t cv;
 } stream;
 
@@ -102,11 +102,11 @@ struct hsession {
     hsession *next; /* the table */
     mcp_http *h;
     char id[SESSION_ID_MAX + 1]; /* "" for a stateless session: never found by id */
-    bool stateless;   /* one 2026-07-28 request's: ends with it */
-    int refs;         /* under h->mu: the table's and one per connection */
-    time_t last_used; /* under h->mu */
-    bool in_table;    /* under h->mu */
-    bool drained;     /* under h->mu: mcp_http_stop has waited for its calls */
+    bool stateless;              /* one 2026-07-28 request's: ends with it */
+    int refs;                    /* under h->mu: the table's and one per connection */
+    time_t last_used;            /* under h->mu */
+    bool in_table;               /* under h->mu */
+    bool drained;                /* under h->mu: mcp_http_stop has waited for its calls */
 
     pthread_mutex_t msg_mu; /* serialises calls into s */
     mcp_session *s;         /* NULL once ended */
@@ -116,7 +116,7 @@ struct hsession {
     stream *streams;
     stream *standalone;
     uint64_t next_stream;
-    char *owner;        /* with auth: who started it ("iss sub"); only they may use it */
+    char *owner; /* with auth: who started it ("iss sub"); only they may use it */
 };
 
 struct mcp_http {
@@ -130,35 +130,35 @@ struct mcp_http {
     int max_sessions, idle_seconds;
     size_t replay_bytes;
     int timeout_seconds;
-    size_t max_inflight;  /* request bodies held at once, all connections */
+    size_t max_inflight; /* request bodies held at once, all connections */
     atomic_bool stopping;
     atomic_bool draining; /* stopping soon: no new sessions, in-flight calls finish */
 
     pthread_mutex_t mu;
     hsession *sessions;
-    int nsessions;        /* 2025 sessions in the table */
-    int nstateless;       /* 2026-07-28 requests in flight, each with its session */
+    int nsessions;  /* 2025 sessions in the table */
+    int nstateless; /* 2026-07-28 requests in flight, each with its session */
     /* The tools whose parameters ride in Mcp-Param-* headers. */
     const mcp_tool **header_tools;
     size_t nheader_tools;
-    size_t inflight;      /* under mu: bytes of request bodies held (max_inflight) */
+    size_t inflight; /* under mu: bytes of request bodies held (max_inflight) */
 
     /* Serialises the parse of POSTs without a session (initialize), as each
      * session's msg_mu does for its own: one message tree at a time. */
     pthread_mutex_t new_mu;
 
-    http_auth *auth;  /* NULL: no authorization (auth.h) */
-    http_tls *tls;    /* NULL: plain HTTP (tls.h) */
+    http_auth *auth; /* NULL: no authorization (auth.h) */
+    http_tls *tls;   /* NULL: plain HTTP (tls.h) */
 };
 
 struct http_sse {
     hsession *hs;
     stream *st;
     uint64_t gen;
-    bool own;            /* the POST's reader (not a resumption): `cut` applies */
+    bool own; /* the POST's reader (not a resumption): `cut` applies */
     uint64_t next_seq;
-    event *cur;          /* the event being sent, referenced (NULL between events) */
-    size_t off;          /* bytes of cur sent */
+    event *cur; /* the event being sent, referenced (NULL between events) */
+    size_t off; /* bytes of cur sent */
     char pre[96];
     size_t pre_len, pre_off;
     void (*waiting)(const mcp_http *h, void *conn, bool on); /* the request's hook */
@@ -194,9 +194,8 @@ void http_resp_error(http_resp *out, unsigned status, int code, const char *mess
     http_resp_free(out);
     *out = (http_resp){0};
     char text[512];
-    int n = snprintf(text, sizeof text,
-                     "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"}}",
-                     code, message);
+    int n = snprintf(text, sizeof text, "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,\"message\":\"%s\"}}", code,
+                     message);
     if (n < 0 || (size_t)n >= sizeof text)
         n = 0;
     out->body = malloc((size_t)n + 1);
@@ -350,8 +349,7 @@ static void streams_gc(hsession *hs)
     for (stream **pp = &hs->streams; *pp;) {
         stream *st = *pp;
         if (st != hs->standalone && st->final && st->readers == 0) {
-            bool keep = !st->json && kept < MAX_KEPT_STREAMS &&
-                        (kept == 0 || st->bytes <= budget - bytes);
+            bool keep = !st->json && kept < MAX_KEPT_STREAMS && (kept == 0 || st->bytes <= budget - bytes);
             if (!keep) {
                 *pp = st->next;
                 stream_free(st);
@@ -690,7 +688,7 @@ static size_t reader_copy(http_sse *r, stream *st, char *buf, size_t max)
         if (e->seq > r->next_seq) { /* dropped by the replay bound: lost to this reader */
             st->missed += e->seq - r->next_seq;
             mcp_runtime_log(r->hs->h->rt, MCP_LOG_INFO, "http: stream %llu: a slow reader missed %llu event(s)",
-                    (unsigned long long)st->num, (unsigned long long)(e->seq - r->next_seq));
+                            (unsigned long long)st->num, (unsigned long long)(e->seq - r->next_seq));
             r->next_seq = e->seq;
         }
         r->cur = e;
@@ -789,8 +787,8 @@ void http_sse_free(http_sse *r)
 
 /* Answer with stream st as SSE from event `from` on; the reader takes over
  * the caller's reference to hs and st's reader count. */
-static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream *st,
-                       uint64_t from, const char *sid, bool own)
+static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream *st, uint64_t from, const char *sid,
+                       bool own)
 {
     http_sse *r = xcalloc(1, sizeof *r);
     if (!r) {
@@ -1020,8 +1018,7 @@ static char *check_headers(const mcp_http *h, const http_req *rq, mcp_arena *a, 
         key = "name";
     else if (json_is(method, "resources/read"))
         key = "uri";
-    else if (json_is(method, "tasks/get") || json_is(method, "tasks/update") ||
-             json_is(method, "tasks/cancel"))
+    else if (json_is(method, "tasks/get") || json_is(method, "tasks/update") || json_is(method, "tasks/cancel"))
         key = "taskId";
     const mcp_json *name = key ? mcp_json_get(params, key) : NULL;
     if (name && name->kind == MCP_JSTRING) {
@@ -1088,8 +1085,8 @@ static body_info classify(const mcp_http *h, const http_req *rq, const char *bod
 
 /* A JSON-RPC error answer for a request whose id is `id` (JSON text; NULL:
  * none known). */
-static void resp_error_id(http_resp *out, unsigned status, const char *id, int code,
-                          const char *message, const char *sid)
+static void resp_error_id(http_resp *out, unsigned status, const char *id, int code, const char *message,
+                          const char *sid)
 {
     if (!id) {
         http_resp_error(out, status, code, message);
@@ -1098,8 +1095,7 @@ static void resp_error_id(http_resp *out, unsigned status, const char *id, int c
         *out = (http_resp){0};
         mcp_buf t;
         mcp_buf_init(&t);
-        mcp_buf_printf(&t, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":", id,
-                       code);
+        mcp_buf_printf(&t, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":", id, code);
         mcp_json_string(&t, message, strlen(message));
         mcp_buf_puts(&t, "}}");
         if (t.oom) {
@@ -1123,8 +1119,7 @@ static void body_done(const http_req *rq)
 
 /* The session for a POST: found by its id, or new for an initialize. NULL
  * after the error answer. */
-static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, const body_info *bi,
-                              char *new_id)
+static hsession *post_session(mcp_http *h, http_resp *out, const char *sid, const body_info *bi, char *new_id)
 {
     if (sid) {
         hsession *hs = hsession_find(h, sid);
@@ -1174,7 +1169,12 @@ static unsigned modern_status(const char *body, size_t len)
         case -32601:
             status = 404;
             break;
-        case -32700: case -32600: case -32602: case -32020: case -32021: case -32022:
+        case -32700:
+        case -32600:
+        case -32602:
+        case -32020:
+        case -32021:
+        case -32022:
             status = 400;
             break;
         case -32003: /* a scope missing: the runtime's own check (auth.h does it first) */
@@ -1198,8 +1198,8 @@ static bool client_gone(const http_req *rq) { return rq->gone && rq->gone(rq->co
  * an error with its id, never an empty 202: that is for notifications and
  * responses alone. A stateless session (2026-07-28) ends with its answer,
  * and the answer's status follows the error it may carry. */
-static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st,
-                        body_kind kind, const char *new_sid)
+static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st, body_kind kind,
+                        const char *new_sid)
 {
     if (rq->waiting)
         rq->waiting(h, rq->conn, true);
@@ -1641,8 +1641,7 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
     if (post) {
         if (rq->too_large) {
             char msg[128];
-            snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)",
-                     h->opt->max_message);
+            snprintf(msg, sizeof msg, "Invalid Request: message too large (limit %zu bytes)", h->opt->max_message);
             http_resp_error(out, 413, -32600, msg);
             return false;
         }
@@ -1650,8 +1649,7 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         bool sse = header_has(accept, "text/event-stream");
         bool json = !accept || header_has(accept, "application/json") || header_has(accept, "*/*");
         if (!sse && !json) {
-            http_resp_error(out, 406, -32000,
-                            "Not Acceptable: accept application/json or text/event-stream");
+            http_resp_error(out, 406, -32000, "Not Acceptable: accept application/json or text/event-stream");
             return false;
         }
         const char *ctype = rq->header(rq->conn, "Content-Type");
@@ -1661,8 +1659,7 @@ bool http_route_head(mcp_http *h, const http_req *rq, http_resp *out)
         }
         if (rq->over_budget) {
             char msg[160];
-            snprintf(msg, sizeof msg,
-                     "Service Unavailable: too many request bytes in flight (limit %zu bytes)",
+            snprintf(msg, sizeof msg, "Service Unavailable: too many request bytes in flight (limit %zu bytes)",
                      h->max_inflight);
             http_resp_error(out, 503, -32000, msg);
             out->retry_after = 1;
@@ -1861,7 +1858,7 @@ typedef struct conn {
     size_t len, cap;
     size_t reserved; /* bytes of h->inflight this connection holds for its body */
     bool too_large, over_budget;
-    bool refused;    /* refused for its headers: the body is read and dropped, then */
+    bool refused;      /* refused for its headers: the body is read and dropped, then */
     http_resp refusal; /* this answer goes out */
 } conn;
 
@@ -1884,8 +1881,7 @@ static const char *mhd_query(void *c, const char *name)
  * after (setting it on a connection that had none restarts its clock). */
 static void mhd_waiting(const mcp_http *h, void *c, bool on)
 {
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
-                              on ? 0u : (unsigned)h->timeout_seconds);
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, on ? 0u : (unsigned)h->timeout_seconds);
 }
 
 /* Whether the peer closed its end (or the connection broke): the request's
@@ -1915,8 +1911,7 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
 {
     struct MHD_Response *r = NULL;
     if (a->sse) {
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, mhd_sse_read, a->sse,
-                                              mhd_sse_free);
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, mhd_sse_read, a->sse, mhd_sse_free);
         if (r)
             a->sse = NULL;
         else
@@ -2003,8 +1998,8 @@ static bool name_is(const char *key, size_t n, const char *name)
     return strlen(name) == n && strncasecmp(key, name, n) == 0;
 }
 
-static enum MHD_Result frame_header(void *cls, enum MHD_ValueKind kind, const char *key,
-                                    size_t key_size, const char *value, size_t value_size)
+static enum MHD_Result frame_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                    const char *value, size_t value_size)
 {
     (void)kind;
     framing *f = cls;
@@ -2142,8 +2137,7 @@ static void body_append(conn *cn, const char *data, size_t n)
  * dropped (the client gets its answer, the connection goes on), the answer
  * kept for the end. A body's declared length is held against max_inflight
  * at once. */
-static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *url,
-                                  const char *method)
+static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *cn, const char *url, const char *method)
 {
     http_resp a;
     if (!framing_ok(c, &a)) {
@@ -2159,8 +2153,13 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
         else if (!inflight_take(cn, (size_t)n))
             cn->over_budget = true;
     }
-    http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
-                   .too_large = cn->too_large, .over_budget = cn->over_budget, .query = mhd_query};
+    http_req rq = {.method = method,
+                   .url = url,
+                   .header = mhd_header,
+                   .conn = c,
+                   .too_large = cn->too_large,
+                   .over_budget = cn->over_budget,
+                   .query = mhd_query};
     if (!http_route_head(h, &rq, &a)) {
         body_release(cn);
         cn->refused = true;
@@ -2171,9 +2170,8 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
     return MHD_YES;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_size, void **con_cls)
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
 {
     (void)version;
     mcp_http *h = cls;
@@ -2198,10 +2196,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         cn->refused = false;
         return ret;
     }
-    http_req rq = {.method = method, .url = url, .header = mhd_header, .conn = c,
-                   .body = cn->body, .len = cn->len, .too_large = cn->too_large,
-                   .over_budget = cn->over_budget, .waiting = mhd_waiting, .gone = mhd_gone,
-                   .body_done = body_release, .body_ctx = cn, .query = mhd_query};
+    http_req rq = {.method = method,
+                   .url = url,
+                   .header = mhd_header,
+                   .conn = c,
+                   .body = cn->body,
+                   .len = cn->len,
+                   .too_large = cn->too_large,
+                   .over_budget = cn->over_budget,
+                   .waiting = mhd_waiting,
+                   .gone = mhd_gone,
+                   .body_done = body_release,
+                   .body_ctx = cn,
+                   .query = mhd_query};
     http_resp a;
     http_route(h, &rq, &a);
     body_release(cn);
@@ -2210,8 +2217,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return ret;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
-                         enum MHD_RequestTerminationCode toe)
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
     (void)cls;
     (void)c;
@@ -2297,7 +2303,8 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
         mcp_runtime_log(rt, MCP_LOG_ERROR, "--http: '%s' is not HOST:PORT", hp ? hp : "");
         return NULL;
     }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_NUMERICSERV | AI_PASSIVE};
     struct addrinfo *ai = NULL;
     char portstr[8];
@@ -2315,7 +2322,8 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
                         "--http %s: this address is reachable from other machines, and without "
                         "authorization anyone who reaches it can call every tool: configure "
                         "--auth-issuer, --auth-resource and --auth-jwks (docs/auth.md), or say "
-                        "--no-auth to serve it open (behind a proxy that authenticates, say)", hp);
+                        "--no-auth to serve it open (behind a proxy that authenticates, say)",
+                        hp);
         freeaddrinfo(ai);
         return NULL;
     }
@@ -2340,8 +2348,7 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
         }
     }
 
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                     MHD_USE_POLL | MHD_USE_ERROR_LOG;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     if (h->tls)
@@ -2356,14 +2363,10 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     };
     if (!h->tls)
         tls_opts[0].option = MHD_OPTION_END;
-    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h,
-                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
-                            MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
-                            MHD_OPTION_ARRAY, tls_opts,
-                            MHD_OPTION_END);
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
+                            MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned)4096, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
         mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot listen on %s", hp);
@@ -2415,16 +2418,15 @@ int mcp_runtime_serve_http(mcp_runtime *rt)
     parse_host_port(h->opt->http, host, sizeof host, &port);
     bool v6 = strchr(host, ':') != NULL;
     const mcp_server *server = mcp_runtime_server(rt);
-    fprintf(stderr, "mcpidl: %s %s listening on %s://%s%s%s:%u%s\n",
-            server->name ? server->name : "?", server->version ? server->version : "?",
-            h->tls ? "https" : "http", v6 ? "[" : "", host, v6 ? "]" : "", mcp_http_port(h), h->path);
+    fprintf(stderr, "mcpidl: %s %s listening on %s://%s%s%s:%u%s\n", server->name ? server->name : "?",
+            server->version ? server->version : "?", h->tls ? "https" : "http", v6 ? "[" : "", host, v6 ? "]" : "",
+            mcp_http_port(h), h->path);
     fflush(stderr);
     int fd = mcp_runtime_stop_fd(rt);
     /* Sessions expire within a sweep interval of their idle time. */
     int sweep_secs = h->idle_seconds < 60 ? h->idle_seconds : 60;
     while (!mcp_runtime_stopping(rt)) {
-        struct pollfd p[2] = {{.fd = fd, .events = POLLIN},
-                              {.fd = mcp_runtime_reload_fd(rt), .events = POLLIN}};
+        struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = mcp_runtime_reload_fd(rt), .events = POLLIN}};
         int r = poll(p, 2, sweep_secs * 1000);
         if (r > 0 && !p[0].revents && mcp_runtime_reload_taken(rt)) {
             mcp_http_reload(h);
@@ -2441,5 +2443,4 @@ int mcp_runtime_serve_http(mcp_runtime *rt)
 
 static bool http_wanted(const mcp_options *o) { return o->http != NULL; }
 
-const mcp_transport mcp_http_transport = {.name = "http", .wanted = http_wanted,
-                                          .serve = mcp_runtime_serve_http};
+const mcp_transport mcp_http_transport = {.name = "http", .wanted = http_wanted, .serve = mcp_runtime_serve_http};

@@ -26,7 +26,10 @@ static const struct {
     const char *name;
     unsigned bit;
 } ALGS[] = {
-    {"RS256", JOSE_RS256}, {"PS256", JOSE_PS256}, {"ES256", JOSE_ES256}, {"EdDSA", JOSE_EDDSA},
+    {"RS256", JOSE_RS256},
+    {"PS256", JOSE_PS256},
+    {"ES256", JOSE_ES256},
+    {"EdDSA", JOSE_EDDSA},
 };
 
 unsigned jose_alg_from_name(const char *name)
@@ -48,18 +51,30 @@ const char *jose_alg_name(unsigned alg)
 const char *jose_error_str(jose_err err)
 {
     switch (err) {
-    case JOSE_OK: return "ok";
-    case JOSE_E_FORM: return "not a JWT: three base64url parts separated by dots";
-    case JOSE_E_BASE64: return "malformed base64url";
-    case JOSE_E_HEADER: return "the token's header is not a JSON object with an alg";
-    case JOSE_E_PAYLOAD: return "the token's payload is not a JSON object";
-    case JOSE_E_ALG: return "the token's algorithm is not allowed";
-    case JOSE_E_CRIT: return "the token has critical header extensions";
-    case JOSE_E_TYP: return "the token's typ is not JWT or at+jwt";
-    case JOSE_E_KID: return "no known key has the token's kid";
-    case JOSE_E_NO_KEY: return "no known key serves the token's algorithm";
-    case JOSE_E_SIGNATURE: return "the token's signature does not verify";
-    case JOSE_E_NOMEM: return "out of memory";
+    case JOSE_OK:
+        return "ok";
+    case JOSE_E_FORM:
+        return "not a JWT: three base64url parts separated by dots";
+    case JOSE_E_BASE64:
+        return "malformed base64url";
+    case JOSE_E_HEADER:
+        return "the token's header is not a JSON object with an alg";
+    case JOSE_E_PAYLOAD:
+        return "the token's payload is not a JSON object";
+    case JOSE_E_ALG:
+        return "the token's algorithm is not allowed";
+    case JOSE_E_CRIT:
+        return "the token has critical header extensions";
+    case JOSE_E_TYP:
+        return "the token's typ is not JWT or at+jwt";
+    case JOSE_E_KID:
+        return "no known key has the token's kid";
+    case JOSE_E_NO_KEY:
+        return "no known key serves the token's algorithm";
+    case JOSE_E_SIGNATURE:
+        return "the token's signature does not verify";
+    case JOSE_E_NOMEM:
+        return "out of memory";
     }
     return "unknown error";
 }
@@ -126,8 +141,7 @@ static uint8_t *b64url_part(mcp_arena *a, const char *text, size_t len, size_t *
 
 /* The limits a token's header and payload are parsed under: small
  * documents, never deep. */
-static const mcp_json_limits TOKEN_JSON = {.max_depth = 16, .max_string = 8192, .max_array = 256,
-                                           .max_values = 2048};
+static const mcp_json_limits TOKEN_JSON = {.max_depth = 16, .max_string = 8192, .max_array = 256, .max_values = 2048};
 
 static const mcp_json *json_object(mcp_arena *a, const uint8_t *text, size_t len)
 {
@@ -204,8 +218,8 @@ typedef enum { KTY_RSA, KTY_EC, KTY_OKP } kty;
 
 typedef struct jose_key {
     kty type;
-    char *kid;      /* NULL when absent */
-    unsigned algs;  /* the algorithms this key may verify */
+    char *kid;     /* NULL when absent */
+    unsigned algs; /* the algorithms this key may verify */
     struct rsa_public_key rsa;
     struct ecc_point ec;
     uint8_t ed[ED25519_KEY_SIZE];
@@ -417,8 +431,8 @@ done:
 
 /* ---------------------------------------------------------------- verification */
 
-static bool verify_rsa(const jose_key *k, unsigned alg, const uint8_t digest[SHA256_DIGEST_SIZE],
-                       const uint8_t *sig, size_t sig_len)
+static bool verify_rsa(const jose_key *k, unsigned alg, const uint8_t digest[SHA256_DIGEST_SIZE], const uint8_t *sig,
+                       size_t sig_len)
 {
     /* RFC 7518 section 3.3: the signature is exactly as long as the modulus. */
     if (sig_len != k->rsa.size)
@@ -432,8 +446,7 @@ static bool verify_rsa(const jose_key *k, unsigned alg, const uint8_t digest[SHA
     return ok == 1;
 }
 
-static bool verify_ec(const jose_key *k, const uint8_t digest[SHA256_DIGEST_SIZE], const uint8_t *sig,
-                      size_t sig_len)
+static bool verify_ec(const jose_key *k, const uint8_t digest[SHA256_DIGEST_SIZE], const uint8_t *sig, size_t sig_len)
 {
     /* RFC 7518 section 3.4: R and S, 32 bytes each, not DER. */
     if (sig_len != 64)

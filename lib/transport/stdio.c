@@ -54,7 +54,7 @@ static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, si
 {
     stdio_out *o = ctx;
     (void)reply_ctx;
-    (void)final;
+    (void) final;
     if (n == 0) /* a request answered no more: nothing to write */
         return !o->broken;
     struct iovec iov[8];

@@ -90,8 +90,9 @@ static tls_gen *gen_load(const char *cert_file, const char *key_file, char *why,
 http_tls *http_tls_new(const char *cert_file, const char *key_file, char *why, size_t why_len)
 {
     if (!cert_file || !key_file) {
-        snprintf(why, why_len, "%s", cert_file ? "--tls-cert needs --tls-key (the certificate's private key)"
-                                               : "--tls-key needs --tls-cert (the certificate chain)");
+        snprintf(why, why_len, "%s",
+                 cert_file ? "--tls-cert needs --tls-key (the certificate's private key)"
+                           : "--tls-key needs --tls-cert (the certificate chain)");
         return NULL;
     }
     tls_gen *g = gen_load(cert_file, key_file, why, why_len);
@@ -135,7 +136,7 @@ void http_tls_free(http_tls *t)
 }
 
 void http_tls_notify(void *cls, struct MHD_Connection *c, void **socket_context,
-                          enum MHD_ConnectionNotificationCode code)
+                     enum MHD_ConnectionNotificationCode code)
 {
     (void)c;
     if (code == MHD_CONNECTION_NOTIFY_STARTED)
@@ -143,8 +144,8 @@ void http_tls_notify(void *cls, struct MHD_Connection *c, void **socket_context,
 }
 
 int http_tls_retrieve(gnutls_session_t session, const gnutls_datum_t *req_ca_rdn, int nreqs,
-                    const gnutls_pk_algorithm_t *pk_algos, int pk_algos_length, gnutls_pcert_st **pcert,
-                    unsigned int *pcert_length, gnutls_privkey_t *privkey)
+                      const gnutls_pk_algorithm_t *pk_algos, int pk_algos_length, gnutls_pcert_st **pcert,
+                      unsigned int *pcert_length, gnutls_privkey_t *privkey)
 {
     (void)req_ca_rdn;
     (void)nreqs;

@@ -63,19 +63,19 @@ mcp_status catalogue_echo(mcp_call *call, const catalogue_echo_args *in, const c
     char ids[128] = "", counts[256] = "";
     size_t at = 0;
     for (size_t i = 0; i < in->ids.len && at < sizeof ids; i++)
-        at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%lld", i ? "," : "",
-                               (long long)in->ids.items[i]);
+        at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%lld", i ? "," : "", (long long)in->ids.items[i]);
     at = 0;
     for (size_t i = 0; i < in->counts.len && at < sizeof counts; i++)
-        at += (size_t)snprintf(counts + at, sizeof counts - at, "%s%s:%lld", i ? "," : "",
-                               in->counts.items[i].key, (long long)in->counts.items[i].value);
+        at += (size_t)snprintf(counts + at, sizeof counts - at, "%s%s:%lld", i ? "," : "", in->counts.items[i].key,
+                               (long long)in->counts.items[i].value);
     char limit[32] = "null";
     if (in->limit.has)
         snprintf(limit, sizeof limit, "%lld", (long long)in->limit.value);
-    *out = mcp_sprintf(call, "n=%lld x=%g s=%s b=%s ids=[%s] counts={%s} color=%s limit=%s "
-                             "point=(%g,%g) tag=%s",
-                       (long long)in->n, in->x, in->s, in->b ? "true" : "false", ids, counts,
-                       COLORS[in->color], limit, in->point.x, in->point.y, in->tag);
+    *out = mcp_sprintf(call,
+                       "n=%lld x=%g s=%s b=%s ids=[%s] counts={%s} color=%s limit=%s "
+                       "point=(%g,%g) tag=%s",
+                       (long long)in->n, in->x, in->s, in->b ? "true" : "false", ids, counts, COLORS[in->color], limit,
+                       in->point.x, in->point.y, in->tag);
     return *out ? MCP_OK : mcp_fail(call, "out of memory");
 }
 
@@ -99,8 +99,7 @@ mcp_status catalogue_raise_error(mcp_call *call, const catalogue_raise_error_arg
     return MCP_OK;
 }
 
-mcp_status catalogue_wait_cancel(mcp_call *call, const catalogue_wait_cancel_args *in,
-                                 const char **out)
+mcp_status catalogue_wait_cancel(mcp_call *call, const catalogue_wait_cancel_args *in, const char **out)
 {
     say("catalogue: wait_cancel waiting\n");
     int64_t end = now_ms() + in->max_ms;
@@ -139,8 +138,7 @@ mcp_status catalogue_block(mcp_call *call, const catalogue_block_args *in, const
     }
 }
 
-mcp_status catalogue_slow_progress(mcp_call *call, const catalogue_slow_progress_args *in,
-                                   int64_t *out)
+mcp_status catalogue_slow_progress(mcp_call *call, const catalogue_slow_progress_args *in, int64_t *out)
 {
     int64_t done = 0;
     for (int64_t i = 1; i <= in->steps && !mcp_call_cancelled(call); i++) {

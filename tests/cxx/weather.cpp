@@ -23,7 +23,8 @@
 #include <string>
 #include <string_view>
 
-namespace {
+namespace
+{
 
 struct Reading {
     std::string_view city;
@@ -149,7 +150,4 @@ mcp_status weather_weather_report(mcp_call *call, const weather_weather_report_a
     return *out ? MCP_OK : mcp_fail(call, "out of memory");
 }
 
-int main(int argc, char **argv)
-{
-    return mcp_main(&weather_server, argc, argv);
-}
+int main(int argc, char **argv) { return mcp_main(&weather_server, argc, argv); }

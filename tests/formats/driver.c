@@ -31,10 +31,10 @@ static void put_escaped(const char *s)
 
 int main(void)
 {
-    static const char *const NAMES[] = {[MCP_FMT_DATETIME] = "datetime", [MCP_FMT_DATE] = "date",
-                                        [MCP_FMT_TIME] = "time",         [MCP_FMT_TIMEDELTA] = "timedelta",
-                                        [MCP_FMT_UUID] = "uuid",         [MCP_FMT_URL] = "url",
-                                        [MCP_FMT_DECIMAL] = "decimal"};
+    static const char *const NAMES[] = {
+        [MCP_FMT_DATETIME] = "datetime",   [MCP_FMT_DATE] = "date", [MCP_FMT_TIME] = "time",
+        [MCP_FMT_TIMEDELTA] = "timedelta", [MCP_FMT_UUID] = "uuid", [MCP_FMT_URL] = "url",
+        [MCP_FMT_DECIMAL] = "decimal"};
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;

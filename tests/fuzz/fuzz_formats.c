@@ -197,13 +197,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool ok = mcp_format_check_text(f, s, n, &e);
     int ref = -1;
     switch (f) {
-    case MCP_FMT_DATETIME: ref = ref_datetime(s, n); break;
-    case MCP_FMT_DATE: ref = ref_date(s, n); break;
-    case MCP_FMT_TIME: ref = ref_time(s, n, false); break;
-    case MCP_FMT_TIMEDELTA: ref = ref_duration(s, n); break;
-    case MCP_FMT_UUID: ref = ref_uuid(s, n); break;
-    case MCP_FMT_DECIMAL: ref = ref_decimal(s, n); break;
-    default: break;
+    case MCP_FMT_DATETIME:
+        ref = ref_datetime(s, n);
+        break;
+    case MCP_FMT_DATE:
+        ref = ref_date(s, n);
+        break;
+    case MCP_FMT_TIME:
+        ref = ref_time(s, n, false);
+        break;
+    case MCP_FMT_TIMEDELTA:
+        ref = ref_duration(s, n);
+        break;
+    case MCP_FMT_UUID:
+        ref = ref_uuid(s, n);
+        break;
+    case MCP_FMT_DECIMAL:
+        ref = ref_decimal(s, n);
+        break;
+    default:
+        break;
     }
     if (ref >= 0)
         FUZZ_CHECK(ok == (ref == 1));

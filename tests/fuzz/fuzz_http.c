@@ -31,8 +31,8 @@
 extern const mcp_server weather_server;
 
 enum {
-    QUIET_MS = 100,          /* silence that ends a reply which is not closed */
-    SETUP_WAIT_MS = 10000,   /* a hang guard for the target's own requests */
+    QUIET_MS = 100,        /* silence that ends a reply which is not closed */
+    SETUP_WAIT_MS = 10000, /* a hang guard for the target's own requests */
     MAX_REPLY = 1 << 20,
     MAX_SESSIONS = 16,
 };
@@ -120,8 +120,7 @@ static void post(const char *sid, const char *body, mcp_buf *reply)
                      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                      "Accept: application/json\r\nContent-Type: application/json\r\n"
                      "%s%s%sContent-Length: %zu\r\n\r\n%s",
-                     sid ? "Mcp-Session-Id: " : "", sid ? sid : "", sid ? "\r\n" : "", strlen(body),
-                     body);
+                     sid ? "Mcp-Session-Id: " : "", sid ? sid : "", sid ? "\r\n" : "", strlen(body), body);
     FUZZ_CHECK(n > 0 && (size_t)n < sizeof req);
     *reply = exchange(req, (size_t)n, SETUP_WAIT_MS);
 }

@@ -59,7 +59,7 @@ extern const mcp_server weather_server;
 enum {
     MAX_REQUESTS = 16,
     MAX_HEADERS = 16,
-    MAX_SESSIONS = 4,  /* so that "too many sessions" is reached */
+    MAX_SESSIONS = 4, /* so that "too many sessions" is reached */
     MAX_MESSAGE = 4096,
     MAX_SSE = 1 << 20, /* bytes read from one SSE answer */
     ID_LEN = 32,
@@ -376,13 +376,19 @@ static bool check_sse(http_sse *r, bool *last_response, bool *last_init)
 static bool status_allowed(const char *method, unsigned status)
 {
     switch (status) {
-    case 403: case 404: case 405:
+    case 403:
+    case 404:
+    case 405:
         return true;
-    case 200: case 400:
+    case 200:
+    case 400:
         return !strcmp(method, "POST") || !strcmp(method, "GET") || !strcmp(method, "DELETE");
     case 406:
         return !strcmp(method, "POST") || !strcmp(method, "GET");
-    case 202: case 413: case 415: case 503:
+    case 202:
+    case 413:
+    case 415:
+    case 503:
         return !strcmp(method, "POST");
     default:
         return false;
@@ -396,9 +402,13 @@ static void exchange(const request *rq, sessions *ss)
     const char *cl = request_header((void *)rq, "Content-Length");
     if (cl && strtoull(cl, NULL, 10) > MAX_MESSAGE)
         too_large = true;
-    http_req req = {.method = rq->method, .url = rq->url, .header = request_header,
-                    .conn = (void *)rq, .body = too_large ? NULL : rq->body,
-                    .len = too_large ? 0 : rq->len, .too_large = too_large};
+    http_req req = {.method = rq->method,
+                    .url = rq->url,
+                    .header = request_header,
+                    .conn = (void *)rq,
+                    .body = too_large ? NULL : rq->body,
+                    .len = too_large ? 0 : rq->len,
+                    .too_large = too_large};
     FUZZ_CHECK(http_core_sessions(server) == ss->nlive);
     http_resp a;
     http_route(server, &req, &a);
@@ -455,8 +465,7 @@ static void exchange(const request *rq, sessions *ss)
      * it, and the count follows. */
     if (a.session_id[0]) {
         FUZZ_CHECK(post && !sid && a.status == 200 && initialized);
-        FUZZ_CHECK(strlen(a.session_id) == ID_LEN &&
-                   strspn(a.session_id, "0123456789abcdef") == ID_LEN);
+        FUZZ_CHECK(strlen(a.session_id) == ID_LEN && strspn(a.session_id, "0123456789abcdef") == ID_LEN);
         FUZZ_CHECK(find_live(ss, a.session_id) < 0 && !is_dead(ss, a.session_id));
         FUZZ_CHECK(ss->nlive < MAX_SESSIONS);
         memcpy(ss->live[ss->nlive++], a.session_id, ID_LEN + 1);
@@ -520,8 +529,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Leave the server as it was: every session deleted. */
     while (ss.nlive > 0) {
         char req[128];
-        snprintf(req, sizeof req, "DELETE /mcp\nHost: localhost\nMcp-Session-Id: %s\n\n",
-                 ss.live[0]);
+        snprintf(req, sizeof req, "DELETE /mcp\nHost: localhost\nMcp-Session-Id: %s\n\n", ss.live[0]);
         int live = ss.nlive;
         exchange_text(req, &ss);
         FUZZ_CHECK(ss.nlive == live - 1);

@@ -13,8 +13,7 @@
 
 enum { MAX_DEPTH = 64 };
 
-static mcp_json *parse(mcp_arena *a, const char *text, size_t len, mcp_json_err *err,
-                       size_t *off)
+static mcp_json *parse(mcp_arena *a, const char *text, size_t len, mcp_json_err *err, size_t *off)
 {
     mcp_json_limits lim = {.max_depth = MAX_DEPTH};
     return mcp_json_parse(a, text, len, &lim, err, off);

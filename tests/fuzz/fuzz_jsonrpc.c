@@ -43,11 +43,11 @@ static int memory_file(const char *name, const uint8_t *data, size_t size)
 }
 
 /* FUZZ_CHECK, with the offending message shown first. */
-#define CHECK_MESSAGE(cond)                                                            \
-    do {                                                                               \
-        if (!(cond))                                                                   \
+#define CHECK_MESSAGE(cond) \
+    do { \
+        if (!(cond)) \
             fprintf(stderr, "bad output message: %.*s\n", (int)(len < 2000 ? len : 2000), line); \
-        FUZZ_CHECK(cond);                                                              \
+        FUZZ_CHECK(cond); \
     } while (0)
 
 static void check_message(const char *line, size_t len)

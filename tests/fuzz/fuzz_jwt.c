@@ -110,13 +110,23 @@ static const char *req_header(void *conn, const char *name)
 static bool known_description(const char *d, size_t n)
 {
     static const char *const AUTH[] = {
-        "this server needs a bearer token", "the bearer token is empty",
+        "this server needs a bearer token",
+        "the bearer token is empty",
         "the Authorization header is not Bearer followed by one token",
-        "access tokens are taken in the Authorization header only", "the token is longer than 8192 bytes",
-        "the token lacks a scope this request needs", "the token has expired", "the token has no audience",
-        "the token has no expiry time", "the token has no issuer", "the token is for another resource",
-        "the token is from another issuer", "the token is not valid yet", "the token was issued in the future",
-        "the token's iat is not a number", "the token's nbf is not a number", "out of memory",
+        "access tokens are taken in the Authorization header only",
+        "the token is longer than 8192 bytes",
+        "the token lacks a scope this request needs",
+        "the token has expired",
+        "the token has no audience",
+        "the token has no expiry time",
+        "the token has no issuer",
+        "the token is for another resource",
+        "the token is from another issuer",
+        "the token is not valid yet",
+        "the token was issued in the future",
+        "the token's iat is not a number",
+        "the token's nbf is not a number",
+        "out of memory",
     };
     for (size_t i = 0; i < sizeof AUTH / sizeof *AUTH; i++)
         if (strlen(AUTH[i]) == n && memcmp(AUTH[i], d, n) == 0)
@@ -148,11 +158,12 @@ static void check_challenge(const http_resp *a)
 
 static void check_header(const char *value)
 {
-    static const char INIT[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-                               "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"f\",\"version\":\"1\"}}}";
+    static const char INIT[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+        "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"f\",\"version\":\"1\"}}}";
     req_hdrs h = {.auth = value};
-    http_req rq = {.method = "POST", .url = "/mcp", .header = req_header, .conn = &h, .body = INIT,
-                   .len = sizeof INIT - 1};
+    http_req rq =
+        {.method = "POST", .url = "/mcp", .header = req_header, .conn = &h, .body = INIT, .len = sizeof INIT - 1};
     http_resp a;
     http_route(server, &rq, &a);
     if (getenv("FUZZ_JWT_TRACE"))

@@ -117,8 +117,8 @@ static inline void mint_jwks(const mint_keys *k, const char *prefix, char *out)
  * itself when not NULL), payload `claims`, signed with the key for ALG
  * ("RS256", "PS256", "ES256", "EdDSA"; "HS256" with hmac_key; "none":
  * no signature). malloc'd. */
-static inline char *mint_jwt(mint_keys *k, const char *alg, const char *kid, const char *header,
-                             const char *claims, const char *hmac_key)
+static inline char *mint_jwt(mint_keys *k, const char *alg, const char *kid, const char *header, const char *claims,
+                             const char *hmac_key)
 {
     char hdr[512];
     if (header)
@@ -146,8 +146,7 @@ static inline char *mint_jwt(mint_keys *k, const char *alg, const char *kid, con
         int ok = strcmp(alg, "RS256") == 0
                      ? rsa_sha256_sign_digest_tr(&k->rsa_pub, &k->rsa_priv, &k->rnd, mint_random, digest, s)
                      : rsa_pss_sha256_sign_digest_tr(&k->rsa_pub, &k->rsa_priv, &k->rnd, mint_random, 32,
-                                                     (const uint8_t *)"0123456789abcdef0123456789abcdef",
-                                                     digest, s);
+                                                     (const uint8_t *)"0123456789abcdef0123456789abcdef", digest, s);
         if (!ok)
             abort();
         sl = k->rsa_pub.size;

@@ -14,10 +14,7 @@
 /* Let huge allocations fail with NULL under AddressSanitizer too, as they do
  * under the C library, so the out-of-memory paths can be tested. */
 const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-    return "allocator_may_return_null=1";
-}
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
 
 static bool all_zero(const void *p, size_t n)
 {
@@ -36,7 +33,7 @@ START_TEST(arena_init_empty)
     mcp_arena_init(&a);
     ck_assert_ptr_null(a.head);
     ck_assert_uint_eq(a.used, 0);
-    mcp_arena_free(&a); /* freeing an empty arena is fine */
+    mcp_arena_free(&a);  /* freeing an empty arena is fine */
     mcp_arena_reset(&a); /* so is resetting one */
     ck_assert_ptr_null(a.head);
 }
@@ -151,8 +148,8 @@ START_TEST(arena_reset_reuses_block)
         ck_assert_ptr_eq(a.head, head);
         /* A request's worth of small allocations stays in the kept block. */
         char *p = mcp_arena_alloc(&a, 100);
-        ck_assert_ptr_eq(p, first);          /* from the start of the block */
-        ck_assert(all_zero(p, 100));         /* zeroed again */
+        ck_assert_ptr_eq(p, first);  /* from the start of the block */
+        ck_assert(all_zero(p, 100)); /* zeroed again */
         memset(p, 1, 100);
         ck_assert_ptr_nonnull(mcp_arena_strdup(&a, "abc"));
         ck_assert_ptr_nonnull(mcp_arena_printf(&a, "%d", req));

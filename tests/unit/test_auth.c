@@ -62,21 +62,38 @@ static const mcp_tool TOOLS[] = {
     {.name = "write_file", .list_entry = "{\"name\":\"write_file\"}", .scopes = FILES_RW, .nscopes = 2},
 };
 static const mcp_resource RESOURCES[] = {
-    {.name = "a", .uri = "note://a", .list_entry = "{\"name\":\"a\",\"uri\":\"note://a\"}", .text = "A",
-     .scopes = NOTES, .nscopes = 1},
+    {.name = "a",
+     .uri = "note://a",
+     .list_entry = "{\"name\":\"a\",\"uri\":\"note://a\"}",
+     .text = "A",
+     .scopes = NOTES,
+     .nscopes = 1},
 };
 static const mcp_resource_template TEMPLATES[] = {
-    {.name = "file", .uri_template = "file:///{name}", .list_entry = "{\"name\":\"file\",\"uriTemplate\":\"file:///{name}\"}",
-     .nvars = 1, .read = read_stub, .scopes = FILES_READ, .nscopes = 1},
+    {.name = "file",
+     .uri_template = "file:///{name}",
+     .list_entry = "{\"name\":\"file\",\"uriTemplate\":\"file:///{name}\"}",
+     .nvars = 1,
+     .read = read_stub,
+     .scopes = FILES_READ,
+     .nscopes = 1},
 };
 static const mcp_prompt PROMPT_LIST[] = {
     {.name = "greet", .list_entry = "{\"name\":\"greet\"}", .get = prompt_stub, .scopes = PROMPTS, .nscopes = 1},
 };
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "authsrv", .version = "1.0", .tools = TOOLS, .ntools = 4,
-    .resources = RESOURCES, .nresources = 1, .templates = TEMPLATES, .ntemplates = 1,
-    .prompts = PROMPT_LIST, .nprompts = 1,
+    .abi = MCPIDL_ABI,
+    .name = "authsrv",
+    .version = "1.0",
+    .tools = TOOLS,
+    .ntools = 4,
+    .resources = RESOURCES,
+    .nresources = 1,
+    .templates = TEMPLATES,
+    .ntemplates = 1,
+    .prompts = PROMPT_LIST,
+    .nprompts = 1,
 };
 
 /* Every tool answers with who called it: "NAME by SUB [scopes]"; "ask"
@@ -123,12 +140,15 @@ static char *claims(const char *sub, const char *scope, const char *extra)
     static char buf[4096];
     long now = (long)time(NULL);
     snprintf(buf, sizeof buf,
-             "{\"iss\":\"%s\",\"sub\":\"%s\",\"aud\":\"%s\",\"iat\":%ld,\"exp\":%ld,\"scope\":\"%s\"%s%s}", ISSUER,
-             sub, RESOURCE, now, now + 3600, scope, extra ? "," : "", extra ? extra : "");
+             "{\"iss\":\"%s\",\"sub\":\"%s\",\"aud\":\"%s\",\"iat\":%ld,\"exp\":%ld,\"scope\":\"%s\"%s%s}", ISSUER, sub,
+             RESOURCE, now, now + 3600, scope, extra ? "," : "", extra ? extra : "");
     return buf;
 }
 
-static char *token(const char *sub, const char *scope) { return mint_jwt(&K, "RS256", "rsa", NULL, claims(sub, scope, NULL), NULL); }
+static char *token(const char *sub, const char *scope)
+{
+    return mint_jwt(&K, "RS256", "rsa", NULL, claims(sub, scope, NULL), NULL);
+}
 
 /* ---------------------------------------------------------------- the stand-in authorization server */
 
@@ -198,7 +218,8 @@ static enum MHD_Result as_request(void *cls, struct MHD_Connection *c, const cha
         if (strstr(ac->body, "token=opaque-good"))
             snprintf(answer, sizeof answer,
                      "{\"active\":true,\"iss\":\"%s\",\"sub\":\"carol\",\"aud\":\"%s\",\"exp\":%ld,"
-                     "\"scope\":\"files:read\",\"client_id\":\"c\"}", ISSUER, RESOURCE, exp);
+                     "\"scope\":\"files:read\",\"client_id\":\"c\"}",
+                     ISSUER, RESOURCE, exp);
         else if (strstr(ac->body, "token=opaque-other"))
             snprintf(answer, sizeof answer, "{\"active\":true,\"aud\":\"https://elsewhere\",\"exp\":%ld}", exp);
         else
@@ -219,8 +240,8 @@ static void as_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 
 static void as_start(void)
 {
-    as_d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0,
-                            NULL, NULL, as_request, NULL, MHD_OPTION_NOTIFY_COMPLETED, as_completed, NULL,
+    as_d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL,
+                            NULL, as_request, NULL, MHD_OPTION_NOTIFY_COMPLETED, as_completed, NULL,
                             MHD_OPTION_SOCK_ADDR, NULL, MHD_OPTION_END);
     ck_assert_ptr_nonnull(as_d);
     as_port = MHD_get_daemon_info(as_d, MHD_DAEMON_INFO_BIND_PORT)->port;
@@ -284,8 +305,8 @@ static void stop(void)
 
 typedef struct resp {
     long status;
-    char www[2048];  /* WWW-Authenticate, "" when absent */
-    char sid[64];    /* Mcp-Session-Id, "" when absent */
+    char www[2048]; /* WWW-Authenticate, "" when absent */
+    char sid[64];   /* Mcp-Session-Id, "" when absent */
     char *body;
     size_t len;
     CURLcode rc;
@@ -382,7 +403,7 @@ static resp call(const char *method, const char *path, const char *auth, const c
     return call_full(method, path, auth, extra, body, 0);
 }
 
-#define INIT                                                                                    \
+#define INIT \
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 #define INITIALIZED "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"
@@ -390,11 +411,12 @@ static resp call(const char *method, const char *path, const char *auth, const c
     "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}}}"
 
 /* A stateless 2026-07-28 tools/call, its headers mirroring its body. */
-#define MODERN_META                                                                                      \
+#define MODERN_META \
     "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/" \
     "clientCapabilities\":{\"sampling\":{}}}"
 #define MODERN_CALL(tool) \
-    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}," MODERN_META "}}"
+    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" tool \
+    "\",\"arguments\":{}," MODERN_META "}}"
 #define MODERN_HEADERS(tool) "MCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/call\nMcp-Name: " tool
 
 static char *bearer(const char *tok)
@@ -433,7 +455,8 @@ static resp call_modern(const char *auth, const char *tool)
     char body[512], hdrs[256];
     snprintf(body, sizeof body,
              "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\","
-             "\"arguments\":{}," MODERN_META "}}", tool);
+             "\"arguments\":{}," MODERN_META "}}",
+             tool);
     snprintf(hdrs, sizeof hdrs, "MCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/call\nMcp-Name: %s", tool);
     return call("POST", "/mcp", auth, hdrs, body);
 }
@@ -510,11 +533,14 @@ START_TEST(catalogue)
     char *t_hs = mint_jwt(&K, "HS256", "rsa", NULL, claims("alice", "mcp", NULL), JWKS);
     char *t_kid = mint_jwt(&K2, "RS256", "new-rsa", NULL, claims("alice", "mcp", NULL), NULL);
     char *t_sig = mint_jwt(&K2, "RS256", "rsa", NULL, claims("alice", "mcp", NULL), NULL); /* K2's key, K's kid */
-    snprintf(c, sizeof c, "{\"iss\":\"https://evil.example\",\"sub\":\"alice\",\"aud\":\"%s\",\"exp\":%ld,\"scope\":\"mcp\"}",
+    snprintf(c, sizeof c,
+             "{\"iss\":\"https://evil.example\",\"sub\":\"alice\",\"aud\":\"%s\",\"exp\":%ld,\"scope\":\"mcp\"}",
              RESOURCE, now + 3600);
     char *t_iss = mint_jwt(&K, "ES256", "ec", NULL, c, NULL);
-    snprintf(c, sizeof c, "{\"iss\":\"%s\",\"sub\":\"alice\",\"aud\":[\"https://other.example/mcp\"],\"exp\":%ld,"
-             "\"scope\":\"mcp\"}", ISSUER, now + 3600);
+    snprintf(c, sizeof c,
+             "{\"iss\":\"%s\",\"sub\":\"alice\",\"aud\":[\"https://other.example/mcp\"],\"exp\":%ld,"
+             "\"scope\":\"mcp\"}",
+             ISSUER, now + 3600);
     char *t_aud = mint_jwt(&K, "EdDSA", "ed", NULL, c, NULL);
     snprintf(c, sizeof c, "{\"iss\":\"%s\",\"sub\":\"alice\",\"aud\":\"%s\",\"exp\":%ld,\"scope\":\"mcp\"}", ISSUER,
              RESOURCE, now - 31);
@@ -531,10 +557,10 @@ START_TEST(catalogue)
     memset(huge, 'a', 8193);
     huge[8193] = 0;
 
-    char h_none[AUTH_LINE_MAX], h_hs[AUTH_LINE_MAX], h_kid[AUTH_LINE_MAX], h_sig[AUTH_LINE_MAX],
-        h_iss[AUTH_LINE_MAX], h_aud[AUTH_LINE_MAX], h_exp[AUTH_LINE_MAX], h_nbf[AUTH_LINE_MAX],
-        h_noexp[AUTH_LINE_MAX], h_typ[AUTH_LINE_MAX], h_noscope[AUTH_LINE_MAX], h_huge[AUTH_LINE_MAX],
-        h_lower[AUTH_LINE_MAX], h_twice[AUTH_LINE_MAX], h_query[256], h_second[AUTH_LINE_MAX];
+    char h_none[AUTH_LINE_MAX], h_hs[AUTH_LINE_MAX], h_kid[AUTH_LINE_MAX], h_sig[AUTH_LINE_MAX], h_iss[AUTH_LINE_MAX],
+        h_aud[AUTH_LINE_MAX], h_exp[AUTH_LINE_MAX], h_nbf[AUTH_LINE_MAX], h_noexp[AUTH_LINE_MAX], h_typ[AUTH_LINE_MAX],
+        h_noscope[AUTH_LINE_MAX], h_huge[AUTH_LINE_MAX], h_lower[AUTH_LINE_MAX], h_twice[AUTH_LINE_MAX], h_query[256],
+        h_second[AUTH_LINE_MAX];
     snprintf(h_none, sizeof h_none, "%s", bearer(t_none));
     snprintf(h_hs, sizeof h_hs, "%s", bearer(t_hs));
     snprintf(h_kid, sizeof h_kid, "%s", bearer(t_kid));
@@ -576,7 +602,8 @@ START_TEST(catalogue)
         {"not a JWT", "Authorization: Bearer opaque-token", NULL, "/mcp", 401,
          INVALID_TOKEN("not a JWT: three base64url parts separated by dots")},
         {"alg none", h_none, NULL, "/mcp", 401, INVALID_TOKEN("the token's algorithm is not allowed")},
-        {"HS256 keyed with the public key", h_hs, NULL, "/mcp", 401, INVALID_TOKEN("the token's algorithm is not allowed")},
+        {"HS256 keyed with the public key", h_hs, NULL, "/mcp", 401,
+         INVALID_TOKEN("the token's algorithm is not allowed")},
         {"unknown kid", h_kid, NULL, "/mcp", 401, INVALID_TOKEN("no known key has the token's kid")},
         {"bad signature", h_sig, NULL, "/mcp", 401, INVALID_TOKEN("the token's signature does not verify")},
         {"wrong issuer", h_iss, NULL, "/mcp", 401, INVALID_TOKEN("the token is from another issuer")},
@@ -597,14 +624,16 @@ START_TEST(catalogue)
             char extra[AUTH_LINE_MAX + 128];
             snprintf(extra, sizeof extra, "%s%s%s", modern ? MODERN_HEADERS("whoami") : h_query,
                      CASES[i].extra ? "\n" : "", CASES[i].extra ? CASES[i].extra : "");
-            resp r = call("POST", CASES[i].path, CASES[i].auth, extra, modern ? MODERN_CALL("whoami") : TOOL_CALL("whoami"));
+            resp r = call("POST", CASES[i].path, CASES[i].auth, extra,
+                          modern ? MODERN_CALL("whoami") : TOOL_CALL("whoami"));
             ck_assert_msg(r.status == CASES[i].status, "%s%s: status %ld, want %ld (%s)", modern ? "2026: " : "",
                           CASES[i].name, r.status, CASES[i].status, r.body);
             ck_assert_msg(strcmp(r.www, CASES[i].www ? CASES[i].www : "") == 0,
                           "%s%s: WWW-Authenticate\n  %s\nwant\n  %s", modern ? "2026: " : "", CASES[i].name, r.www,
                           CASES[i].www ? CASES[i].www : "(none)");
             /* No answer echoes a token. */
-            ck_assert_msg(!strstr(r.body, good) && !strstr(r.www, "eyJ"), "%s: the answer holds a token", CASES[i].name);
+            ck_assert_msg(!strstr(r.body, good) && !strstr(r.www, "eyJ"), "%s: the answer holds a token",
+                          CASES[i].name);
             free(r.body);
             /* ... and the next valid request is served. */
             r = modern ? call_modern(bearer(good), "whoami") : call_tool(bearer(good), sid, TOOL_CALL("whoami"));
@@ -650,13 +679,17 @@ START_TEST(scopes_of_items)
         {TOOL_CALL("read_file"), NULL},
         {TOOL_CALL("write_file"), "mcp files:read files:write"},
         {TOOL_CALL("nosuchtool"), NULL}, /* the session answers: unknown tool */
-        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"note://a\"}}", "mcp notes:read"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"note://a\"}}",
+         "mcp notes:read"},
         {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///x\"}}", NULL},
         {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"note://a\"}}",
          "mcp notes:read"},
-        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/get\",\"params\":{\"name\":\"greet\"}}", "mcp prompts:use"},
-        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"completion/complete\",\"params\":{\"ref\":{\"type\":\"ref/prompt\","
-         "\"name\":\"greet\"},\"argument\":{\"name\":\"x\",\"value\":\"\"}}}", "mcp prompts:use"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/get\",\"params\":{\"name\":\"greet\"}}",
+         "mcp prompts:use"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"completion/complete\",\"params\":{\"ref\":{\"type\":\"ref/"
+         "prompt\","
+         "\"name\":\"greet\"},\"argument\":{\"name\":\"x\",\"value\":\"\"}}}",
+         "mcp prompts:use"},
         {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}", NULL},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
@@ -665,7 +698,8 @@ START_TEST(scopes_of_items)
             char want[512];
             snprintf(want, sizeof want,
                      "Bearer error=\"insufficient_scope\", error_description=\"the token lacks a scope this request "
-                     "needs\", " MD ", scope=\"%s\"", CASES[i].scope);
+                     "needs\", " MD ", scope=\"%s\"",
+                     CASES[i].scope);
             ck_assert_msg(r.status == 403 && strcmp(r.www, want) == 0, "case %zu: %ld %s", i, r.status, r.www);
         } else {
             ck_assert_msg(r.status == 200 && r.www[0] == 0, "case %zu: %ld %s", i, r.status, r.body);
@@ -695,7 +729,8 @@ START_TEST(scopes_of_items)
     ck_assert_int_eq(r.status, 202);
     free(r.body);
 #define CALL_ID(id, tool) \
-    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}}}"
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\",\"arguments\":{}" \
+    "}}"
     static const char BATCH[] = "[" CALL_ID(1, "whoami") "," CALL_ID(2, "write_file") "]";
     r = call_tool(bearer(reader), sid_b, BATCH);
     ck_assert_msg(r.status == 403 && strstr(r.www, "scope=\"mcp files:read files:write\""), "%ld %s", r.status, r.www);
@@ -741,7 +776,8 @@ static resp ask_round(const char *tok, int answered, const char *state)
         snprintf(st, sizeof st, ",\"requestState\":\"%s\"", state);
     snprintf(body, sizeof body,
              "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"ask\","
-             "\"arguments\":{}," MODERN_META "%s%s}}", responses, st);
+             "\"arguments\":{}," MODERN_META "%s%s}}",
+             responses, st);
     return call("POST", "/mcp", bearer(tok), MODERN_HEADERS("ask"), body);
 }
 
@@ -823,7 +859,7 @@ typedef struct answers {
 static bool answers_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
 {
     (void)reply_ctx;
-    (void)final;
+    (void) final;
     answers *a = ctx;
     pthread_mutex_lock(&a->mu);
     for (size_t i = 0; i < n; i++) {
@@ -943,8 +979,8 @@ START_TEST(settings)
         {NULL, RESOURCE, "J", NULL, NULL, NULL},
         {ISSUER, NULL, "J", NULL, NULL, NULL},
         {ISSUER, RESOURCE, NULL, NULL, NULL, NULL},
-        {"http://as.example", RESOURCE, "J", NULL, NULL, NULL},    /* plain http, not loopback */
-        {ISSUER, "mcp.example.com/mcp", "J", NULL, NULL, NULL},   /* no scheme */
+        {"http://as.example", RESOURCE, "J", NULL, NULL, NULL}, /* plain http, not loopback */
+        {ISSUER, "mcp.example.com/mcp", "J", NULL, NULL, NULL}, /* no scheme */
         {ISSUER, "https://mcp.example.com/mcp#x", "J", NULL, NULL, NULL},
         {ISSUER, RESOURCE, "http://keys.example/jwks", NULL, NULL, NULL},
         {ISSUER, RESOURCE, "/nonexistent/jwks.json", NULL, NULL, NULL},
@@ -1233,7 +1269,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    return check_run(suite(), false) ? 1 : 0;
-}
+int main(void) { return check_run(suite(), false) ? 1 : 0; }

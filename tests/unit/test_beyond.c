@@ -21,10 +21,7 @@
 #include "capture.h"
 #include "check_run.h"
 
-static void feed(mcp_session *s, const char *text)
-{
-    mcp_session_message(s, text, strlen(text), NULL);
-}
+static void feed(mcp_session *s, const char *text) { mcp_session_message(s, text, strlen(text), NULL); }
 
 /* Send one request and return the one answer (valid until the next cap_reset). */
 static const char *ask(mcp_session *s, const char *request)
@@ -36,8 +33,7 @@ static const char *ask(mcp_session *s, const char *request)
     return cap_at(0)->text;
 }
 
-#define REQ(id, method, params) \
-    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"" method "\",\"params\":" params "}"
+#define REQ(id, method, params) "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"" method "\",\"params\":" params "}"
 #define RESULT(id, result) "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":" result "}"
 #define FAILURE(id, code, message) \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"error\":{\"code\":" #code ",\"message\":\"" message "\"}}"
@@ -91,19 +87,32 @@ static mcp_status read_note(mcp_call *call, const char *uri, const char *const *
 
 #define ENTRY(name, uri, more) "{\"name\":\"" name "\",\"uri\":\"" uri "\"" more "}"
 static const mcp_resource RESOURCES[] = {
-    {.name = "static_text", .uri = "test://static-text", .mime_type = "text/plain",
+    {.name = "static_text",
+     .uri = "test://static-text",
+     .mime_type = "text/plain",
      .list_entry = ENTRY("static_text", "test://static-text", ",\"mimeType\":\"text/plain\""),
      .text = "Hello, \"world\"\n\xc3\xa9"},
-    {.name = "static_blob", .uri = "test://static-blob", .mime_type = "image/png",
+    {.name = "static_blob",
+     .uri = "test://static-blob",
+     .mime_type = "image/png",
      .list_entry = ENTRY("static_blob", "test://static-blob", ",\"mimeType\":\"image/png\""),
      .blob = "iVBORw0KGgo="},
-    {.name = "dynamic", .uri = "test://dynamic", .mime_type = "text/plain",
-     .list_entry = ENTRY("dynamic", "test://dynamic", ",\"mimeType\":\"text/plain\""), .read = read_dynamic},
-    {.name = "failing", .uri = "test://failing", .list_entry = ENTRY("failing", "test://failing", ""),
+    {.name = "dynamic",
+     .uri = "test://dynamic",
+     .mime_type = "text/plain",
+     .list_entry = ENTRY("dynamic", "test://dynamic", ",\"mimeType\":\"text/plain\""),
+     .read = read_dynamic},
+    {.name = "failing",
+     .uri = "test://failing",
+     .list_entry = ENTRY("failing", "test://failing", ""),
      .read = read_failing},
-    {.name = "missing", .uri = "test://missing", .list_entry = ENTRY("missing", "test://missing", ""),
+    {.name = "missing",
+     .uri = "test://missing",
+     .list_entry = ENTRY("missing", "test://missing", ""),
      .read = read_missing},
-    {.name = "bad_blob", .uri = "test://bad-blob", .list_entry = ENTRY("bad_blob", "test://bad-blob", ""),
+    {.name = "bad_blob",
+     .uri = "test://bad-blob",
+     .list_entry = ENTRY("bad_blob", "test://bad-blob", ""),
      .read = read_bad_blob},
 };
 #define NRESOURCES (sizeof RESOURCES / sizeof *RESOURCES)
@@ -144,11 +153,19 @@ static const mcp_completer FILE_COMPLETE[] = {
 };
 
 static const mcp_resource_template TEMPLATES[] = {
-    {.name = "file", .uri_template = "file:///{folder}/{name}", .mime_type = "text/plain",
+    {.name = "file",
+     .uri_template = "file:///{folder}/{name}",
+     .mime_type = "text/plain",
      .list_entry = "{\"name\":\"file\",\"uriTemplate\":\"file:///{folder}/{name}\",\"mimeType\":\"text/plain\"}",
-     .nvars = 2, .read = read_file, .complete = FILE_COMPLETE, .ncomplete = 2},
-    {.name = "note", .uri_template = "note://{id}",
-     .list_entry = "{\"name\":\"note\",\"uriTemplate\":\"note://{id}\"}", .nvars = 1, .read = read_note},
+     .nvars = 2,
+     .read = read_file,
+     .complete = FILE_COMPLETE,
+     .ncomplete = 2},
+    {.name = "note",
+     .uri_template = "note://{id}",
+     .list_entry = "{\"name\":\"note\",\"uriTemplate\":\"note://{id}\"}",
+     .nvars = 1,
+     .read = read_note},
 };
 
 /* ---------------------------------------------------------------- prompts */
@@ -189,7 +206,11 @@ static const mcp_prompt PROMPTS[] = {
     {.name = "greet",
      .list_entry = "{\"name\":\"greet\",\"description\":\"Greet someone.\",\"arguments\":[{\"name\":\"name\","
                    "\"required\":true},{\"name\":\"greeting\"}]}",
-     .args = GREET_ARGS, .nargs = 2, .get = prompt_greet, .complete = GREET_COMPLETE, .ncomplete = 1},
+     .args = GREET_ARGS,
+     .nargs = 2,
+     .get = prompt_greet,
+     .complete = GREET_COMPLETE,
+     .ncomplete = 1},
     {.name = "plain", .list_entry = "{\"name\":\"plain\",\"description\":\"No arguments.\"}", .get = prompt_plain},
     {.name = "failing", .list_entry = "{\"name\":\"failing\",\"description\":\"Fails.\"}", .get = prompt_failing},
 };
@@ -216,11 +237,12 @@ static mcp_status tool_form(mcp_call *call, const void *args, void *out)
     for (size_t i = 0; i < form.tags.len; i++)
         snprintf(tags + strlen(tags), sizeof tags - strlen(tags), "%s%s", i ? "," : "", COLOR[form.tags.items[i]]);
     return mcp_content_text(
-        call, mcp_sprintf(call, "true %s: name=%s age=%lld/%d score=%g/%d subscribe=%d/%d plan=%s/%d tags=%s/%d "
-                                "email=%s/%d",
+        call, mcp_sprintf(call,
+                          "true %s: name=%s age=%lld/%d score=%g/%d subscribe=%d/%d plan=%s/%d tags=%s/%d "
+                          "email=%s/%d",
                           ACTION[action], form.name, (long long)form.age, form.has_age, form.score, form.has_score,
-                          form.subscribe, form.has_subscribe, beyond_profile_form_plan_name(form.plan), form.has_plan, tags,
-                          form.has_tags, form.email ? form.email : "(null)", form.has_email));
+                          form.subscribe, form.has_subscribe, beyond_profile_form_plan_name(form.plan), form.has_plan,
+                          tags, form.has_tags, form.email ? form.email : "(null)", form.has_email));
 }
 
 static mcp_status tool_notify(mcp_call *call, const void *args, void *out)
@@ -237,17 +259,23 @@ static const mcp_tool TOOLS[] = {
 };
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "beyond", .version = "1",
-    .tools = TOOLS, .ntools = 2,
-    .resources = RESOURCES, .nresources = NRESOURCES,
-    .templates = TEMPLATES, .ntemplates = 2,
-    .prompts = PROMPTS, .nprompts = 3,
+    .abi = MCPIDL_ABI,
+    .name = "beyond",
+    .version = "1",
+    .tools = TOOLS,
+    .ntools = 2,
+    .resources = RESOURCES,
+    .nresources = NRESOURCES,
+    .templates = TEMPLATES,
+    .ntemplates = 2,
+    .prompts = PROMPTS,
+    .nprompts = 3,
 };
 
 /* ---------------------------------------------------------------- sessions */
 
-#define INIT(caps)                                                                                  \
-    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"   \
+#define INIT(caps) \
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-11-25\",\"capabilities\":" caps ",\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 
 /* A session of `srv` (the sink context `tag` marks its messages), initialized;
@@ -295,22 +323,33 @@ static void teardown(void) { cap_reset(); }
 START_TEST(lists)
 {
     mcp_session *s = open_session(&SERVER, 0, NULL, NULL);
-    ck_assert_str_eq(ask(s, REQ(1, "resources/list", "{}")),
-                     RESULT(1, "{\"resources\":["
-                               ENTRY("static_text", "test://static-text", ",\"mimeType\":\"text/plain\"") ","
-                               ENTRY("static_blob", "test://static-blob", ",\"mimeType\":\"image/png\"") ","
-                               ENTRY("dynamic", "test://dynamic", ",\"mimeType\":\"text/plain\"") ","
-                               ENTRY("failing", "test://failing", "") ","
-                               ENTRY("missing", "test://missing", "") ","
-                               ENTRY("bad_blob", "test://bad-blob", "") "]}"));
+    ck_assert_str_eq(
+        ask(s, REQ(1, "resources/list", "{}")),
+        RESULT(
+            1,
+            "{\"resources\":[" ENTRY("static_text", "test://static-text", ",\"mimeType\":\"text/plain\"") "," ENTRY(
+                "static_blob", "test://static-blob",
+                ",\"mimeType\":\"image/png\"") "," ENTRY("dynamic", "test://dynamic",
+                                                         ",\"mimeType\":\"text/plain\"") "," ENTRY("failing",
+                                                                                                   "test://failing",
+                                                                                                   "") "," ENTRY("missi"
+                                                                                                                 "ng",
+                                                                                                                 "test:"
+                                                                                                                 "//"
+                                                                                                                 "missi"
+                                                                                                                 "ng",
+                                                                                                                 "") "," ENTRY("bad_blob",
+                                                                                                                               "test://bad-blob",
+                                                                                                                               "") "]}"));
     ck_assert_str_eq(ask(s, REQ(2, "resources/templates/list", "{}")),
                      RESULT(2, "{\"resourceTemplates\":[{\"name\":\"file\",\"uriTemplate\":\"file:///{folder}/"
                                "{name}\",\"mimeType\":\"text/plain\"},{\"name\":\"note\",\"uriTemplate\":"
                                "\"note://{id}\"}]}"));
     ck_assert_str_eq(ask(s, REQ(3, "prompts/list", "{}")),
-                     RESULT(3, "{\"prompts\":[{\"name\":\"greet\",\"description\":\"Greet someone.\",\"arguments\":["
-                               "{\"name\":\"name\",\"required\":true},{\"name\":\"greeting\"}]},{\"name\":\"plain\","
-                               "\"description\":\"No arguments.\"},{\"name\":\"failing\",\"description\":\"Fails.\"}]}"));
+                     RESULT(3,
+                            "{\"prompts\":[{\"name\":\"greet\",\"description\":\"Greet someone.\",\"arguments\":["
+                            "{\"name\":\"name\",\"required\":true},{\"name\":\"greeting\"}]},{\"name\":\"plain\","
+                            "\"description\":\"No arguments.\"},{\"name\":\"failing\",\"description\":\"Fails.\"}]}"));
     test_session_free(s);
 }
 END_TEST
@@ -323,8 +362,8 @@ START_TEST(pagination)
     ck_assert_ptr_nonnull(strstr(page1, ENTRY("failing", "test://failing", "") "],\"nextCursor\":\"4\"}}"));
     ck_assert_ptr_null(strstr(page1, "missing"));
     ck_assert_str_eq(ask(s, REQ(2, "resources/list", "{\"cursor\":\"4\"}")),
-                     RESULT(2, "{\"resources\":[" ENTRY("missing", "test://missing", "") ","
-                               ENTRY("bad_blob", "test://bad-blob", "") "]}"));
+                     RESULT(2, "{\"resources\":[" ENTRY("missing", "test://missing",
+                                                        "") "," ENTRY("bad_blob", "test://bad-blob", "") "]}"));
     ck_assert_str_eq(ask(s, REQ(3, "resources/list", "{\"cursor\":\"5\"}")),
                      FAILURE(3, -32602, "Invalid params: invalid cursor: 5"));
     /* Fewer templates and prompts than a page: one page, no cursor. */
@@ -389,8 +428,9 @@ START_TEST(read_errors)
     ck_assert_str_eq(ask(s, REQ(5, "resources/read", "{\"uri\":\"test://failing\"}")),
                      FAILURE(5, -32603, "Internal error: reading the resource: the disk is on fire"));
     ck_assert_str_eq(ask(s, REQ(6, "resources/read", "{\"uri\":\"test://bad-blob\"}")),
-                     FAILURE(6, -32603, "Internal error: reading the resource: resource contents: the blob is not "
-                                      "base64"));
+                     FAILURE(6, -32603,
+                             "Internal error: reading the resource: resource contents: the blob is not "
+                             "base64"));
     /* Bad params. */
     ck_assert_str_eq(ask(s, REQ(7, "resources/read", "{}")), FAILURE(7, -32602, "Invalid params: missing uri"));
     ck_assert_str_eq(ask(s, REQ(8, "resources/read", "{\"uri\":7}")),
@@ -501,8 +541,9 @@ START_TEST(subscription_bounds)
     for (size_t i = strlen("note://"); i < MCP_MAX_SUBSCRIBE_URI + 1; i++)
         mcp_buf_putc(&m, 'x');
     mcp_buf_puts(&m, "\"}}");
-    ck_assert_str_eq(ask(s, m.data), FAILURE(6, -32602, "Invalid params: uri longer than 4096 bytes cannot be "
-                                                        "subscribed to"));
+    ck_assert_str_eq(ask(s, m.data), FAILURE(6, -32602,
+                                             "Invalid params: uri longer than 4096 bytes cannot be "
+                                             "subscribed to"));
     mcp_buf_free(&m);
     ck_assert_str_eq(ask(s, REQ(7, "ping", "{}")), RESULT(7, "{}"));
     test_session_free(s);
@@ -520,16 +561,19 @@ START_TEST(prompts_get)
                                "{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"Hello, Ada!\"}},"
                                "{\"role\":\"user\",\"content\":{\"type\":\"image\",\"data\":\"iVBORw0KGgo=\","
                                "\"mimeType\":\"image/png\"}}]}"));
-    ck_assert_ptr_nonnull(strstr(ask(s, REQ(2, "prompts/get", "{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\","
-                                                              "\"greeting\":\"Hi\"}}")),
+    ck_assert_ptr_nonnull(strstr(ask(s, REQ(2, "prompts/get",
+                                            "{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\","
+                                            "\"greeting\":\"Hi\"}}")),
                                  "\"text\":\"Hi, Ada!\""));
     /* A null optional argument is an absent one. */
-    ck_assert_ptr_nonnull(strstr(ask(s, REQ(3, "prompts/get", "{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\","
-                                                              "\"greeting\":null}}")),
+    ck_assert_ptr_nonnull(strstr(ask(s, REQ(3, "prompts/get",
+                                            "{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\","
+                                            "\"greeting\":null}}")),
                                  "\"text\":\"Hello, Ada!\""));
     ck_assert_str_eq(ask(s, REQ(4, "prompts/get", "{\"name\":\"plain\"}")),
-                     RESULT(4, "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"resource\",\"resource\":{"
-                               "\"uri\":\"test://static-text\",\"mimeType\":\"text/plain\",\"text\":\"embedded\"}}}]}"));
+                     RESULT(4,
+                            "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"resource\",\"resource\":{"
+                            "\"uri\":\"test://static-text\",\"mimeType\":\"text/plain\",\"text\":\"embedded\"}}}]}"));
 
     ck_assert_str_eq(ask(s, REQ(5, "prompts/get", "{\"name\":\"greet\"}")),
                      FAILURE(5, -32602, "Invalid params: missing required argument 'name' of prompt 'greet'"));
@@ -582,19 +626,22 @@ START_TEST(completions)
                      RESULT(6, "{\"completion\":{\"values\":[],\"total\":0,\"hasMore\":false}}"));
 
     /* A handler, with the context's arguments; 120 values: 100 sent. */
-    ck_assert_str_eq(ask(s, REQ(7, "completion/complete", "{\"ref\":" FILE_REF ",\"argument\":{\"name\":\"name\","
-                                                          "\"value\":\"rep\"},\"context\":{\"arguments\":{\"folder\":"
-                                                          "\"docs\"}}}")),
+    ck_assert_str_eq(ask(s, REQ(7, "completion/complete",
+                                "{\"ref\":" FILE_REF ",\"argument\":{\"name\":\"name\","
+                                "\"value\":\"rep\"},\"context\":{\"arguments\":{\"folder\":"
+                                "\"docs\"}}}")),
                      RESULT(7, "{\"completion\":{\"values\":[\"rep.txt\",\"docs\"],\"total\":2,\"hasMore\":false}}"));
     ck_assert_str_eq(ask(s, COMPLETE(8, FILE_REF, "{\"name\":\"name\",\"value\":\"\"}")),
                      RESULT(8, "{\"completion\":{\"values\":[\".txt\",\"(no folder)\"],\"total\":2,"
                                "\"hasMore\":false}}"));
-    t = ask(s, REQ(9, "completion/complete", "{\"ref\":" FILE_REF ",\"argument\":{\"name\":\"name\",\"value\":\"f\"},"
-                                             "\"context\":{\"arguments\":{\"folder\":\"many\"}}}"));
+    t = ask(s, REQ(9, "completion/complete",
+                   "{\"ref\":" FILE_REF ",\"argument\":{\"name\":\"name\",\"value\":\"f\"},"
+                   "\"context\":{\"arguments\":{\"folder\":\"many\"}}}"));
     ck_assert_ptr_nonnull(strstr(t, "\"f98\",\"f99\"],\"total\":120,\"hasMore\":true}}"));
-    ck_assert_str_eq(ask(s, REQ(10, "completion/complete", "{\"ref\":" FILE_REF ",\"argument\":{\"name\":\"name\","
-                                                           "\"value\":\"f\"},\"context\":{\"arguments\":{\"folder\":"
-                                                           "\"broken\"}}}")),
+    ck_assert_str_eq(ask(s, REQ(10, "completion/complete",
+                                "{\"ref\":" FILE_REF ",\"argument\":{\"name\":\"name\","
+                                "\"value\":\"f\"},\"context\":{\"arguments\":{\"folder\":"
+                                "\"broken\"}}}")),
                      FAILURE(10, -32603, "Internal error: completing: no listing of broken"));
 
     /* Errors: an unknown argument or variable, prompt, template, ref type. */
@@ -602,13 +649,15 @@ START_TEST(completions)
                      FAILURE(11, -32602, "Invalid params: unknown argument: mood"));
     ck_assert_str_eq(ask(s, COMPLETE(12, FILE_REF, "{\"name\":\"size\",\"value\":\"\"}")),
                      FAILURE(12, -32602, "Invalid params: unknown argument: size"));
-    ck_assert_str_eq(ask(s, COMPLETE(13, "{\"type\":\"ref/prompt\",\"name\":\"nope\"}", "{\"name\":\"a\",\"value\":\"\"}")),
-                     FAILURE(13, -32602, "Invalid params: unknown prompt: nope"));
+    ck_assert_str_eq(
+        ask(s, COMPLETE(13, "{\"type\":\"ref/prompt\",\"name\":\"nope\"}", "{\"name\":\"a\",\"value\":\"\"}")),
+        FAILURE(13, -32602, "Invalid params: unknown prompt: nope"));
     ck_assert_str_eq(ask(s, COMPLETE(14, "{\"type\":\"ref/resource\",\"uri\":\"file:///x/y\"}",
                                      "{\"name\":\"folder\",\"value\":\"\"}")),
                      FAILURE(14, -32602, "Invalid params: no resource template file:///x/y"));
-    ck_assert_str_eq(ask(s, COMPLETE(15, "{\"type\":\"ref/tool\",\"name\":\"form\"}", "{\"name\":\"a\",\"value\":\"\"}")),
-                     FAILURE(15, -32602, "Invalid params: ref.type must be \\\"ref/prompt\\\" or \\\"ref/resource\\\""));
+    ck_assert_str_eq(
+        ask(s, COMPLETE(15, "{\"type\":\"ref/tool\",\"name\":\"form\"}", "{\"name\":\"a\",\"value\":\"\"}")),
+        FAILURE(15, -32602, "Invalid params: ref.type must be \\\"ref/prompt\\\" or \\\"ref/resource\\\""));
     ck_assert_str_eq(ask(s, REQ(16, "completion/complete", "{\"ref\":" GREET_REF "}")),
                      FAILURE(16, -32602, "Invalid params: argument must be an object"));
     ck_assert_str_eq(ask(s, COMPLETE(17, GREET_REF, "{\"name\":\"greeting\"}")),
@@ -620,12 +669,12 @@ END_TEST
 /* ---------------------------------------------------------------- capabilities */
 
 static const mcp_server TOOLS_ONLY = {.abi = MCPIDL_ABI, .name = "t", .version = "1", .tools = TOOLS, .ntools = 2};
-static const mcp_server RESOURCES_ONLY = {.abi = MCPIDL_ABI, .name = "r", .version = "1",
-                                          .resources = RESOURCES, .nresources = NRESOURCES};
-static const mcp_server TEMPLATES_ONLY = {.abi = MCPIDL_ABI, .name = "t", .version = "1",
-                                          .templates = TEMPLATES, .ntemplates = 2};
-static const mcp_server PROMPTS_ONLY = {.abi = MCPIDL_ABI, .name = "p", .version = "1",
-                                        .prompts = PROMPTS, .nprompts = 3};
+static const mcp_server RESOURCES_ONLY = {
+    .abi = MCPIDL_ABI, .name = "r", .version = "1", .resources = RESOURCES, .nresources = NRESOURCES};
+static const mcp_server TEMPLATES_ONLY = {
+    .abi = MCPIDL_ABI, .name = "t", .version = "1", .templates = TEMPLATES, .ntemplates = 2};
+static const mcp_server PROMPTS_ONLY = {
+    .abi = MCPIDL_ABI, .name = "p", .version = "1", .prompts = PROMPTS, .nprompts = 3};
 
 START_TEST(capabilities)
 {
@@ -661,17 +710,21 @@ START_TEST(methods_not_served)
 
     mcp_session *s = open_session(&TOOLS_ONLY, 0, NULL, NULL);
     for (size_t i = 0; i < 5; i++) {
-        snprintf(req, sizeof req, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"%s\",\"params\":{\"uri\":\"a:b\"}}",
+        snprintf(req, sizeof req, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"%s\",\"params\":{\"uri\":\"a:b\"}}", i,
+                 RESOURCE_METHODS[i]);
+        snprintf(want, sizeof want,
+                 "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"error\":{\"code\":-32601,\"message\":"
+                 "\"Method not found: %s\"}}",
                  i, RESOURCE_METHODS[i]);
-        snprintf(want, sizeof want, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"error\":{\"code\":-32601,\"message\":"
-                                    "\"Method not found: %s\"}}", i, RESOURCE_METHODS[i]);
         ck_assert_str_eq(ask(s, req), want);
     }
     for (size_t i = 0; i < 2; i++) {
         snprintf(req, sizeof req, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"%s\",\"params\":{\"name\":\"g\"}}",
                  10 + i, PROMPT_METHODS[i]);
-        snprintf(want, sizeof want, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"error\":{\"code\":-32601,\"message\":"
-                                    "\"Method not found: %s\"}}", 10 + i, PROMPT_METHODS[i]);
+        snprintf(want, sizeof want,
+                 "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"error\":{\"code\":-32601,\"message\":"
+                 "\"Method not found: %s\"}}",
+                 10 + i, PROMPT_METHODS[i]);
         ck_assert_str_eq(ask(s, req), want);
     }
     ck_assert_str_eq(ask(s, COMPLETE(20, GREET_REF, "{\"name\":\"greeting\",\"value\":\"h\"}")),
@@ -706,7 +759,8 @@ static const char *form_round(mcp_session *s, const char *meta, const char *mess
 {
     cap_reset();
     char req[256];
-    snprintf(req, sizeof req, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"form\"%s%s}}",
+    snprintf(req, sizeof req,
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"form\"%s%s}}",
              meta ? ",\"_meta\":" : "", meta ? meta : "");
     feed(s, req);
     ck_assert_uint_eq(cap_wait(1), 1);
@@ -780,9 +834,9 @@ START_TEST(elicit_form)
     ck_assert_ptr_nonnull(strstr(t, "false accept: elicitation/create: the answer does not fit the form 'profile': "
                                     "1 validation error for profile\\nname\\n  Field required [type=missing"));
     /* No answer at all: the client's error. */
-    ck_assert_text(form_round(s, NULL, "Tell us about yourself",
-                              "\"error\":{\"code\":-1,\"message\":\"User rejected\"}"),
-                   "false none: elicitation/create: the client answered with error -1: User rejected");
+    ck_assert_text(
+        form_round(s, NULL, "Tell us about yourself", "\"error\":{\"code\":-1,\"message\":\"User rejected\"}"),
+        "false none: elicitation/create: the client answered with error -1: User rejected");
     test_session_free(s);
 }
 END_TEST

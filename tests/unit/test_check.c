@@ -26,7 +26,9 @@ static result *compile_opts(const char *src, bool werror)
     for (size_t i = 0; i < r->diags.len; i++) {
         const idl_diag *g = &r->diags.items[i];
         mcp_buf_printf(&b, "%u:%u: %s: %s\n", g->loc.line, g->loc.col,
-                       g->severity == IDL_ERROR ? "error" : g->severity == IDL_WARNING ? "warning" : "note",
+                       g->severity == IDL_ERROR     ? "error"
+                       : g->severity == IDL_WARNING ? "warning"
+                                                    : "note",
                        g->message);
     }
     mcp_buf_putc(&b, 0);
@@ -59,29 +61,29 @@ static char *schema(result *r, bool out, size_t tool)
 
 #define HEAD "mcpidl: 1\nserver: {name: s, version: \"1\"}\n"
 
-#define EXPECT_DIAG(src, needle)                                                                   \
-    do {                                                                                           \
-        result *r_ = compile(src);                                                                 \
+#define EXPECT_DIAG(src, needle) \
+    do { \
+        result *r_ = compile(src); \
         ck_assert_msg(strstr(r_->text, needle) != NULL, "expected %s in:\n%s", needle, r_->text); \
-        done(r_);                                                                                  \
+        done(r_); \
     } while (0)
 
-#define EXPECT_OUT(src, want)                                                                    \
-    do {                                                                                         \
-        result *r_ = compile(src);                                                               \
-        char *s_ = schema(r_, true, 0);                                                          \
+#define EXPECT_OUT(src, want) \
+    do { \
+        result *r_ = compile(src); \
+        char *s_ = schema(r_, true, 0); \
         ck_assert_msg(strcmp(s_, want) == 0, "schema\n  %s\nexpected\n  %s\n%s", s_, want, r_->text); \
-        free(s_);                                                                                \
-        done(r_);                                                                                \
+        free(s_); \
+        done(r_); \
     } while (0)
 
-#define EXPECT_IN(src, want)                                                                     \
-    do {                                                                                         \
-        result *r_ = compile(src);                                                               \
-        char *s_ = schema(r_, false, 0);                                                         \
+#define EXPECT_IN(src, want) \
+    do { \
+        result *r_ = compile(src); \
+        char *s_ = schema(r_, false, 0); \
         ck_assert_msg(strcmp(s_, want) == 0, "schema\n  %s\nexpected\n  %s\n%s", s_, want, r_->text); \
-        free(s_);                                                                                \
-        done(r_);                                                                                \
+        free(s_); \
+        done(r_); \
     } while (0)
 
 START_TEST(titles)
@@ -99,7 +101,11 @@ START_TEST(titles)
     /* strip() takes what str.isspace() calls white space, ASCII separators included */
     ck_assert_str_eq(idl_title_case(&a, "\x1fx"), "X");
     ck_assert_str_eq(idl_title_case(&a, "x_\x1c\x1d\x1e\x0b"), "X");
-    ck_assert_str_eq(idl_title_case(&a, "\xc2\xa0" "a\xc2\xa0" "b\xe3\x80\x80"), "A\xc2\xa0" "B");
+    ck_assert_str_eq(idl_title_case(&a, "\xc2\xa0"
+                                        "a\xc2\xa0"
+                                        "b\xe3\x80\x80"),
+                     "A\xc2\xa0"
+                     "B");
     ck_assert_str_eq(idl_title_case(&a, "\xc2\x85x\xe2\x80\xa8"), "X");
     ck_assert_str_eq(idl_title_case(&a, "\xe2\x80\x8bx"), "\xe2\x80\x8bx"); /* U+200B: no space, cased (ASCII rules) */
     mcp_arena_free(&a);
@@ -180,10 +186,11 @@ END_TEST
 START_TEST(union_normalised)
 {
     /* flattened, duplicates removed, None last, identical schemas merged */
-    EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: None | (int | str) | int | list[int] | tuple[int, ...]\n",
-               "{\"properties\":{\"result\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"},{\"items\":{\"type\":"
-               "\"integer\"},\"type\":\"array\"},{\"type\":\"null\"}],\"title\":\"Result\"}},\"required\":[\"result\"],"
-               "\"title\":\"tOutput\",\"type\":\"object\"}");
+    EXPECT_OUT(
+        HEAD "tools:\n  t:\n    description: d\n    returns: None | (int | str) | int | list[int] | tuple[int, ...]\n",
+        "{\"properties\":{\"result\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"},{\"items\":{\"type\":"
+        "\"integer\"},\"type\":\"array\"},{\"type\":\"null\"}],\"title\":\"Result\"}},\"required\":[\"result\"],"
+        "\"title\":\"tOutput\",\"type\":\"object\"}");
     EXPECT_OUT(HEAD "tools:\n  t:\n    description: d\n    returns: Optional[None]\n",
                "{\"properties\":{\"result\":{\"title\":\"Result\",\"type\":\"null\"}},\"required\":[\"result\"],"
                "\"title\":\"tOutput\",\"type\":\"object\"}");
@@ -204,13 +211,14 @@ END_TEST
 START_TEST(ref_siblings)
 {
     /* a description equal to the definition's is dropped; another one stays */
-    EXPECT_IN(HEAD "types:\n  A:\n    description: An A.\n    fields: {x: int}\ntools:\n  t:\n    description: d\n"
-                   "    params:\n      a: {type: A, description: An A.}\n      b: {type: A, description: Other.}\n"
-                   "      c: {type: A, title: Cee}\n    returns: int\n",
-              "{\"$defs\":{\"A\":{\"description\":\"An A.\",\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
-              "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},"
-              "\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"Other.\"},\"c\":{\"$ref\":\"#/$defs/A\",\"title\":\"Cee\"}},"
-              "\"required\":[\"a\",\"b\",\"c\"],\"title\":\"tArguments\",\"type\":\"object\"}");
+    EXPECT_IN(
+        HEAD "types:\n  A:\n    description: An A.\n    fields: {x: int}\ntools:\n  t:\n    description: d\n"
+             "    params:\n      a: {type: A, description: An A.}\n      b: {type: A, description: Other.}\n"
+             "      c: {type: A, title: Cee}\n    returns: int\n",
+        "{\"$defs\":{\"A\":{\"description\":\"An A.\",\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+        "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},"
+        "\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"Other.\"},\"c\":{\"$ref\":\"#/$defs/A\",\"title\":\"Cee\"}},"
+        "\"required\":[\"a\",\"b\",\"c\"],\"title\":\"tArguments\",\"type\":\"object\"}");
 }
 END_TEST
 
@@ -265,7 +273,8 @@ END_TEST
 
 START_TEST(dialect_and_forbid)
 {
-    EXPECT_IN("mcpidl: 1\nserver: {name: s, version: \"1\", schema_dialect: \"https://json-schema.org/draft/2020-12/schema\"}\n"
+    EXPECT_IN("mcpidl: 1\nserver: {name: s, version: \"1\", schema_dialect: "
+              "\"https://json-schema.org/draft/2020-12/schema\"}\n"
               "tools:\n  t:\n    description: d\n    extra: forbid\n    params: {x: int}\n    returns: int\n",
               "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,"
               "\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},\"required\":[\"x\"],\"title\":"
@@ -285,12 +294,14 @@ END_TEST
 START_TEST(cycle_through_other_type)
 {
     /* A -> B -> A: the root is on a cycle, so it is a $ref with type object */
-    EXPECT_OUT(HEAD "types:\n  A: {fields: {b: \"Optional[B]\"}}\n  B: {fields: {a: \"list[A]\"}}\ntools:\n  t:\n"
-                    "    description: d\n    returns: A\n",
-               "{\"$defs\":{\"A\":{\"properties\":{\"b\":{\"anyOf\":[{\"$ref\":\"#/$defs/B\"},{\"type\":\"null\"}]}},"
-               "\"required\":[\"b\"],\"title\":\"A\",\"type\":\"object\"},\"B\":{\"properties\":{\"a\":{\"items\":{\"$ref\":"
-               "\"#/$defs/A\"},\"title\":\"A\",\"type\":\"array\"}},\"required\":[\"a\"],\"title\":\"B\",\"type\":\"object\"}},"
-               "\"$ref\":\"#/$defs/A\",\"type\":\"object\"}");
+    EXPECT_OUT(
+        HEAD "types:\n  A: {fields: {b: \"Optional[B]\"}}\n  B: {fields: {a: \"list[A]\"}}\ntools:\n  t:\n"
+             "    description: d\n    returns: A\n",
+        "{\"$defs\":{\"A\":{\"properties\":{\"b\":{\"anyOf\":[{\"$ref\":\"#/$defs/B\"},{\"type\":\"null\"}]}},"
+        "\"required\":[\"b\"],\"title\":\"A\",\"type\":\"object\"},\"B\":{\"properties\":{\"a\":{\"items\":{\"$ref\":"
+        "\"#/$defs/"
+        "A\"},\"title\":\"A\",\"type\":\"array\"}},\"required\":[\"a\"],\"title\":\"B\",\"type\":\"object\"}},"
+        "\"$ref\":\"#/$defs/A\",\"type\":\"object\"}");
 }
 END_TEST
 
@@ -326,7 +337,8 @@ END_TEST
 
 START_TEST(bad_defaults)
 {
-    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, default: x}\n    returns: int\n",
+    EXPECT_DIAG(HEAD
+                "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, default: x}\n    returns: int\n",
                 "error: default 'x' of 'n' in tool 't' is not an integer");
     EXPECT_DIAG(HEAD "types:\n  P: {fields: {a: int}}\ntools:\n  t:\n    description: d\n    params:\n"
                      "      p: {type: P, default: {a: 'no'}}\n    returns: int\n",
@@ -339,7 +351,8 @@ END_TEST
 
 START_TEST(constraint_on_wrong_type)
 {
-    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, minLength: 1}\n    returns: int\n",
+    EXPECT_DIAG(HEAD
+                "tools:\n  t:\n    description: d\n    params:\n      n: {type: int, minLength: 1}\n    returns: int\n",
                 "error: 'minLength' does not apply to 'int'");
     EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: int | str, minimum: 1}\n"
                      "    returns: int\n",
@@ -360,12 +373,16 @@ END_TEST
 
 START_TEST(pattern_subset)
 {
-    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: 'a*+'}\n    returns: int\n",
-                "possessive quantifiers");
-    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: '(?i)a'}\n    returns: int\n",
-                "inline flags");
-    EXPECT_DIAG(HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: '(a'}\n    returns: int\n",
-                "invalid pattern");
+    EXPECT_DIAG(
+        HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: 'a*+'}\n    returns: int\n",
+        "possessive quantifiers");
+    EXPECT_DIAG(
+        HEAD
+        "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: '(?i)a'}\n    returns: int\n",
+        "inline flags");
+    EXPECT_DIAG(
+        HEAD "tools:\n  t:\n    description: d\n    params:\n      n: {type: str, pattern: '(a'}\n    returns: int\n",
+        "invalid pattern");
 }
 END_TEST
 
@@ -451,15 +468,16 @@ END_TEST
 
 START_TEST(meta_keys_ir)
 {
-    result *r = compile("mcpidl: 1\nserver:\n  name: s\n  version: \"1\"\n  cache: {ttl_ms: 5}\n"
-                        "  list_changed: [tools, resources]\n  scopes: [a]\n"
-                        "tools:\n  t:\n    description: d\n    task: required\n    scopes: []\n"
-                        "    params:\n      s: {type: bytes, header: S}\n      i: {type: \"Literal[1, 2]\", header: I}\n"
-                        "      b: {type: \"Literal[True]\", header: B}\n      plain: str\n    returns: content\n"
-                        "  u:\n    description: d\n    returns: int\n"
-                        "resources:\n  r: {uri: \"test://r\", text: x, cache: {ttl_ms: 0}, scopes: [x, y]}\n"
-                        "resource_templates:\n  rt: {uriTemplate: \"test://t/{id}\", cache: {ttl_ms: 7, scope: public}}\n"
-                        "prompts:\n  p: {description: d, scopes: [z]}\n");
+    result *r = compile(
+        "mcpidl: 1\nserver:\n  name: s\n  version: \"1\"\n  cache: {ttl_ms: 5}\n"
+        "  list_changed: [tools, resources]\n  scopes: [a]\n"
+        "tools:\n  t:\n    description: d\n    task: required\n    scopes: []\n"
+        "    params:\n      s: {type: bytes, header: S}\n      i: {type: \"Literal[1, 2]\", header: I}\n"
+        "      b: {type: \"Literal[True]\", header: B}\n      plain: str\n    returns: content\n"
+        "  u:\n    description: d\n    returns: int\n"
+        "resources:\n  r: {uri: \"test://r\", text: x, cache: {ttl_ms: 0}, scopes: [x, y]}\n"
+        "resource_templates:\n  rt: {uriTemplate: \"test://t/{id}\", cache: {ttl_ms: 7, scope: public}}\n"
+        "prompts:\n  p: {description: d, scopes: [z]}\n");
     ck_assert_msg(r->srv != NULL, "%s", r->text);
     const ir_server *s = r->srv;
     ck_assert(s->cache.set && !s->cache.private_scope && s->cache.ttl_ms == 5);
@@ -500,38 +518,41 @@ END_TEST
  * under 'properties'. */
 START_TEST(schema_extra_merged)
 {
-    EXPECT_IN(HEAD "types:\n  A:\n    schema_extra: {$anchor: a, examples: [{z: 1, a: 2}]}\n    fields: {x: int}\n"
-                   "tools:\n  t:\n    description: d\n"
-                   "    schema_extra: {$schema: \"S\", if: {properties: {o: {const: 1}, b: {}}, required: [o]}}\n"
-                   "    params:\n      o: {type: \"Optional[int]\", default: null, schema_extra: {deprecated: true}}\n"
-                   "      b: {type: A, schema_extra: {examples: [1]}}\n    returns: int\n",
-              "{\"$defs\":{\"A\":{\"$anchor\":\"a\",\"examples\":[{\"a\":2,\"z\":1}],\"properties\":{\"x\":{\"title\":\"X\","
-              "\"type\":\"integer\"}},\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\"}},\"$schema\":\"S\","
-              "\"if\":{\"properties\":{\"o\":{\"const\":1},\"b\":{}},\"required\":[\"o\"]},\"properties\":{\"o\":"
-              "{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"deprecated\":true,\"title\":\"O\"},"
-              "\"b\":{\"$ref\":\"#/$defs/A\",\"examples\":[1]}},\"required\":[\"b\"],\"title\":\"tArguments\","
-              "\"type\":\"object\"}");
+    EXPECT_IN(
+        HEAD "types:\n  A:\n    schema_extra: {$anchor: a, examples: [{z: 1, a: 2}]}\n    fields: {x: int}\n"
+             "tools:\n  t:\n    description: d\n"
+             "    schema_extra: {$schema: \"S\", if: {properties: {o: {const: 1}, b: {}}, required: [o]}}\n"
+             "    params:\n      o: {type: \"Optional[int]\", default: null, schema_extra: {deprecated: true}}\n"
+             "      b: {type: A, schema_extra: {examples: [1]}}\n    returns: int\n",
+        "{\"$defs\":{\"A\":{\"$anchor\":\"a\",\"examples\":[{\"a\":2,\"z\":1}],\"properties\":{\"x\":{\"title\":\"X\","
+        "\"type\":\"integer\"}},\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\"}},\"$schema\":\"S\","
+        "\"if\":{\"properties\":{\"o\":{\"const\":1},\"b\":{}},\"required\":[\"o\"]},\"properties\":{\"o\":"
+        "{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"deprecated\":true,\"title\":\"O\"},"
+        "\"b\":{\"$ref\":\"#/$defs/A\",\"examples\":[1]}},\"required\":[\"b\"],\"title\":\"tArguments\","
+        "\"type\":\"object\"}");
     /* Beside a $ref, a key equal to the definition's own is dropped, as pydantic
      * drops an equal title (its definition was generated first). */
-    EXPECT_OUT(HEAD "types:\n  A:\n    schema_extra: {examples: [1], x-k: 2}\n    fields: {x: int}\n"
-                    "  M:\n    fields:\n      a: {type: A, schema_extra: {examples: [1], x-k: 3}}\n"
-                    "      b: {type: A, description: d, schema_extra: {x-k: 2}}\n"
-                    "tools:\n  t:\n    description: d\n    returns: M\n",
-               "{\"$defs\":{\"A\":{\"examples\":[1],\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
-               "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\",\"x-k\":2}},\"properties\":{\"a\":{\"$ref\":"
-               "\"#/$defs/A\",\"x-k\":3},\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"d\"}},\"required\":[\"a\",\"b\"],"
-               "\"title\":\"M\",\"type\":\"object\"}");
+    EXPECT_OUT(
+        HEAD "types:\n  A:\n    schema_extra: {examples: [1], x-k: 2}\n    fields: {x: int}\n"
+             "  M:\n    fields:\n      a: {type: A, schema_extra: {examples: [1], x-k: 3}}\n"
+             "      b: {type: A, description: d, schema_extra: {x-k: 2}}\n"
+             "tools:\n  t:\n    description: d\n    returns: M\n",
+        "{\"$defs\":{\"A\":{\"examples\":[1],\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+        "\"required\":[\"x\"],\"title\":\"A\",\"type\":\"object\",\"x-k\":2}},\"properties\":{\"a\":{\"$ref\":"
+        "\"#/$defs/A\",\"x-k\":3},\"b\":{\"$ref\":\"#/$defs/A\",\"description\":\"d\"}},\"required\":[\"a\",\"b\"],"
+        "\"title\":\"M\",\"type\":\"object\"}");
     /* A tool's $schema wins over the server's schema_dialect. */
     EXPECT_IN("mcpidl: 1\nserver: {name: s, version: \"1\", schema_dialect: D}\n"
               "tools:\n  t:\n    description: d\n    schema_extra: {$schema: E}\n    returns: int\n",
               "{\"$schema\":\"E\",\"properties\":{},\"title\":\"tArguments\",\"type\":\"object\"}");
     /* A type named 'properties' keeps pydantic's build order; the extra keys come last. */
-    EXPECT_OUT(HEAD "types:\n  properties:\n    schema_extra: {zz: 1, aa: 2}\n    fields: {x: int}\n"
-                    "  W: {fields: {p: properties}}\n"
-                    "tools:\n  t:\n    description: d\n    returns: W\n",
-               "{\"$defs\":{\"properties\":{\"type\":\"object\",\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
-               "\"required\":[\"x\"],\"title\":\"properties\",\"zz\":1,\"aa\":2}},\"properties\":{\"p\":{\"$ref\":"
-               "\"#/$defs/properties\"}},\"required\":[\"p\"],\"title\":\"W\",\"type\":\"object\"}");
+    EXPECT_OUT(
+        HEAD "types:\n  properties:\n    schema_extra: {zz: 1, aa: 2}\n    fields: {x: int}\n"
+             "  W: {fields: {p: properties}}\n"
+             "tools:\n  t:\n    description: d\n    returns: W\n",
+        "{\"$defs\":{\"properties\":{\"type\":\"object\",\"properties\":{\"x\":{\"title\":\"X\",\"type\":\"integer\"}},"
+        "\"required\":[\"x\"],\"title\":\"properties\",\"zz\":1,\"aa\":2}},\"properties\":{\"p\":{\"$ref\":"
+        "\"#/$defs/properties\"}},\"required\":[\"p\"],\"title\":\"W\",\"type\":\"object\"}");
 }
 END_TEST
 

@@ -78,16 +78,16 @@ START_TEST(from_json_reports_like_pydantic)
     codec_Reading r;
     const char *error = NULL;
     ck_assert(!reading_from("{\"city\": \"\", \"unit\": \"K\", \"sky\": 3}", &r, &error));
-    ck_assert_str_eq(error,
-                     "4 validation errors for Reading\n"
-                     "city\n"
-                     "  String should have at least 1 character [type=string_too_short, input_value='', input_type=str]\n"
-                     "celsius\n"
-                     "  Field required [type=missing, input_value={'city': '', 'unit': 'K', 'sky': 3}, input_type=dict]\n"
-                     "unit\n"
-                     "  Input should be 'C' or 'F' [type=literal_error, input_value='K', input_type=str]\n"
-                     "sky\n"
-                     "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value=3, input_type=int]");
+    ck_assert_str_eq(
+        error, "4 validation errors for Reading\n"
+               "city\n"
+               "  String should have at least 1 character [type=string_too_short, input_value='', input_type=str]\n"
+               "celsius\n"
+               "  Field required [type=missing, input_value={'city': '', 'unit': 'K', 'sky': 3}, input_type=dict]\n"
+               "unit\n"
+               "  Input should be 'C' or 'F' [type=literal_error, input_value='K', input_type=str]\n"
+               "sky\n"
+               "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value=3, input_type=int]");
     ck_assert(!reading_from("[]", &r, NULL)); /* no report asked for */
     ck_assert(!reading_from("{\"city\": \"x\", \"celsius\": 1,}", &r, &error));
     ck_assert_str_eq(error, "1 validation error for Reading\n"
@@ -95,8 +95,9 @@ START_TEST(from_json_reports_like_pydantic)
                             "input_value='{\"city\": \"x\", \"celsius\": 1,}', input_type=str]");
     codec_Sky sky;
     ck_assert(!codec_Sky_from_json("\"rainy\"", 7, &sky, &A, &error));
-    ck_assert_str_eq(error, "1 validation error for Sky\n"
-                            "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value='rainy', input_type=str]");
+    ck_assert_str_eq(error,
+                     "1 validation error for Sky\n"
+                     "  Input should be 'clear', 'cloudy' or 'name' [type=enum, input_value='rainy', input_type=str]");
     ck_assert(codec_Sky_from_json("\"cloudy\"", 8, &sky, &A, &error));
     ck_assert_int_eq(sky, codec_Sky_cloudy);
 }
@@ -139,24 +140,26 @@ START_TEST(to_json_checks_like_an_output)
     mcp_buf_puts(&B, "kept");
     ck_assert(!codec_Reading_to_json(&r, &B, &A, &error));
     ck_assert_str_eq(B.data, "kept");
-    ck_assert_str_eq(error,
-                     "2 validation errors for Reading\n"
-                     "city\n"
-                     "  String should have at least 1 character [type=string_too_short, input_value='', input_type=str]\n"
-                     "celsius\n"
-                     "  Input should be a finite number [type=finite_number, input_value=nan, input_type=float]");
+    ck_assert_str_eq(
+        error, "2 validation errors for Reading\n"
+               "city\n"
+               "  String should have at least 1 character [type=string_too_short, input_value='', input_type=str]\n"
+               "celsius\n"
+               "  Input should be a finite number [type=finite_number, input_value=nan, input_type=float]");
     /* A value JSON cannot hold at all. */
     r = (codec_Reading)codec_Reading_init_zero;
     ck_assert(!codec_Reading_to_json(&r, &B, &A, &error));
-    ck_assert_str_eq(error, "1 validation error for Reading\ncity\n"
-                            "  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]");
+    ck_assert_str_eq(error,
+                     "1 validation error for Reading\ncity\n"
+                     "  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]");
     ck_assert_str_eq(B.data, "kept");
 }
 END_TEST
 
 START_TEST(round_trip)
 {
-    static const char TEXT[] = "{\"city\":\"Oslo\",\"celsius\":-3.5,\"tags\":[],\"unit\":\"F\",\"sky\":\"cloudy\",\"note\":\"é\"}";
+    static const char TEXT[] =
+        "{\"city\":\"Oslo\",\"celsius\":-3.5,\"tags\":[],\"unit\":\"F\",\"sky\":\"cloudy\",\"note\":\"é\"}";
     codec_Reading r;
     const char *error = NULL;
     ck_assert(reading_from(TEXT, &r, &error));
@@ -259,8 +262,9 @@ START_TEST(to_json_locates_c_faults)
     b = good_book();
     b.author.name = "Ad\xff";
     error = book_fault(b);
-    ck_assert_msg(strncmp(error, "1 validation error for Book\nauthor.name\n  Input should be a valid string, "
-                                 "unable to parse raw data as a unicode string [type=string_unicode, ",
+    ck_assert_msg(strncmp(error,
+                          "1 validation error for Book\nauthor.name\n  Input should be a valid string, "
+                          "unable to parse raw data as a unicode string [type=string_unicode, ",
                           105) == 0,
                   "%s", error);
 }

@@ -22,21 +22,17 @@ static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 }
 
 static const mcp_tool TOOLS[] = {{.name = "echo", .list_entry = "{\"name\":\"echo\"}"}};
-static const mcp_server SERVER = {.abi = MCPIDL_ABI, .name = "embed", .version = "1", .tools = TOOLS,
-                                  .ntools = 1};
+static const mcp_server SERVER = {.abi = MCPIDL_ABI, .name = "embed", .version = "1", .tools = TOOLS, .ntools = 1};
 
-#define INIT                                                                                        \
-    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"     \
+#define INIT \
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
 #define CALL "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}}\n"
-#define CALL_ANSWER                                                                                 \
+#define CALL_ANSWER \
     "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"stub\"}]," \
     "\"isError\":false}}\n"
 
-static void put(int fd, const char *text)
-{
-    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-}
+static void put(int fd, const char *text) { ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text)); }
 
 /* What fd holds now, without waiting (may be ""). */
 static const char *drain(int fd)

@@ -28,8 +28,7 @@ static void expect_lines(size_t n, const char *const want[])
     ck_assert_uint_eq(cap_wait(n), n);
     for (size_t i = 0; i < n; i++) {
         ck_assert_str_eq(cap_at(i)->text, want[i]);
-        ck_assert_msg(cap_at(i)->final == (i + 1 == n), "message %zu: final is %d", i,
-                      cap_at(i)->final);
+        ck_assert_msg(cap_at(i)->final == (i + 1 == n), "message %zu: final is %d", i, cap_at(i)->final);
     }
 }
 
@@ -74,7 +73,7 @@ static mcp_status h_sample(mcp_call *call, const void *args, void *out)
     return mcp_content_text(call, mcp_sprintf(call, "LLM response: %s", reply));
 }
 
-#define SCHEMA                                                                                \
+#define SCHEMA \
     "{\"type\":\"object\",\"properties\":{\"username\":{\"type\":\"string\",\"description\":" \
     "\"User's response\"}},\"required\":[\"username\"]}"
 
@@ -86,8 +85,8 @@ static mcp_status h_elicit(mcp_call *call, const void *args, void *out)
     if (!mcp_elicit(call, "Please provide your information", SCHEMA, &content, &action))
         return mcp_fail(call, "%s", mcp_client_error(call));
     const mcp_json *u = mcp_json_get(content, "username");
-    return mcp_content_text(call, mcp_sprintf(call, "action=%s username=%s", action,
-                                              u && u->kind == MCP_JSTRING ? u->s : "-"));
+    return mcp_content_text(
+        call, mcp_sprintf(call, "action=%s username=%s", action, u && u->kind == MCP_JSTRING ? u->s : "-"));
 }
 
 static mcp_status h_ping(mcp_call *call, const void *args, void *out)
@@ -105,8 +104,7 @@ static mcp_status h_content(mcp_call *call, const void *args, void *out)
     mcp_content_text(call, "Multiple content types test:");
     mcp_content_image(call, "image/png", "iVBORw0KGgo=");
     mcp_content_audio(call, "audio/wav", "UklGRg==");
-    mcp_content_resource_text(call, "test://embedded-resource", "text/plain",
-                              "This is an embedded resource content.");
+    mcp_content_resource_text(call, "test://embedded-resource", "text/plain", "This is an embedded resource content.");
     mcp_content_resource_text(call, "test://no-mime", NULL, "t");
     mcp_content_resource_blob(call, "test://blob", "application/octet-stream", "AAEC");
     mcp_content_resource_link(call, "file:///a.txt", "a.txt", NULL, NULL);
@@ -122,26 +120,26 @@ static mcp_status h_bad_base64(mcp_call *call, const void *args, void *out)
 
 static const mcp_type T_ARGS = {.kind = MCP_T_OBJECT, .size = 1, .align = 1, .tag = "tArguments"};
 
-#define TOOL(n, h) {.name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &T_ARGS, .handler = h}
+#define TOOL(n, h) \
+    { \
+        .name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &T_ARGS, .handler = h \
+    }
 static const mcp_tool TOOLS[] = {
-    TOOL("log", h_log),         TOOL("logjson", h_logjson), TOOL("progress", h_progress),
-    TOOL("sample", h_sample),   TOOL("elicit", h_elicit),   TOOL("ping", h_ping),
+    TOOL("log", h_log),         TOOL("logjson", h_logjson),       TOOL("progress", h_progress),
+    TOOL("sample", h_sample),   TOOL("elicit", h_elicit),         TOOL("ping", h_ping),
     TOOL("content", h_content), TOOL("bad_base64", h_bad_base64),
 };
-static const mcp_server SERVER = {.abi = MCPIDL_ABI, .name = "feat", .version = "1",
-                                  .tools = TOOLS, .ntools = sizeof TOOLS / sizeof *TOOLS};
+static const mcp_server SERVER = {
+    .abi = MCPIDL_ABI, .name = "feat", .version = "1", .tools = TOOLS, .ntools = sizeof TOOLS / sizeof *TOOLS};
 
 /* ---------------------------------------------------------------- sessions */
 
-#define INIT(caps)                                                                     \
+#define INIT(caps) \
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-11-25\",\"capabilities\":" caps ",\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 #define ALL_CAPS "{\"sampling\":{},\"elicitation\":{}}"
 
-static void feed(mcp_session *s, const char *text, void *rctx)
-{
-    mcp_session_message(s, text, strlen(text), rctx);
-}
+static void feed(mcp_session *s, const char *text, void *rctx) { mcp_session_message(s, text, strlen(text), rctx); }
 
 static mcp_session *open_session(int workers, const char *init, int timeout_ms, int max_pending)
 {
@@ -202,21 +200,24 @@ START_TEST(set_level_and_filter)
     expect_lines(4, DEFAULT);
     cap_reset();
 
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
-            "\"debug\"}}", NULL);
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
+         "\"debug\"}}",
+         NULL);
     ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
     cap_reset();
     call_tool(s, 3, "log", NULL, NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(5), 5);
-    ck_assert_str_eq(cap_at(0)->text,
-                     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
-                     "\"level\":\"debug\",\"data\":\"debug 1\"}}");
+    ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+                                      "\"level\":\"debug\",\"data\":\"debug 1\"}}");
     ck_assert_ptr_nonnull(strstr(cap_at(4)->text, "\"id\":3,\"result\""));
     cap_reset();
 
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
-            "\"error\"}}", NULL);
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
+         "\"error\"}}",
+         NULL);
     cap_reset();
     call_tool(s, 5, "log", NULL, NULL);
     mcp_session_drain(s);
@@ -225,12 +226,13 @@ START_TEST(set_level_and_filter)
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "\"id\":5,\"result\""));
     cap_reset();
 
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
-            "\"fatal\"}}", NULL);
-    ck_assert_str_eq(cap_at(0)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-32602,\"message\":\"Invalid "
-                     "params: level must be one of debug, info, notice, warning, error, critical, "
-                     "alert, emergency\"}}");
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
+         "\"fatal\"}}",
+         NULL);
+    ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-32602,\"message\":\"Invalid "
+                                      "params: level must be one of debug, info, notice, warning, error, critical, "
+                                      "alert, emergency\"}}");
     test_session_free(s);
 }
 END_TEST
@@ -278,9 +280,8 @@ START_TEST(progress_tokens)
     call_tool(s, 8, "progress", "{\"progressToken\":\"progress-test-1\"}", NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(4), 4);
-    ck_assert_str_eq(cap_at(0)->text,
-                     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
-                     "\"progressToken\":\"progress-test-1\",\"progress\":0,\"total\":100}}");
+    ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+                                      "\"progressToken\":\"progress-test-1\",\"progress\":0,\"total\":100}}");
     ck_assert_ptr_nonnull(strstr(cap_at(3)->text, "\"id\":8,\"result\""));
     cap_reset();
 
@@ -303,28 +304,26 @@ START_TEST(sampling)
     mcp_session *s = open_session(2, INIT(ALL_CAPS), 0, 0);
     call_tool(s, 1, "sample", NULL, (void *)0x5);
     ck_assert_uint_eq(cap_wait(1), 1);
-    ck_assert_str_eq(cap_at(0)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sampling/createMessage\",\"params\":"
-                     "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":"
-                     "\"Test prompt for sampling\"}}],\"maxTokens\":100}}");
+    ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sampling/createMessage\",\"params\":"
+                                      "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":"
+                                      "\"Test prompt for sampling\"}}],\"maxTokens\":100}}");
     ck_assert(!cap_at(0)->final);
     ck_assert_ptr_eq(cap_at(0)->rctx, (void *)0x5);
     /* The client answers on a message of its own (no reply context). */
-    ck_assert(!mcp_session_message(
-        s,
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"role\":\"assistant\",\"content\":{\"type\":"
-        "\"text\",\"text\":\"This is a test response from the client\"},\"model\":\"test-model\","
-        "\"stopReason\":\"endTurn\"}}",
-        strlen("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"role\":\"assistant\",\"content\":{"
-               "\"type\":\"text\",\"text\":\"This is a test response from the client\"},"
-               "\"model\":\"test-model\",\"stopReason\":\"endTurn\"}}"),
-        NULL));
+    ck_assert(
+        !mcp_session_message(s,
+                             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"role\":\"assistant\",\"content\":{\"type\":"
+                             "\"text\",\"text\":\"This is a test response from the client\"},\"model\":\"test-model\","
+                             "\"stopReason\":\"endTurn\"}}",
+                             strlen("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"role\":\"assistant\",\"content\":{"
+                                    "\"type\":\"text\",\"text\":\"This is a test response from the client\"},"
+                                    "\"model\":\"test-model\",\"stopReason\":\"endTurn\"}}"),
+                             NULL));
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(2), 2);
-    ck_assert_str_eq(cap_at(1)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
-                     "\"text\":\"LLM response: This is a test response from the client\"}],"
-                     "\"isError\":false}}");
+    ck_assert_str_eq(cap_at(1)->text, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
+                                      "\"text\":\"LLM response: This is a test response from the client\"}],"
+                                      "\"isError\":false}}");
     ck_assert(cap_at(1)->final);
     cap_reset();
 
@@ -354,10 +353,9 @@ START_TEST(sampling)
     feed(s, resp, NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(2), 2);
-    ck_assert_str_eq(cap_at(1)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
-                     "\"text\":\"Error executing tool sample: sampling/createMessage: the client's "
-                     "text holds a NUL character\"}],\"isError\":true}}");
+    ck_assert_str_eq(cap_at(1)->text, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
+                                      "\"text\":\"Error executing tool sample: sampling/createMessage: the client's "
+                                      "text holds a NUL character\"}],\"isError\":true}}");
     test_session_free(s);
 }
 END_TEST
@@ -369,10 +367,11 @@ START_TEST(elicitation)
     ck_assert_uint_eq(cap_wait(1), 1);
     ck_assert_str_eq(cap_at(0)->text,
                      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":{"
-                     "\"message\":\"Please provide your information\",\"requestedSchema\":" SCHEMA
-                     "}}");
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"action\":\"accept\",\"content\":{"
-            "\"username\":\"testuser\"}}}", NULL);
+                     "\"message\":\"Please provide your information\",\"requestedSchema\":" SCHEMA "}}");
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"action\":\"accept\",\"content\":{"
+         "\"username\":\"testuser\"}}}",
+         NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(2), 2);
     ck_assert_ptr_nonnull(strstr(cap_at(1)->text, "\"text\":\"action=accept username=testuser\""));
@@ -409,14 +408,15 @@ START_TEST(client_error_and_unknown_responses)
     ck_assert(!mcp_session_message(s, LATE, sizeof LATE - 1, NULL));
     feed(s, "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{}}", NULL);
     ck_assert_uint_eq(cap_wait(1), 1);
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-1,\"message\":\"User rejected "
-            "sampling request\"}}", NULL);
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-1,\"message\":\"User rejected "
+         "sampling request\"}}",
+         NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(2), 2);
-    ck_assert_str_eq(cap_at(1)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
-                     "\"text\":\"Error executing tool sample: sampling/createMessage: the client "
-                     "answered with error -1: User rejected sampling request\"}],\"isError\":true}}");
+    ck_assert_str_eq(cap_at(1)->text, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
+                                      "\"text\":\"Error executing tool sample: sampling/createMessage: the client "
+                                      "answered with error -1: User rejected sampling request\"}],\"isError\":true}}");
     cap_reset();
 
     /* Any method, with the generic call. */
@@ -460,14 +460,15 @@ START_TEST(cancelled_while_waiting)
     mcp_session *s = open_session(2, INIT(ALL_CAPS), 0, 0);
     call_tool(s, 1, "sample", NULL, NULL);
     ck_assert_uint_eq(cap_wait(1), 1);
-    feed(s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":"
-            "1}}", NULL);
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":"
+         "1}}",
+         NULL);
     mcp_session_drain(s);
     /* The server's request is cancelled in turn; the call gets no answer, a final call. */
     ck_assert_uint_eq(cap_wait(3), 3);
-    ck_assert_str_eq(cap_at(1)->text,
-                     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
-                     "\"requestId\":1,\"reason\":\"the tool call was cancelled\"}}");
+    ck_assert_str_eq(cap_at(1)->text, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+                                      "\"requestId\":1,\"reason\":\"the tool call was cancelled\"}}");
     ck_assert_str_eq(cap_at(2)->text, "");
     ck_assert(cap_at(2)->final);
     test_session_free(s);
@@ -496,15 +497,18 @@ START_TEST(pending_limit)
     ck_assert_uint_eq(cap_wait(2), 2);
     call_tool(s, 3, "sample", NULL, NULL);
     ck_assert_uint_eq(cap_wait(3), 3);
-    ck_assert_str_eq(cap_at(2)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
-                     "\"text\":\"Error executing tool sample: sampling/createMessage: too many "
-                     "requests to the client pending (limit 2)\"}],\"isError\":true}}");
+    ck_assert_str_eq(cap_at(2)->text, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
+                                      "\"text\":\"Error executing tool sample: sampling/createMessage: too many "
+                                      "requests to the client pending (limit 2)\"}],\"isError\":true}}");
     /* Answer both (ids 1 and 2, in either order of the calls). */
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"role\":\"assistant\",\"content\":{"
-            "\"type\":\"text\",\"text\":\"b\"},\"model\":\"m\"}}", NULL);
-    feed(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"role\":\"assistant\",\"content\":{"
-            "\"type\":\"text\",\"text\":\"a\"},\"model\":\"m\"}}", NULL);
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"role\":\"assistant\",\"content\":{"
+         "\"type\":\"text\",\"text\":\"b\"},\"model\":\"m\"}}",
+         NULL);
+    feed(s,
+         "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"role\":\"assistant\",\"content\":{"
+         "\"type\":\"text\",\"text\":\"a\"},\"model\":\"m\"}}",
+         NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(5), 5);
     test_session_free(s);
@@ -517,10 +521,9 @@ START_TEST(capability_not_declared)
     call_tool(s, 1, "sample", NULL, NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(1), 1);
-    ck_assert_str_eq(cap_at(0)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
-                     "\"text\":\"Error executing tool sample: sampling/createMessage: the client "
-                     "did not declare the sampling capability\"}],\"isError\":true}}");
+    ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
+                                      "\"text\":\"Error executing tool sample: sampling/createMessage: the client "
+                                      "did not declare the sampling capability\"}],\"isError\":true}}");
     test_session_free(s);
     cap_reset();
 
@@ -551,29 +554,27 @@ START_TEST(content_blocks)
     call_tool(s, 1, "content", NULL, NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(1), 1);
-    ck_assert_str_eq(
-        cap_at(0)->text,
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":["
-        "{\"type\":\"text\",\"text\":\"Multiple content types test:\"},"
-        "{\"type\":\"image\",\"data\":\"iVBORw0KGgo=\",\"mimeType\":\"image/png\"},"
-        "{\"type\":\"audio\",\"data\":\"UklGRg==\",\"mimeType\":\"audio/wav\"},"
-        "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://embedded-resource\",\"mimeType\":"
-        "\"text/plain\",\"text\":\"This is an embedded resource content.\"}},"
-        "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://no-mime\",\"text\":\"t\"}},"
-        "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://blob\",\"mimeType\":"
-        "\"application/octet-stream\",\"blob\":\"AAEC\"}},"
-        "{\"type\":\"resource_link\",\"uri\":\"file:///a.txt\",\"name\":\"a.txt\"},"
-        "{\"type\":\"resource_link\",\"uri\":\"file:///b.md\",\"name\":\"b\",\"description\":"
-        "\"the \\\"b\\\" file\",\"mimeType\":\"text/markdown\"}"
-        "],\"isError\":false}}");
+    ck_assert_str_eq(cap_at(0)->text,
+                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":["
+                     "{\"type\":\"text\",\"text\":\"Multiple content types test:\"},"
+                     "{\"type\":\"image\",\"data\":\"iVBORw0KGgo=\",\"mimeType\":\"image/png\"},"
+                     "{\"type\":\"audio\",\"data\":\"UklGRg==\",\"mimeType\":\"audio/wav\"},"
+                     "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://embedded-resource\",\"mimeType\":"
+                     "\"text/plain\",\"text\":\"This is an embedded resource content.\"}},"
+                     "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://no-mime\",\"text\":\"t\"}},"
+                     "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://blob\",\"mimeType\":"
+                     "\"application/octet-stream\",\"blob\":\"AAEC\"}},"
+                     "{\"type\":\"resource_link\",\"uri\":\"file:///a.txt\",\"name\":\"a.txt\"},"
+                     "{\"type\":\"resource_link\",\"uri\":\"file:///b.md\",\"name\":\"b\",\"description\":"
+                     "\"the \\\"b\\\" file\",\"mimeType\":\"text/markdown\"}"
+                     "],\"isError\":false}}");
     cap_reset();
     call_tool(s, 2, "bad_base64", NULL, NULL);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_wait(1), 1);
-    ck_assert_str_eq(cap_at(0)->text,
-                     "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\","
-                     "\"text\":\"Error executing tool bad_base64: image content: the data is not "
-                     "base64\"}],\"isError\":true}}");
+    ck_assert_str_eq(cap_at(0)->text, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\","
+                                      "\"text\":\"Error executing tool bad_base64: image content: the data is not "
+                                      "base64\"}],\"isError\":true}}");
     test_session_free(s);
 }
 END_TEST

@@ -134,11 +134,13 @@ START_TEST(reports)
     ck_assert_str_eq(judge(MCP_FMT_DATE, "2026-13-01"),
                      "date_parsing: Input should be a valid date in the format YYYY-MM-DD, month value is outside "
                      "expected range of 1-12");
-    ck_assert_str_eq(judge(MCP_FMT_TIME, "25:00"),
-                     "time_parsing: Input should be in a valid time format, hour value is outside expected range of 0-23");
+    ck_assert_str_eq(
+        judge(MCP_FMT_TIME, "25:00"),
+        "time_parsing: Input should be in a valid time format, hour value is outside expected range of 0-23");
     ck_assert_str_eq(judge(MCP_FMT_TIMEDELTA, "P1X"),
                      "time_delta_parsing: Input should be a valid duration, quantity invalid in date part of duration");
-    ck_assert_str_eq(judge(MCP_FMT_UUID, "x"), "uuid_parsing: Input should be a valid UUID, invalid character: found `x` at 1");
+    ck_assert_str_eq(judge(MCP_FMT_UUID, "x"),
+                     "uuid_parsing: Input should be a valid UUID, invalid character: found `x` at 1");
     ck_assert_str_eq(judge(MCP_FMT_UUID, "2026-12-03"),
                      "uuid_parsing: Input should be a valid UUID, invalid group count: expected 5, found 3");
     ck_assert_str_eq(judge(MCP_FMT_URL, ""), "url_parsing: Input should be a valid URL, input is empty");

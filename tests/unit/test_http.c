@@ -57,8 +57,7 @@ static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     if (strcmp(call->tool->name, "chatty") == 0)
         for (int i = 1; i <= 3; i++)
             mcp_log_message(call, MCP_LEVEL_WARNING, NULL, "chatty log %d", i);
-    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}",
-                   call->tool->name);
+    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}", call->tool->name);
     return true;
 }
 
@@ -69,7 +68,11 @@ static const mcp_tool TOOLS[] = {
 };
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "httpsrv", .version = "1.0", .tools = TOOLS, .ntools = 3,
+    .abi = MCPIDL_ABI,
+    .name = "httpsrv",
+    .version = "1.0",
+    .tools = TOOLS,
+    .ntools = 3,
 };
 
 /* ---------------------------------------------------------------- a tiny client */
@@ -134,8 +137,7 @@ static int send_req(const char *method, const char *host, const char *headers, c
     int n = snprintf(req, sizeof req,
                      "%s /mcp HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n%s"
                      "Content-Length: %zu\r\n\r\n%s",
-                     method, host, headers ? headers : "", body ? strlen(body) : 0,
-                     body ? body : "");
+                     method, host, headers ? headers : "", body ? strlen(body) : 0, body ? body : "");
     ck_assert_int_eq(write(fd, req, (size_t)n), n);
     return fd;
 }
@@ -174,7 +176,7 @@ static int status_of(const char *resp)
 }
 
 #define JSON_HDRS "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-#define INIT                                                                                    \
+#define INIT \
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 
@@ -238,8 +240,7 @@ START_TEST(sessions)
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
     ck_assert_int_eq(status_of(r), 404);
     free(r);
-    r = req("POST", NULL, with_session(sid, NULL),
-            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    r = req("POST", NULL, with_session(sid, NULL), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     ck_assert_int_eq(status_of(r), 202);
     ck_assert_ptr_nonnull(strstr(r, "Content-Length: 0\r\n"));
     ck_assert_str_eq(strstr(r, "\r\n\r\n"), "\r\n\r\n");
@@ -288,14 +289,15 @@ START_TEST(call_sse_and_json)
     ck_assert_ptr_nonnull(strstr(res, "echo done"));
     free(r);
 
-    r = req("POST", NULL,
-            "Content-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: x\r\n",
+    r = req("POST", NULL, "Content-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: x\r\n",
             CALL(8, "echo"));
     ck_assert_int_eq(status_of(r), 404);
     free(r);
     char h[512];
-    snprintf(h, sizeof h, "Content-Type: application/json\r\nAccept: application/json\r\n"
-                          "Mcp-Session-Id: %s\r\n", sid);
+    snprintf(h, sizeof h,
+             "Content-Type: application/json\r\nAccept: application/json\r\n"
+             "Mcp-Session-Id: %s\r\n",
+             sid);
     r = req("POST", NULL, h, CALL(8, "echo"));
     ck_assert_int_eq(status_of(r), 200);
     ck_assert_ptr_nonnull(strstr(r, "Content-Type: application/json"));
@@ -341,8 +343,10 @@ START_TEST(get_stream_and_resume)
     ck_assert_int_eq(sscanf(prime, "id: %llu-%llu", &num, &seq), 2);
     ck_assert_uint_eq(seq, 0);
     free(r);
-    snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
-                          "Last-Event-ID: %llu-0\r\n", sid, num);
+    snprintf(h, sizeof h,
+             "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
+             "Last-Event-ID: %llu-0\r\n",
+             sid, num);
     r = req("GET", NULL, h, NULL);
     ck_assert_int_eq(status_of(r), 200);
     char want[64];
@@ -362,7 +366,7 @@ static void *post_slow(void *p)
 {
     post_arg *a = p;
     char body[256];
-    snprintf(body, sizeof body, CALL(%d, "slow"), a->id);
+    snprintf(body, sizeof body, CALL(% d, "slow"), a->id);
     a->resp = req("POST", NULL, a->hdrs, body);
     return NULL;
 }
@@ -376,7 +380,7 @@ START_TEST(concurrent_posts)
     atomic_store(&arrived, 0);
     atomic_store(&guard_fired, false);
     atomic_store(&barrier, 3); /* the three calls must all be running at once */
-    static char hdrs[1024]; /* with_session's buffer is shared: copy it before the threads */
+    static char hdrs[1024];    /* with_session's buffer is shared: copy it before the threads */
     snprintf(hdrs, sizeof hdrs, "%s", with_session(sid, NULL));
     for (int i = 0; i < 3; i++)
         a[i] = (post_arg){hdrs, 100 + i, NULL};
@@ -401,8 +405,7 @@ START_TEST(client_disconnects)
     char sid[80];
     open_session(sid);
     /* Hang up after the priming event, while the handler still runs. */
-    char *r = read_all(send_req("POST", NULL, with_session(sid, NULL), CALL(11, "slow")),
-                       "retry: 500\ndata: \n\n");
+    char *r = read_all(send_req("POST", NULL, with_session(sid, NULL), CALL(11, "slow")), "retry: 500\ndata: \n\n");
     ck_assert_int_eq(status_of(r), 200);
     free(r);
     /* Hang up before anything is read. */
@@ -487,7 +490,8 @@ START_TEST(limits_body_and_json)
             "{\"name\":\"echo\",\"arguments\":{\"a\":[1,2,3,4]}}}");
     ck_assert_int_eq(status_of(r), 400); /* not a request the server can read */
     ck_assert_msg(strstr(r, "\"error\":{\"code\":-32600,\"message\":\"Invalid Request: array "
-                            "longer than 3 items at byte 94\"}"), "%s", r);
+                            "longer than 3 items at byte 94\"}"),
+                  "%s", r);
     free(r);
     r = req("POST", NULL, with_session(sid, NULL),
             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
@@ -497,14 +501,17 @@ START_TEST(limits_body_and_json)
     char body[512];
     snprintf(body, sizeof body,
              "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
-             "{\"name\":\"echo\",\"arguments\":{\"s\":\"%0101d\"}}}", 0);
+             "{\"name\":\"echo\",\"arguments\":{\"s\":\"%0101d\"}}}",
+             0);
     r = req("POST", NULL, with_session(sid, NULL), body);
     ck_assert_msg(strstr(r, "\"message\":\"Invalid Request: string longer than 100 bytes at "
-                            "byte 87\"}"), "%s", r);
+                            "byte 87\"}"),
+                  "%s", r);
     free(r);
     snprintf(body, sizeof body,
              "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":"
-             "{\"name\":\"echo\",\"arguments\":{\"s\":\"%0100d\"}}}", 0);
+             "{\"name\":\"echo\",\"arguments\":{\"s\":\"%0100d\"}}}",
+             0);
     r = req("POST", NULL, with_session(sid, NULL), body);
     ck_assert_ptr_nonnull(strstr(r, "\"id\":4,\"result\""));
     free(r);
@@ -527,8 +534,10 @@ START_TEST(limits_replay_bytes)
     ck_assert_int_eq(sscanf(strstr(r, "id: "), "id: %llu-%llu", &num, &seq), 2);
     free(r);
     char h[512];
-    snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
-                          "Last-Event-ID: %llu-0\r\n", sid, num);
+    snprintf(h, sizeof h,
+             "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
+             "Last-Event-ID: %llu-0\r\n",
+             sid, num);
     r = req("GET", NULL, h, NULL);
     ck_assert_int_eq(status_of(r), 200);
     ck_assert_msg(strstr(r, "chatty log") == NULL, "replayed beyond the limit: %s", r);
@@ -550,7 +559,7 @@ static void *post_slow_call(void *p)
 {
     slow_post *a = p;
     char body[256];
-    snprintf(body, sizeof body, CALL(%d, "slow"), a->id);
+    snprintf(body, sizeof body, CALL(% d, "slow"), a->id);
     a->resp = req("POST", NULL, a->hdrs, body);
     return NULL;
 }
@@ -583,7 +592,8 @@ START_TEST(limits_sessions_and_timeout)
     snprintf(a[0].hdrs, sizeof a[0].hdrs, "%s", with_session(sid, NULL));
     snprintf(a[1].hdrs, sizeof a[1].hdrs,
              "Content-Type: application/json\r\nAccept: application/json\r\n"
-             "Mcp-Session-Id: %s\r\n", sid);
+             "Mcp-Session-Id: %s\r\n",
+             sid);
     a[0].id = 21;
     a[1].id = 22;
     pthread_t t[2];

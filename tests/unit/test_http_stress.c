@@ -40,14 +40,14 @@ enum { THREADS = 4, SESSIONS = 2, DEFAULT_OPS = 400, MAX_POLLS = 200 };
 
 static atomic_int failures;
 
-#define CHECK(cond, ...)                                                                \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "test_http_stress:%d: ", __LINE__);                         \
-            fprintf(stderr, __VA_ARGS__);                                               \
-            fputc('\n', stderr);                                                        \
-            atomic_fetch_add(&failures, 1);                                             \
-        }                                                                               \
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "test_http_stress:%d: ", __LINE__); \
+            fprintf(stderr, __VA_ARGS__); \
+            fputc('\n', stderr); \
+            atomic_fetch_add(&failures, 1); \
+        } \
     } while (0)
 
 /* ---------------------------------------------------------------- the tools */
@@ -70,8 +70,7 @@ static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
             nanosleep(&ts, NULL);
         }
     }
-    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}",
-                   name);
+    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}", name);
     return true;
 }
 
@@ -84,7 +83,11 @@ static const mcp_tool TOOLS[] = {
 static const char *const TOOL_NAMES[] = {"ask", "chatty", "echo", "until_cancelled"};
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "stress", .version = "1.0", .tools = TOOLS, .ntools = 4,
+    .abi = MCPIDL_ABI,
+    .name = "stress",
+    .version = "1.0",
+    .tools = TOOLS,
+    .ntools = 4,
 };
 
 /* ---------------------------------------------------------------- requests */
@@ -107,10 +110,7 @@ static const char *req_header(void *conn, const char *name)
     return NULL;
 }
 
-static void add(request *r, const char *name, const char *value)
-{
-    r->h[r->n++] = (hdr){name, value};
-}
+static void add(request *r, const char *name, const char *value) { r->h[r->n++] = (hdr){name, value}; }
 
 static mcp_http *server;
 
@@ -146,8 +146,7 @@ static void read_sse(http_sse *sse, unsigned *rnd, bool abandon)
         if (sscanf(p, "id: %llu-%llu", &num, &seq) != 2)
             continue;
         if (!first && num == last_num)
-            CHECK(seq > last_seq, "event ids do not rise: %llu-%llu after %llu-%llu", num, seq,
-                  last_num, last_seq);
+            CHECK(seq > last_seq, "event ids do not rise: %llu-%llu after %llu-%llu", num, seq, last_num, last_seq);
         first = false;
         last_num = num;
         last_seq = seq;
@@ -173,8 +172,8 @@ static void open_session(char *out)
     static const char INIT[] =
         "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
         "\"2025-11-25\",\"capabilities\":{\"sampling\":{}},\"clientInfo\":{\"name\":\"s\",\"version\":\"1\"}}}";
-    http_req rq = {.method = "POST", .url = "/mcp", .header = req_header, .conn = &r,
-                   .body = INIT, .len = sizeof INIT - 1};
+    http_req rq =
+        {.method = "POST", .url = "/mcp", .header = req_header, .conn = &r, .body = INIT, .len = sizeof INIT - 1};
     http_resp a;
     http_route(server, &rq, &a);
     CHECK(a.status == 200, "initialize: %u", a.status);
@@ -189,8 +188,12 @@ static void open_session(char *out)
     add(&n, "Content-Type", "application/json");
     add(&n, "Mcp-Session-Id", out);
     static const char INITIALIZED[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
-    rq = (http_req){.method = "POST", .url = "/mcp", .header = req_header, .conn = &n,
-                    .body = INITIALIZED, .len = sizeof INITIALIZED - 1};
+    rq = (http_req){.method = "POST",
+                    .url = "/mcp",
+                    .header = req_header,
+                    .conn = &n,
+                    .body = INITIALIZED,
+                    .len = sizeof INITIALIZED - 1};
     http_route(server, &rq, &a);
     CHECK(a.status == 202 || a.status == 404, "initialized: %u", a.status);
     http_resp_free(&a);
@@ -233,8 +236,8 @@ static void one_op(unsigned *rnd)
         add(&r, "Accept", json ? "application/json" : "application/json, text/event-stream");
         add(&r, "Content-Type", "application/json");
         snprintf(body, sizeof body,
-                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\"}}",
-                 id, TOOL_NAMES[rand_r(rnd) % 4]);
+                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\"}}", id,
+                 TOOL_NAMES[rand_r(rnd) % 4]);
         rq.method = "POST";
     } else if (op < 55) { /* cancel a recent call (maybe in flight) */
         add(&r, "Accept", "application/json, text/event-stream");
@@ -275,8 +278,7 @@ static void one_op(unsigned *rnd)
     if (json && a.status == 200) {
         char want[32];
         snprintf(want, sizeof want, "\"id\":%d,", id);
-        CHECK(a.body && strstr(a.body, want), "a JSON answer without its id %d: %s", id,
-              a.body ? a.body : "(none)");
+        CHECK(a.body && strstr(a.body, want), "a JSON answer without its id %d: %s", id, a.body ? a.body : "(none)");
     }
     if (a.sse) {
         http_sse *sse = a.sse;
@@ -312,8 +314,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--ops") == 0)
             ops = atoi(argv[i + 1]);
     }
-    printf("test_http_stress: seed %u, %d threads x %d operations (replay: --seed %u)\n", seed,
-           THREADS, ops, seed);
+    printf("test_http_stress: seed %u, %d threads x %d operations (replay: --seed %u)\n", seed, THREADS, ops, seed);
     fflush(stdout);
     test_quiet = true;
     mcp_options set;

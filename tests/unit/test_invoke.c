@@ -10,7 +10,8 @@
 #include "internal/methods.h"
 #include "check_run.h"
 
-static const mcp_type T_FLOAT = {.kind = MCP_T_FLOAT, .size = sizeof(double), .align = _Alignof(double), .tag = "float"};
+static const mcp_type T_FLOAT = {
+    .kind = MCP_T_FLOAT, .size = sizeof(double), .align = _Alignof(double), .tag = "float"};
 static const mcp_type T_ANY = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = _Alignof(void *), .tag = "any"};
 static const mcp_type T_ARGS = {.kind = MCP_T_OBJECT, .size = 1, .align = 1, .tag = "tArguments"};
 
@@ -69,16 +70,22 @@ START_TEST(nan_unstructured_is_an_error)
 {
     mcp_tool t = {.name = "t", .args = &T_ARGS, .result = &T_FLOAT, .output = MCP_OUTPUT_NONE, .handler = nan_handler};
     char *s = invoke(&t);
-    ck_assert_str_eq(s, "{\"content\":[{\"type\":\"text\",\"text\":\"Error executing tool t: the returned value holds a "
-                        "NaN or infinite float, which JSON cannot carry\"}],\"isError\":true}");
+    ck_assert_str_eq(s,
+                     "{\"content\":[{\"type\":\"text\",\"text\":\"Error executing tool t: the returned value holds a "
+                     "NaN or infinite float, which JSON cannot carry\"}],\"isError\":true}");
     free(s);
 }
 END_TEST
 
 START_TEST(nan_structured_is_finite_number)
 {
-    mcp_tool t = {.name = "t", .args = &T_ARGS, .result = &T_FLOAT, .output = MCP_OUTPUT_WRAPPED, .structured = true,
-                  .output_title = "tOutput", .handler = nan_handler};
+    mcp_tool t = {.name = "t",
+                  .args = &T_ARGS,
+                  .result = &T_FLOAT,
+                  .output = MCP_OUTPUT_WRAPPED,
+                  .structured = true,
+                  .output_title = "tOutput",
+                  .handler = nan_handler};
     char *s = invoke(&t);
     ck_assert_msg(strstr(s, "\"isError\":true") != NULL, "%s", s);
     free(s);
@@ -87,8 +94,13 @@ END_TEST
 
 START_TEST(nested_nan_in_any)
 {
-    mcp_tool t = {.name = "t", .args = &T_ARGS, .result = &T_ANY, .output = MCP_OUTPUT_WRAPPED, .structured = true,
-                  .output_title = "tOutput", .handler = nested_nan_handler};
+    mcp_tool t = {.name = "t",
+                  .args = &T_ARGS,
+                  .result = &T_ANY,
+                  .output = MCP_OUTPUT_WRAPPED,
+                  .structured = true,
+                  .output_title = "tOutput",
+                  .handler = nested_nan_handler};
     char *s = invoke(&t);
     ck_assert_msg(strstr(s, "\"isError\":true") != NULL, "%s", s);
     ck_assert_msg(strstr(s, "structuredContent") == NULL, "%s", s);
@@ -98,8 +110,13 @@ END_TEST
 
 START_TEST(failure_text_stays_utf8)
 {
-    mcp_tool t = {.name = "t", .args = &T_ARGS, .result = &T_FLOAT, .output = MCP_OUTPUT_WRAPPED, .structured = true,
-                  .output_title = "tOutput", .handler = bad_utf8_handler};
+    mcp_tool t = {.name = "t",
+                  .args = &T_ARGS,
+                  .result = &T_FLOAT,
+                  .output = MCP_OUTPUT_WRAPPED,
+                  .structured = true,
+                  .output_title = "tOutput",
+                  .handler = bad_utf8_handler};
     char *s = invoke(&t);
     ck_assert_str_eq(s, "{\"content\":[{\"type\":\"text\",\"text\":\"Error executing tool t: bad \xef\xbf\xbd byte\"}],"
                         "\"isError\":true}");

@@ -52,11 +52,11 @@ START_TEST(b64url_strict)
     ck_assert(jose_b64url_decode("YWJj", 4, out, &n) && n == 3 && memcmp(out, "abc", 3) == 0);
     ck_assert(jose_b64url_decode("YWI", 3, out, &n) && n == 2);
     ck_assert(jose_b64url_decode("", 0, out, &n) && n == 0);
-    ck_assert(!jose_b64url_decode("YWI=", 4, out, &n));  /* padding */
-    ck_assert(!jose_b64url_decode("Y+I", 3, out, &n));   /* the other alphabet */
-    ck_assert(!jose_b64url_decode("YWJ", 3, out, &n));   /* stray bits: 'J' leaves 01 unused */
-    ck_assert(!jose_b64url_decode("Y", 1, out, &n));     /* no length is 1 mod 4 */
-    ck_assert(!jose_b64url_decode("YW I", 4, out, &n));  /* whitespace */
+    ck_assert(!jose_b64url_decode("YWI=", 4, out, &n)); /* padding */
+    ck_assert(!jose_b64url_decode("Y+I", 3, out, &n));  /* the other alphabet */
+    ck_assert(!jose_b64url_decode("YWJ", 3, out, &n));  /* stray bits: 'J' leaves 01 unused */
+    ck_assert(!jose_b64url_decode("Y", 1, out, &n));    /* no length is 1 mod 4 */
+    ck_assert(!jose_b64url_decode("YW I", 4, out, &n)); /* whitespace */
 }
 END_TEST
 
@@ -65,7 +65,7 @@ START_TEST(every_algorithm_verifies)
     static const struct {
         const char *alg, *kid;
     } CASES[] = {{"RS256", "rsa"}, {"PS256", "rsa"}, {"ES256", "ec"}, {"EdDSA", "ed"},
-                 {"RS256", NULL},  {"ES256", NULL}, {"EdDSA", NULL}};
+                 {"RS256", NULL},  {"ES256", NULL},  {"EdDSA", NULL}};
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
         char *t = mint_jwt(&K, CASES[i].alg, CASES[i].kid, NULL, CLAIMS, NULL);
         ck_assert_msg(check_token(t, JOSE_ALGS_ALL) == JOSE_OK, "%s kid %s", CASES[i].alg,
@@ -129,8 +129,15 @@ END_TEST
 
 START_TEST(forms_refused)
 {
-    static const char *const BAD[] = {"", ".", "..", "a.b", "a.b.c.d", ".eyJ9.x", "eyJhbGciOiJSUzI1NiJ9..x",
-                                      "eyJhbGciOiJSUzI1NiJ9.e30.x=", "eyJhbGciOiJSUzI1NiJ9.e30.x y"};
+    static const char *const BAD[] = {"",
+                                      ".",
+                                      "..",
+                                      "a.b",
+                                      "a.b.c.d",
+                                      ".eyJ9.x",
+                                      "eyJhbGciOiJSUzI1NiJ9..x",
+                                      "eyJhbGciOiJSUzI1NiJ9.e30.x=",
+                                      "eyJhbGciOiJSUzI1NiJ9.e30.x y"};
     for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
         jose_err e = check_token(BAD[i], JOSE_ALGS_ALL);
         ck_assert_msg(e == JOSE_E_FORM || e == JOSE_E_BASE64, "'%s': %s", BAD[i], jose_error_str(e));
@@ -161,9 +168,10 @@ START_TEST(jwks_documents)
         {"{\"keys\":[]}", (size_t)-1},
         {"{\"kes\":[]}", (size_t)-1},
         {"[]", (size_t)-1},
-        {"{\"keys\":[{\"kty\":\"RSA\",\"n\":\"AQAB\",\"e\":\"AQAB\"}]}", (size_t)-1},          /* 17 bits */
+        {"{\"keys\":[{\"kty\":\"RSA\",\"n\":\"AQAB\",\"e\":\"AQAB\"}]}", (size_t)-1}, /* 17 bits */
         {"{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"x\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\","
-         "\"y\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}]}", (size_t)-1},              /* off the curve */
+         "\"y\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}]}",
+         (size_t)-1}, /* off the curve */
         {"{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-384\",\"x\":\"AA\",\"y\":\"AA\"}]}", (size_t)-1},
         {"{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed448\",\"x\":\"AA\"}]}", (size_t)-1},
         {"{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"use\":\"enc\",\"x\":\"AA\"}]}", (size_t)-1},

@@ -12,10 +12,10 @@
 
 /* Passing assertions cost a system call each in check's fork mode; the
  * property tests make millions, so they only call into check on failure. */
-#define REQUIRE(cond, ...)                                                    \
-    do {                                                                       \
-        if (!(cond))                                                           \
-            ck_abort_msg(__VA_ARGS__);                                         \
+#define REQUIRE(cond, ...) \
+    do { \
+        if (!(cond)) \
+            ck_abort_msg(__VA_ARGS__); \
     } while (0)
 #define REQUIRE0(cond) REQUIRE(cond, "%s", #cond)
 
@@ -63,15 +63,26 @@ START_TEST(string_every_control_char)
         char in[3] = {'a', (char)c, 'z'};
         char expect[16];
         switch (c) {
-        case '\b': strcpy(expect, "\"a\\bz\""); break;
-        case '\t': strcpy(expect, "\"a\\tz\""); break;
-        case '\n': strcpy(expect, "\"a\\nz\""); break;
-        case '\f': strcpy(expect, "\"a\\fz\""); break;
-        case '\r': strcpy(expect, "\"a\\rz\""); break;
-        default: snprintf(expect, sizeof expect, "\"a\\u00%02xz\"", (unsigned)c); break;
+        case '\b':
+            strcpy(expect, "\"a\\bz\"");
+            break;
+        case '\t':
+            strcpy(expect, "\"a\\tz\"");
+            break;
+        case '\n':
+            strcpy(expect, "\"a\\nz\"");
+            break;
+        case '\f':
+            strcpy(expect, "\"a\\fz\"");
+            break;
+        case '\r':
+            strcpy(expect, "\"a\\rz\"");
+            break;
+        default:
+            snprintf(expect, sizeof expect, "\"a\\u00%02xz\"", (unsigned)c);
+            break;
         }
-        ck_assert_msg(strcmp(str_of(in, 3), expect) == 0, "byte 0x%02x: got %s want %s", c,
-                      out.data, expect);
+        ck_assert_msg(strcmp(str_of(in, 3), expect) == 0, "byte 0x%02x: got %s want %s", c, out.data, expect);
     }
     /* Lowercase hex, explicitly. */
     ck_assert_str_eq(str_of("\x1f", 1), "\"\\u001f\"");
@@ -144,11 +155,23 @@ END_TEST
 
 START_TEST(ints)
 {
-    static const struct { int64_t v; const char *s; } cases[] = {
-        {0, "0"}, {1, "1"}, {-1, "-1"}, {9, "9"}, {10, "10"}, {-10, "-10"},
-        {17, "17"}, {1000000, "1000000"}, {-1234567890123, "-1234567890123"},
-        {INT64_MAX, "9223372036854775807"}, {INT64_MIN, "-9223372036854775808"},
-        {INT64_MIN + 1, "-9223372036854775807"}, {INT32_MAX, "2147483647"},
+    static const struct {
+        int64_t v;
+        const char *s;
+    } cases[] = {
+        {0, "0"},
+        {1, "1"},
+        {-1, "-1"},
+        {9, "9"},
+        {10, "10"},
+        {-10, "-10"},
+        {17, "17"},
+        {1000000, "1000000"},
+        {-1234567890123, "-1234567890123"},
+        {INT64_MAX, "9223372036854775807"},
+        {INT64_MIN, "-9223372036854775808"},
+        {INT64_MIN + 1, "-9223372036854775807"},
+        {INT32_MAX, "2147483647"},
         {(int64_t)INT32_MIN - 1, "-2147483649"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -170,7 +193,10 @@ END_TEST
 /* ---- doubles ------------------------------------------------------------ */
 
 /* Expected texts are pydantic_core.to_json(x) (pydantic-core 2.46.4). */
-static const struct { double v; const char *s; } dcases[] = {
+static const struct {
+    double v;
+    const char *s;
+} dcases[] = {
     {0.0, "0.0"},
     {-0.0, "-0.0"},
     {1.0, "1.0"},
@@ -261,8 +287,7 @@ START_TEST(double_table)
     ck_assert_uint_ge(sizeof dcases / sizeof dcases[0], 40);
     for (size_t i = 0; i < sizeof dcases / sizeof dcases[0]; i++) {
         const char *got = dbl_of(dcases[i].v);
-        ck_assert_msg(strcmp(got, dcases[i].s) == 0, "case %zu: got %s want %s", i, got,
-                      dcases[i].s);
+        ck_assert_msg(strcmp(got, dcases[i].s) == 0, "case %zu: got %s want %s", i, got, dcases[i].s);
     }
 }
 END_TEST
@@ -289,11 +314,24 @@ END_TEST
 
 START_TEST(double_shortest_digits)
 {
-    static const struct { double v; const char *d; int e; } cases[] = {
-        {16.2, "162", 2}, {1.0, "1", 1}, {-1.0, "1", 1}, {100.0, "1", 3}, {0.1, "1", 0},
-        {0.00001, "1", -4}, {1e-7, "1", -6}, {1e16, "1", 17}, {5e-324, "5", -323},
-        {1.7976931348623157e308, "17976931348623157", 309}, {0.3333333333333333, "3333333333333333", 0},
-        {123456.789, "123456789", 6}, {0x1p-24, "5960464477539063", -7},
+    static const struct {
+        double v;
+        const char *d;
+        int e;
+    } cases[] = {
+        {16.2, "162", 2},
+        {1.0, "1", 1},
+        {-1.0, "1", 1},
+        {100.0, "1", 3},
+        {0.1, "1", 0},
+        {0.00001, "1", -4},
+        {1e-7, "1", -6},
+        {1e16, "1", 17},
+        {5e-324, "5", -323},
+        {1.7976931348623157e308, "17976931348623157", 309},
+        {0.3333333333333333, "3333333333333333", 0},
+        {123456.789, "123456789", 6},
+        {0x1p-24, "5960464477539063", -7},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char d[32];
@@ -374,8 +412,7 @@ static void check_one(double v)
     const char *s = dbl_of(v);
     char *end;
     double back = strtod(s, &end);
-    REQUIRE(*end == 0 && bits_of(back) == bits_of(v), "%a: wrote %s, reads back as %a", v, s,
-            back);
+    REQUIRE(*end == 0 && bits_of(back) == bits_of(v), "%a: wrote %s, reads back as %a", v, s, back);
     double a = fabs(v);
     bool plain = a == 0 || (a >= 1e-5 && a < 1e16);
     REQUIRE((strchr(s, 'e') == NULL) == plain, "%a: %s", v, s);
@@ -447,8 +484,7 @@ START_TEST(double_round_trip_special)
     }
     for (int i = 0; i < 20000; i++) {
         char s[48];
-        snprintf(s, sizeof s, "%llue%d", (unsigned long long)(rng() % 100000000u),
-                 (int)(rng() % 60) - 30);
+        snprintf(s, sizeof s, "%llue%d", (unsigned long long)(rng() % 100000000u), (int)(rng() % 60) - 30);
         check_one(strtod(s, NULL));
         check_one((double)(int64_t)rng());
     }

@@ -35,23 +35,27 @@ static mcp_status echo(mcp_call *call, const void *args, void *out)
     return mcp_content_text(call, mcp_sprintf(call, "args=%zu len=%zu", n, len));
 }
 
-static const mcp_type ANY_ARGS = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *),
-                                  .tag = "echoArguments"};
+static const mcp_type ANY_ARGS = {
+    .kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *), .tag = "echoArguments"};
 
 static const mcp_tool TOOLS[] = {
     {.name = "echo", .list_entry = "{\"name\":\"echo\"}", .args = &ANY_ARGS, .handler = echo},
 };
 
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "limits", .version = "1", .tools = TOOLS, .ntools = 1,
+    .abi = MCPIDL_ABI,
+    .name = "limits",
+    .version = "1",
+    .tools = TOOLS,
+    .ntools = 1,
 };
 
 /* ---------------------------------------------------------------- running mcp_main */
 
 typedef struct run {
-    int status;   /* exit status, or -1 when killed */
-    char *out;    /* standard output */
-    char *err;    /* standard error */
+    int status; /* exit status, or -1 when killed */
+    char *out;  /* standard output */
+    char *err;  /* standard error */
 } run;
 
 static char *slurp(FILE *f)
@@ -128,16 +132,16 @@ static const char *line(const char *text, int i)
     return b;
 }
 
-#define INIT                                                                                      \
-    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"   \
-    "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"    \
+#define INIT \
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
+    "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n" \
     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
-#define CALL(id, args)                                                                             \
+#define CALL(id, args) \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"," \
     "\"arguments\":" args "}}\n"
-#define RESULT(id, text)                                                                           \
-    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"" \
-    text "\"}],\"isError\":false}}"
+#define RESULT(id, text) \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"" text \
+    "\"}],\"isError\":false}}"
 #define INVALID(msg) "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"" msg "\"}}"
 
 /* Lines of output, in order (--workers 0: answers in the order received). */
@@ -145,8 +149,7 @@ static void expect_lines(const run *r, const char *const *want, int n)
 {
     ck_assert_msg(r->status == 0, "exit %d: %s", r->status, r->err);
     for (int i = 0; i < n; i++)
-        ck_assert_msg(strcmp(line(r->out, i), want[i]) == 0, "line %d: got %s\nwant %s", i,
-                      line(r->out, i), want[i]);
+        ck_assert_msg(strcmp(line(r->out, i), want[i]) == 0, "line %d: got %s\nwant %s", i, line(r->out, i), want[i]);
     ck_assert_str_eq(line(r->out, n), "");
 }
 
@@ -157,14 +160,14 @@ START_TEST(string_limit)
     /* 32 bytes pass, 33 do not; escapes count as the bytes they decode to
      * (\u00e9 is 2), and keys are strings too. */
     const char *args[] = {"--workers", "0", "--max-string-bytes", "32", NULL};
-    run r = run_main(args, INIT CALL(1, "{\"s\":\"0123456789abcdef0123456789abcdef\"}")
-                           CALL(2, "{\"s\":\"0123456789abcdef0123456789abcdefX\"}")
-                           CALL(3, "{\"s\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
-                                   "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"}")
-                           CALL(4, "{\"s\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
-                                   "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9!\"}")
-                           CALL(5, "{\"0123456789abcdef0123456789abcdefX\":1}")
-                           CALL(6, "{\"s\":\"ok\"}"));
+    run r = run_main(args,
+                     INIT CALL(1, "{\"s\":\"0123456789abcdef0123456789abcdef\"}")
+                         CALL(2, "{\"s\":\"0123456789abcdef0123456789abcdefX\"}")
+                             CALL(3, "{\"s\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
+                                     "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"}")
+                                 CALL(4, "{\"s\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
+                                         "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9!\"}")
+                                     CALL(5, "{\"0123456789abcdef0123456789abcdefX\":1}") CALL(6, "{\"s\":\"ok\"}"));
     const char *want[] = {
         line(r.out, 0), /* initialize */
         RESULT(1, "args=1 len=32"),
@@ -184,9 +187,8 @@ START_TEST(array_limit)
 {
     const char *args[] = {"--workers=0", "--max-array-items=3", NULL};
     run r = run_main(args, INIT CALL(1, "{\"a\":[1,2,3]}") CALL(2, "{\"a\":[1,2,3,4]}")
-                           CALL(3, "{\"a\":[[1,2,3],[4,5,6],[7,8,9]]}")
-                           CALL(4, "{\"a\":[[1,2,3],[4,5,6],[7,8,9],[]]}")
-                           CALL(5, "{\"a\":[]}"));
+                               CALL(3, "{\"a\":[[1,2,3],[4,5,6],[7,8,9]]}")
+                                   CALL(4, "{\"a\":[[1,2,3],[4,5,6],[7,8,9],[]]}") CALL(5, "{\"a\":[]}"));
     const char *want[] = {
         line(r.out, 0),
         RESULT(1, "args=1 len=3"),
@@ -205,8 +207,7 @@ START_TEST(value_limit)
     /* The envelope of a call with {"a":[...]} holds 7 values (the message,
      * jsonrpc, id, method, params, name, arguments) before the array. */
     const char *args[] = {"--workers=0", "--max-values=12", NULL};
-    run r = run_main(args, INIT CALL(1, "{\"a\":[1,2,3]}") CALL(2, "{\"a\":[[1],[2],[3]]}")
-                           CALL(3, "{\"a\":[]}"));
+    run r = run_main(args, INIT CALL(1, "{\"a\":[1,2,3]}") CALL(2, "{\"a\":[[1],[2],[3]]}") CALL(3, "{\"a\":[]}"));
     const char *want[] = {
         line(r.out, 0),
         RESULT(1, "args=1 len=3"),
@@ -265,11 +266,9 @@ START_TEST(depth_and_message_limits)
     snprintf(over, sizeof over, "%-201s\n", call);
     over[19] = '5'; /* id 5 */
     char in[2048];
-    snprintf(in, sizeof in, "%s%s%s%s%s", INIT,
-             CALL(1, "{\"a\":[[1]]}") CALL(2, "{\"a\":[[[1]]]}"), at_limit, over,
+    snprintf(in, sizeof in, "%s%s%s%s%s", INIT, CALL(1, "{\"a\":[[1]]}") CALL(2, "{\"a\":[[[1]]]}"), at_limit, over,
              CALL(6, "{\"a\":[1]}"));
-    const char *args[] = {"--workers", "0", "--max-depth", "5", "--max-message-bytes", "200",
-                          NULL};
+    const char *args[] = {"--workers", "0", "--max-depth", "5", "--max-message-bytes", "200", NULL};
     run r = run_main(args, in);
     const char *want[] = {
         line(r.out, 0),
@@ -305,8 +304,7 @@ START_TEST(bad_values)
         const char *args[] = {cases[i][0], cases[i][1], NULL};
         run r = run_main(args, "");
         ck_assert_int_eq(r.status, 2);
-        ck_assert_msg(strstr(r.err, cases[i][2]) != NULL, "%s %s: %s", cases[i][0], cases[i][1],
-                      r.err);
+        ck_assert_msg(strstr(r.err, cases[i][2]) != NULL, "%s %s: %s", cases[i][0], cases[i][1], r.err);
         ck_assert_str_eq(r.out, "");
         ck_assert_msg(strstr(r.err, "usage: ") != NULL, "%s %s: no usage: %s", cases[i][0], cases[i][1], r.err);
         run_free(&r);

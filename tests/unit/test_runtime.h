@@ -46,8 +46,7 @@ typedef struct test_pair {
 static test_pair test_pairs[64];
 static pthread_mutex_t test_pairs_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static inline mcp_session *test_session_new(const mcp_server *srv, const mcp_options *o, mcp_sink_fn sink,
-                                            void *ctx)
+static inline mcp_session *test_session_new(const mcp_server *srv, const mcp_options *o, mcp_sink_fn sink, void *ctx)
 {
     if (test_shared) {
         ck_assert_ptr_eq(mcp_runtime_server(test_shared), srv);

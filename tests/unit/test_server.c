@@ -57,13 +57,11 @@ static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         fflush(stdout);
     }
     /* The arena is the request's: use it, as a handler would. */
-    char *text = mcp_arena_printf(call->arena, "%s args=%zu meta=%s", name,
-                                  arguments ? arguments->n : (size_t)0,
+    char *text = mcp_arena_printf(call->arena, "%s args=%zu meta=%s", name, arguments ? arguments->n : (size_t)0,
                                   call->meta ? "yes" : "no");
     if (!text)
         return false;
-    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}],\"isError\":false}",
-                   text);
+    mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}],\"isError\":false}", text);
     return true;
 }
 
@@ -80,17 +78,19 @@ static mcp_status stub_handler(mcp_call *call, const void *args, void *out)
         printf("stray output\n");
         fflush(stdout);
     }
-    return mcp_content_text(call, mcp_sprintf(call, "%s args=%zu meta=%s", name,
-                                              arguments ? arguments->n : (size_t)0,
+    return mcp_content_text(call, mcp_sprintf(call, "%s args=%zu meta=%s", name, arguments ? arguments->n : (size_t)0,
                                               mcp_call_meta(call) ? "yes" : "no"));
 }
 
-static const mcp_type ANY_ARGS = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *),
-                                  .tag = "Arguments"};
+static const mcp_type ANY_ARGS = {
+    .kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *), .tag = "Arguments"};
 
 /* ---------------------------------------------------------------- servers */
 
-#define STUB_TOOL(n) {.name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &ANY_ARGS, .handler = stub_handler}
+#define STUB_TOOL(n) \
+    { \
+        .name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &ANY_ARGS, .handler = stub_handler \
+    }
 static const mcp_tool TOOLS[] = {STUB_TOOL("echo"), STUB_TOOL("block"), STUB_TOOL("oom"), STUB_TOOL("slow")};
 
 static const mcp_server SERVER = {
@@ -104,7 +104,11 @@ static const mcp_server SERVER = {
 };
 
 static const mcp_server EMPTY_SERVER = {
-    .abi = MCPIDL_ABI, .name = "empty", .version = "0", .tools = NULL, .ntools = 0,
+    .abi = MCPIDL_ABI,
+    .name = "empty",
+    .version = "0",
+    .tools = NULL,
+    .ntools = 0,
 };
 
 #define MANY 250
@@ -122,8 +126,7 @@ static void make_many(void)
         snprintf(many_entries[i], sizeof many_entries[i], "{\"name\":\"t%03d\"}", k);
         many_tools[i] = (mcp_tool){.name = many_names[i], .list_entry = many_entries[i]};
     }
-    many_server = (mcp_server){.abi = MCPIDL_ABI, .name = "many", .version = "1",
-                               .tools = many_tools, .ntools = MANY};
+    many_server = (mcp_server){.abi = MCPIDL_ABI, .name = "many", .version = "1", .tools = many_tools, .ntools = MANY};
 }
 
 /* ---------------------------------------------------------------- capturing answers */
@@ -142,7 +145,7 @@ static bool cap_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size
 {
     capture *c = ctx;
     (void)reply_ctx;
-    (void)final;
+    (void) final;
     if (n == 0) /* a request answered no more */
         return true;
     size_t len = 0;
@@ -229,8 +232,7 @@ static void teardown(void)
     cap.cap = 0;
 }
 
-static mcp_session *open_with(const mcp_server *srv, int workers, int max_concurrent,
-                              size_t max_message)
+static mcp_session *open_with(const mcp_server *srv, int workers, int max_concurrent, size_t max_message)
 {
     mcp_options set;
     mcp_options_default(&set);
@@ -253,8 +255,7 @@ static void expect(mcp_session *s, const char *line, const char *want)
     size_t before = cap_count();
     feed(s, line);
     if (!want) {
-        ck_assert_msg(cap_count() == before, "unexpected answer to %s: %s", line,
-                      cap_line(before));
+        ck_assert_msg(cap_count() == before, "unexpected answer to %s: %s", line, cap_line(before));
         return;
     }
     ck_assert_msg(cap_count() == before + 1, "no single answer to %s", line);
@@ -267,10 +268,10 @@ static void expect(mcp_session *s, const char *line, const char *want)
 #define INIT_2025_03 \
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":" \
     "\"2025-03-26\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
-#define RESULT_INIT(v)                                                                          \
+#define RESULT_INIT(v) \
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"" v "\",\"capabilities\":" \
-    "{\"logging\":{},\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":"         \
-    "\"testsrv\",\"title\":"                                                                 \
+    "{\"logging\":{},\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":" \
+    "\"testsrv\",\"title\":" \
     "\"Test Server\",\"version\":\"1.2.3\"},\"instructions\":\"Use \\\"echo\\\".\"}}"
 
 static void initialize(mcp_session *s, const char *init)
@@ -285,8 +286,7 @@ static void initialize(mcp_session *s, const char *init)
 /* ---------------------------------------------------------------- the answers table */
 
 #define REQ(rest) "{\"jsonrpc\":\"2.0\"," rest "}"
-#define ERR(id, code, msg) \
-    "{\"jsonrpc\":\"2.0\"," id "\"error\":{\"code\":" #code ",\"message\":\"" msg "\"}}"
+#define ERR(id, code, msg) "{\"jsonrpc\":\"2.0\"," id "\"error\":{\"code\":" #code ",\"message\":\"" msg "\"}}"
 #define NOID ""
 #define ID(x) "\"id\":" #x ","
 #define OK(id, result) "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":" result "}"
@@ -322,8 +322,7 @@ static const struct row {
     {FRESH, REQ("\"id\":0,\"method\":\"initialize\""), RESULT_INIT("2025-11-25")},
     {FRESH, REQ("\"id\":0,\"method\":\"initialize\",\"params\":[\"2025-11-25\"]"),
      ERR(ID(0), -32602, "Invalid params: params must be an object")},
-    {READY, INIT_2025_11,
-     ERR(ID(0), -32600, "Invalid Request: the server is already initialized")},
+    {READY, INIT_2025_11, ERR(ID(0), -32600, "Invalid Request: the server is already initialized")},
     {READY, REQ("\"id\":1,\"method\":\"ping\""), OK(1, "{}")},
     {READY, REQ("\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"k\":1}}"), OK(1, "{}")},
     {READY, REQ("\"id\":\"x\",\"method\":\"ping\",\"result\":1"), OK("x", "{}")},
@@ -335,12 +334,9 @@ static const struct row {
      ERR(NOID, -32700, "Parse error: expected a value at byte 54")},
     {READY, "{'jsonrpc':'2.0','id':1,'method':'ping'}",
      ERR(NOID, -32700, "Parse error: expected a string key at byte 1")},
-    {READY, REQ("\"id\":1,\"method\":\"ping\","),
-     ERR(NOID, -32700, "Parse error: trailing comma at byte 40")},
-    {READY, REQ("\"id\":1,\"method\":\"p\xff\""),
-     ERR(NOID, -32700, "Parse error: invalid UTF-8 at byte 35")},
-    {READY, REQ("\"id\":1,\"id\":2,\"method\":\"ping\""),
-     ERR(NOID, -32700, "Parse error: duplicate key at byte 24")},
+    {READY, REQ("\"id\":1,\"method\":\"ping\","), ERR(NOID, -32700, "Parse error: trailing comma at byte 40")},
+    {READY, REQ("\"id\":1,\"method\":\"p\xff\""), ERR(NOID, -32700, "Parse error: invalid UTF-8 at byte 35")},
+    {READY, REQ("\"id\":1,\"id\":2,\"method\":\"ping\""), ERR(NOID, -32700, "Parse error: duplicate key at byte 24")},
     {READY, "ping", ERR(NOID, -32700, "Parse error: expected a value at byte 0")},
     {READY, REQ("\"id\":1,\"method\":\"ping\"} {"),
      ERR(NOID, -32700, "Parse error: unexpected text after the value at byte 41")},
@@ -350,27 +346,21 @@ static const struct row {
     {READY, "\"ping\"", ERR(NOID, -32600, "Invalid Request: a message must be a JSON object")},
     {READY, "null", ERR(NOID, -32600, "Invalid Request: a message must be a JSON object")},
     {READY, "[" REQ("\"id\":1,\"method\":\"ping\"") "]",
-     ERR(NOID, -32600,
-         "Invalid Request: batches are only allowed with protocol version 2025-03-26")},
+     ERR(NOID, -32600, "Invalid Request: batches are only allowed with protocol version 2025-03-26")},
     {FRESH, "[" REQ("\"id\":1,\"method\":\"ping\"") "]",
-     ERR(NOID, -32600,
-         "Invalid Request: batches are only allowed with protocol version 2025-03-26")},
+     ERR(NOID, -32600, "Invalid Request: batches are only allowed with protocol version 2025-03-26")},
     {READY, "{}", ERR(NOID, -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\"")},
     {READY, "{\"jsonrpc\":\"1.0\",\"id\":3,\"method\":\"ping\"}",
      ERR(ID(3), -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\"")},
-    {READY, "{\"id\":3,\"method\":\"ping\"}",
-     ERR(ID(3), -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\"")},
+    {READY, "{\"id\":3,\"method\":\"ping\"}", ERR(ID(3), -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\"")},
     {READY, "{\"jsonrpc\":2.0,\"id\":3,\"method\":\"ping\"}",
      ERR(ID(3), -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\"")},
     {READY, "{\"method\":\"notifications/initialized\"}",
      ERR(NOID, -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\"")},
     {READY, REQ("\"id\":4"), ERR(ID(4), -32600, "Invalid Request: missing method")},
-    {READY, REQ("\"id\":4,\"method\":5"),
-     ERR(ID(4), -32600, "Invalid Request: method must be a string")},
-    {READY, REQ("\"method\":[\"ping\"]"),
-     ERR(NOID, -32600, "Invalid Request: method must be a string")},
-    {READY, REQ("\"id\":null,\"method\":\"ping\""),
-     ERR(NOID, -32600, "Invalid Request: id must not be null")},
+    {READY, REQ("\"id\":4,\"method\":5"), ERR(ID(4), -32600, "Invalid Request: method must be a string")},
+    {READY, REQ("\"method\":[\"ping\"]"), ERR(NOID, -32600, "Invalid Request: method must be a string")},
+    {READY, REQ("\"id\":null,\"method\":\"ping\""), ERR(NOID, -32600, "Invalid Request: id must not be null")},
     {READY, REQ("\"id\":1.5,\"method\":\"ping\""),
      ERR(NOID, -32600, "Invalid Request: id must be a string or an integer")},
     {READY, REQ("\"id\":1.0,\"method\":\"ping\""),
@@ -389,21 +379,21 @@ static const struct row {
      ERR(NOID, -32600, "Invalid Request: id is beyond the range of a 64-bit integer")},
 
     /* -32601. */
-    {READY, REQ("\"id\":5,\"method\":\"resources/list\""),
-     ERR(ID(5), -32601, "Method not found: resources/list")},
-    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}"),
-     OK(5, "{}")},
-    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"emergency\"}"),
-     OK(5, "{}")},
+    {READY, REQ("\"id\":5,\"method\":\"resources/list\""), ERR(ID(5), -32601, "Method not found: resources/list")},
+    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}"), OK(5, "{}")},
+    {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"emergency\"}"), OK(5, "{}")},
     {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"verbose\"}"),
-     ERR(ID(5), -32602, "Invalid params: level must be one of debug, info, notice, warning, error, "
-                        "critical, alert, emergency")},
+     ERR(ID(5), -32602,
+         "Invalid params: level must be one of debug, info, notice, warning, error, "
+         "critical, alert, emergency")},
     {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":3}"),
-     ERR(ID(5), -32602, "Invalid params: level must be one of debug, info, notice, warning, error, "
-                        "critical, alert, emergency")},
+     ERR(ID(5), -32602,
+         "Invalid params: level must be one of debug, info, notice, warning, error, "
+         "critical, alert, emergency")},
     {READY, REQ("\"id\":5,\"method\":\"logging/setLevel\""),
-     ERR(ID(5), -32602, "Invalid params: level must be one of debug, info, notice, warning, error, "
-                        "critical, alert, emergency")},
+     ERR(ID(5), -32602,
+         "Invalid params: level must be one of debug, info, notice, warning, error, "
+         "critical, alert, emergency")},
     {FRESH, REQ("\"id\":5,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}"),
      ERR(ID(5), -32600, "Invalid Request: the server is not initialized (send initialize first)")},
     {READY, REQ("\"id\":5,\"method\":\"a\\\"b\\u0000\\u00e9\""),
@@ -417,8 +407,7 @@ static const struct row {
      ERR(ID(6), -32602, "Invalid params: params must be an object")},
     {READY, REQ("\"id\":6,\"method\":\"tools/call\",\"params\":null"),
      ERR(ID(6), -32602, "Invalid params: params must be an object")},
-    {READY, REQ("\"id\":6,\"method\":\"tools/call\""),
-     ERR(ID(6), -32602, "Invalid params: missing tool name")},
+    {READY, REQ("\"id\":6,\"method\":\"tools/call\""), ERR(ID(6), -32602, "Invalid params: missing tool name")},
     {READY, REQ("\"id\":6,\"method\":\"tools/call\",\"params\":{\"arguments\":{}}"),
      ERR(ID(6), -32602, "Invalid params: missing tool name")},
     {READY, REQ("\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":7}"),
@@ -431,8 +420,7 @@ static const struct row {
      ERR(ID(6), -32602, "Unknown tool: ech")},
     {READY, REQ("\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":[]}"),
      ERR(ID(6), -32602, "Invalid params: arguments must be an object")},
-    {READY,
-     REQ("\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":\"{}\"}"),
+    {READY, REQ("\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":\"{}\"}"),
      ERR(ID(6), -32602, "Invalid params: arguments must be an object")},
     {READY, REQ("\"id\":6,\"method\":\"tools/list\",\"params\":{\"cursor\":\"zzz\"}"),
      ERR(ID(6), -32602, "Invalid params: invalid cursor: zzz")},
@@ -474,15 +462,13 @@ static const struct row {
 
     /* Batches under 2025-03-26. */
     {READY_0326, "[]", ERR(NOID, -32600, "Invalid Request: empty batch")},
-    {READY_0326,
-     "[" REQ("\"method\":\"notifications/initialized\"") "," REQ("\"id\":1,\"result\":{}") "]",
-     NULL},
+    {READY_0326, "[" REQ("\"method\":\"notifications/initialized\"") "," REQ("\"id\":1,\"result\":{}") "]", NULL},
     {READY_0326,
      "[1," REQ("\"id\":\"a\",\"method\":\"ping\"") "," REQ("\"method\":\"x\"") "," REQ(
          "\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}") "]",
-     "[" ERR(NOID, -32600, "Invalid Request: a message must be a JSON object") "," OK(
-         "a", "{}") "," OK(2, "{\"content\":[{\"type\":\"text\",\"text\":\"echo args=0 "
-                              "meta=no\"}],\"isError\":false}") "]"},
+     "[" ERR(NOID, -32600, "Invalid Request: a message must be a JSON object") "," OK("a", "{}") "," OK(
+         2, "{\"content\":[{\"type\":\"text\",\"text\":\"echo args=0 "
+            "meta=no\"}],\"isError\":false}") "]"},
     {READY_0326, "[[" REQ("\"id\":1,\"method\":\"ping\"") "]]",
      "[" ERR(NOID, -32600, "Invalid Request: a message must be a JSON object") "]"},
     {READY_0326, "[" INIT_2025_03 "]",
@@ -568,8 +554,7 @@ START_TEST(too_large)
     expect(s, line, ERR(NOID, -32600, "Invalid Request: message too large (limit 64 bytes)"));
     /* Exactly the limit is fine, a CR after it too. */
     char ok[80];
-    n = snprintf(ok, sizeof ok, REQ("\"id\":1,\"method\":\"ping\",\"params\":{\"p\":\"%*s\"}"), 6,
-                 "");
+    n = snprintf(ok, sizeof ok, REQ("\"id\":1,\"method\":\"ping\",\"params\":{\"p\":\"%*s\"}"), 6, "");
     ck_assert_int_eq(n, 64);
     expect(s, ok, OK(1, "{}"));
     strcat(ok, "\r");
@@ -605,10 +590,8 @@ START_TEST(id_echo)
     expect(s, REQ("\"id\":\"a\\\"b\\\\c\\n\\u00e9\\u0000\\/\",\"method\":\"ping\""),
            "{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\\\\c\\n\xc3\xa9\\u0000/\",\"result\":{}}");
     expect(s, REQ("\"id\":\"\",\"method\":\"ping\""), OK("", "{}"));
-    expect(s, REQ("\"id\":9223372036854775807,\"method\":\"ping\""),
-           OK(9223372036854775807, "{}"));
-    expect(s, REQ("\"id\":-9223372036854775808,\"method\":\"ping\""),
-           OK(-9223372036854775808, "{}"));
+    expect(s, REQ("\"id\":9223372036854775807,\"method\":\"ping\""), OK(9223372036854775807, "{}"));
+    expect(s, REQ("\"id\":-9223372036854775808,\"method\":\"ping\""), OK(-9223372036854775808, "{}"));
     expect(s, REQ("\"id\":-5,\"method\":\"ping\""), OK(-5, "{}"));
     expect(s, REQ("\"id\":0,\"method\":\"ping\""), OK(0, "{}"));
     expect(s, REQ("\"id\":-0,\"method\":\"ping\""), OK(0, "{}"));
@@ -627,9 +610,9 @@ START_TEST(id_echo)
     ck_assert_int_eq(cap_find("{\"jsonrpc\":\"2.0\",\"id\":\"q\\tz\",\"result\":{\"content\":[{"
                               "\"type\":\"text\",\"text\":\"echo args=0 meta=no\"}],\"isError\":false}}"),
                      1);
-    ck_assert_int_eq(cap_find(OK(-9223372036854775808,
-                                 "{\"content\":[{\"type\":\"text\",\"text\":\"echo "
-                                 "args=0 meta=no\"}],\"isError\":false}")), 1);
+    ck_assert_int_eq(cap_find(OK(-9223372036854775808, "{\"content\":[{\"type\":\"text\",\"text\":\"echo "
+                                                       "args=0 meta=no\"}],\"isError\":false}")),
+                     1);
     test_session_free(s);
 }
 END_TEST
@@ -641,8 +624,7 @@ START_TEST(batch_by_version)
     const char *batch = "[" REQ("\"id\":1,\"method\":\"ping\"") "," REQ("\"id\":2,\"method\":\"ping\"") "]";
     mcp_session *s = open_with(&SERVER, 2, 0, 0);
     initialize(s, REQ("\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}"));
-    expect(s, batch, ERR(NOID, -32600,
-                         "Invalid Request: batches are only allowed with protocol version 2025-03-26"));
+    expect(s, batch, ERR(NOID, -32600, "Invalid Request: batches are only allowed with protocol version 2025-03-26"));
     test_session_free(s);
 
     s = open_with(&SERVER, 2, 0, 0);
@@ -650,9 +632,10 @@ START_TEST(batch_by_version)
     expect(s, batch, "[" OK(1, "{}") "," OK(2, "{}") "]");
     /* Tool calls in a batch run on the workers; one array comes back when all are done. */
     cap_reset();
-    feed(s, "[" REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") "," REQ(
-                "\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") "," REQ(
-                "\"method\":\"notifications/initialized\"") "]");
+    feed(s,
+         "[" REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") "," REQ(
+             "\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") "," REQ("\"method\":\"notifications/"
+                                                                                          "initialized\"") "]");
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_count(), 1);
     const char *a = cap_line(0);
@@ -684,8 +667,7 @@ START_TEST(pagination)
     for (int p = 0; p < 3; p++) {
         char req[160];
         if (cursors[p])
-            snprintf(req, sizeof req,
-                     REQ("\"id\":%d,\"method\":\"tools/list\",\"params\":{\"cursor\":\"%s\"}"), p,
+            snprintf(req, sizeof req, REQ("\"id\":%d,\"method\":\"tools/list\",\"params\":{\"cursor\":\"%s\"}"), p,
                      cursors[p]);
         else
             snprintf(req, sizeof req, REQ("\"id\":%d,\"method\":\"tools/list\""), p);
@@ -697,8 +679,7 @@ START_TEST(pagination)
         size_t n = (size_t)snprintf(want, sizeof want, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"tools\":[", p);
         size_t first = seen, last = seen + 100 < MANY ? seen + 100 : MANY;
         for (size_t t = first; t < last; t++)
-            n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", t > first ? "," : "",
-                                  many_entries[t]);
+            n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", t > first ? "," : "", many_entries[t]);
         n += (size_t)snprintf(want + n, sizeof want - n, "]");
         if (last < MANY)
             n += (size_t)snprintf(want + n, sizeof want - n, ",\"nextCursor\":\"%zu\"", last);
@@ -711,17 +692,14 @@ START_TEST(pagination)
     const char *bad[] = {"0", "50", "300", "250", "0100", "+100", "100 ", ""};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char req[160], want[200];
-        snprintf(req, sizeof req,
-                 REQ("\"id\":1,\"method\":\"tools/list\",\"params\":{\"cursor\":\"%s\"}"), bad[i]);
-        snprintf(want, sizeof want, ERR(ID(1), -32602, "Invalid params: invalid cursor: %s"),
-                 bad[i]);
+        snprintf(req, sizeof req, REQ("\"id\":1,\"method\":\"tools/list\",\"params\":{\"cursor\":\"%s\"}"), bad[i]);
+        snprintf(want, sizeof want, ERR(ID(1), -32602, "Invalid params: invalid cursor: %s"), bad[i]);
         expect(s, req, want);
     }
     /* Every tool can be called by name (they are not in name order). */
     for (int k = 0; k < MANY; k += 7) {
         char req[160], want[300];
-        snprintf(req, sizeof req,
-                 REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"t%03d\"}"), k, k);
+        snprintf(req, sizeof req, REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"t%03d\"}"), k, k);
         snprintf(want, sizeof want,
                  "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"content\":[{\"type\":\"text\","
                  "\"text\":\"t%03d args=0 meta=no\"}],\"isError\":false}}",
@@ -861,8 +839,7 @@ START_TEST(cancel_race)
     size_t fed = 0;
     for (int i = 0; i < N; i++) {
         char line[160];
-        snprintf(line, sizeof line,
-                 REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"), i);
+        snprintf(line, sizeof line, REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"), i);
         size_t before = cap_count();
         feed(s, line);
         /* A refusal (too many in flight) is an answer too; keep under the limit. */
@@ -871,7 +848,7 @@ START_TEST(cancel_race)
         if ((seed >> 16) % 2 == 0) {
             int victim = i - (int)((seed >> 20) % 4);
             if (victim >= 0) {
-                snprintf(line, sizeof line, CANCEL(%d), victim);
+                snprintf(line, sizeof line, CANCEL(% d), victim);
                 feed(s, line);
                 cancelled[victim] = 1;
             }
@@ -910,8 +887,7 @@ START_TEST(too_many_concurrent)
     cap_reset();
     feed(s, BLOCK_CALL(1));
     feed(s, BLOCK_CALL(2));
-    expect(s, BLOCK_CALL(3),
-           ERR(ID(3), -32603, "Internal error: too many concurrent requests (limit 2)"));
+    expect(s, BLOCK_CALL(3), ERR(ID(3), -32603, "Internal error: too many concurrent requests (limit 2)"));
     /* Cheap requests are still served. */
     expect(s, REQ("\"id\":4,\"method\":\"ping\""), OK(4, "{}"));
     feed(s, CANCEL(1));
@@ -963,10 +939,7 @@ static atomic_bool gate;
 static atomic_int gate_entered;
 static atomic_int block_result; /* 0: not yet; 1: block_begin said yes; 2: no */
 
-static void add_task(mcp_task *t)
-{
-    atomic_fetch_add(&pool_sum, ((test_task *)t)->n);
-}
+static void add_task(mcp_task *t) { atomic_fetch_add(&pool_sum, ((test_task *)t)->n); }
 
 static void record_task(mcp_task *t)
 {
@@ -1118,8 +1091,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Serve `input` (a file) to an output file; returns the output. */
-static char *serve_text(const mcp_server *srv, const char *input, size_t len, int workers,
-                        size_t max_message, int *rc)
+static char *serve_text(const mcp_server *srv, const char *input, size_t len, int workers, size_t max_message, int *rc)
 {
     char *in_path = tmp_with(input, len);
     char *out_path = tmp_with("", 0);
@@ -1145,18 +1117,17 @@ static char *serve_text(const mcp_server *srv, const char *input, size_t len, in
 
 START_TEST(stdio_framing)
 {
-    const char *in = INIT_2025_11 "\r\n"
-                     "\n"
-                     "   \r\n"
-                     REQ("\"method\":\"notifications/initialized\"") NL
-                     REQ("\"id\":1,\"method\":\"ping\"") "\r\n"
-                     "nonsense" NL
-                     REQ("\"id\":2,\"method\":\"ping\""); /* no final newline */
+    const char *in = INIT_2025_11
+        "\r\n"
+        "\n"
+        "   \r\n" REQ("\"method\":\"notifications/initialized\"") NL REQ(
+            "\"id\":1,\"method\":\"ping\"") "\r\n"
+                                            "nonsense" NL REQ("\"id\":2,\"method\":\"ping\""); /* no final newline */
     int rc = -1;
     char *out = serve_text(&SERVER, in, strlen(in), 0, 0, &rc);
     ck_assert_int_eq(rc, 0);
-    ck_assert_str_eq(out, RESULT_INIT("2025-11-25") NL OK(1, "{}") NL ERR(
-                              NOID, -32700, "Parse error: invalid literal at byte 0") NL OK(2, "{}") NL);
+    ck_assert_str_eq(out, RESULT_INIT("2025-11-25") NL OK(1, "{}")
+                              NL ERR(NOID, -32700, "Parse error: invalid literal at byte 0") NL OK(2, "{}") NL);
     free(out);
 }
 END_TEST
@@ -1191,8 +1162,7 @@ START_TEST(stdio_too_large)
     ck_assert_int_eq(rc, 0);
     const char *too = ERR(NOID, -32600, "Invalid Request: message too large (limit 1000 bytes)");
     char want[2048];
-    snprintf(want, sizeof want,
-             "%s\n%s\n%s\n%s\n%s\n%s\n",
+    snprintf(want, sizeof want, "%s\n%s\n%s\n%s\n%s\n%s\n",
              OK(0, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"logging\":{},\"tools\":"
                    "{\"listChanged\":false}},\"serverInfo\":{\"name\":\"testsrv\",\"title\":\"Test Server\","
                    "\"version\":\"1.2.3\"},\"instructions\":\"Use \\\"echo\\\".\"}"),
@@ -1218,7 +1188,8 @@ START_TEST(stdio_eof_drains)
         char want[300];
         snprintf(want, sizeof want,
                  "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"content\":[{\"type\":\"text\","
-                 "\"text\":\"slow args=0 meta=no\"}],\"isError\":false}}\n", i);
+                 "\"text\":\"slow args=0 meta=no\"}],\"isError\":false}}\n",
+                 i);
         ck_assert_msg(strstr(out, want) != NULL, "no answer for %d", i);
     }
     size_t lines = 0;
@@ -1256,8 +1227,9 @@ START_TEST(stdio_pipe_partial_lines)
     int inp[2], outp[2];
     ck_assert_int_eq(pipe(inp), 0);
     ck_assert_int_eq(pipe(outp), 0);
-    pipe_feed f = {inp[1], INIT_2025_11 "\n" REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") "\n"
-                              REQ("\"id\":2,\"method\":\"ping\"") "\n"};
+    pipe_feed f = {inp[1],
+                   INIT_2025_11 "\n" REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") "\n" REQ(
+                       "\"id\":2,\"method\":\"ping\"") "\n"};
     pthread_t t;
     pthread_create(&t, NULL, feeder, &f);
     mcp_options set;
@@ -1321,7 +1293,8 @@ START_TEST(garbage_stream)
 {
     static const char *const seeds[] = {
         INIT_2025_11,
-        REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"a\":[1,2,{\"b\":null}]}}"),
+        REQ("\"id\":1,\"method\":\"tools/"
+            "call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"a\":[1,2,{\"b\":null}]}}"),
         REQ("\"id\":\"s\",\"method\":\"tools/list\",\"params\":{\"cursor\":\"100\"}"),
         "[" REQ("\"id\":1,\"method\":\"ping\"") "," REQ("\"method\":\"x\"") "]",
         REQ("\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}"),
@@ -1386,8 +1359,8 @@ START_TEST(garbage_stream)
                 const mcp_json *id = mcp_json_get(v, "id");
                 int g;
                 char tail;
-                if (id && id->kind == MCP_JSTRING && sscanf(id->s, "g%d%c", &g, &tail) == 1 &&
-                    g >= 0 && g < pings && mcp_json_get(v, "result"))
+                if (id && id->kind == MCP_JSTRING && sscanf(id->s, "g%d%c", &g, &tail) == 1 && g >= 0 && g < pings &&
+                    mcp_json_get(v, "result"))
                     hits[g]++;
             }
             mcp_arena_reset(&a);
@@ -1406,16 +1379,14 @@ END_TEST
 /* ---------------------------------------------------------------- mcp_main */
 
 /* Run mcp_main in a child with stdin from a file; stdout and stderr captured. */
-static int run_main(const mcp_server *srv, const char *const *args, const char *input,
-                    char **out, char **err)
+static int run_main(const mcp_server *srv, const char *const *args, const char *input, char **out, char **err)
 {
     char *in_path = tmp_with(input ? input : "", input ? strlen(input) : 0);
     char *out_path = tmp_with("", 0), *err_path = tmp_with("", 0);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        int i = open(in_path, O_RDONLY), o = open(out_path, O_WRONLY | O_TRUNC),
-            e = open(err_path, O_WRONLY | O_TRUNC);
+        int i = open(in_path, O_RDONLY), o = open(out_path, O_WRONLY | O_TRUNC), e = open(err_path, O_WRONLY | O_TRUNC);
         dup2(i, 0);
         dup2(o, 1);
         dup2(e, 2);
@@ -1494,17 +1465,15 @@ END_TEST
 START_TEST(main_serves)
 {
     char *out, *err;
-    const char *opts[] = {"--workers=2", "--max-message-bytes", "100000", "--page-size=2",
-                          "--max-concurrent", "8", "--max-depth=16", "--log-level", "quiet",
-                          NULL};
-    const char *input = INIT_2025_11 NL REQ("\"id\":1,\"method\":\"tools/list\"") NL
-        REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}") NL;
+    const char *opts[] = {"--workers=2", "--max-message-bytes", "100000",      "--page-size=2", "--max-concurrent",
+                          "8",           "--max-depth=16",      "--log-level", "quiet",         NULL};
+    const char *input = INIT_2025_11 NL REQ("\"id\":1,\"method\":\"tools/list\"")
+        NL REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}") NL;
     ck_assert_int_eq(run_main(&SERVER, opts, input, &out, &err), 0);
-    ck_assert_str_eq(out, RESULT_INIT("2025-11-25") NL OK(
-                              1, "{\"tools\":[{\"name\":\"echo\"},{\"name\":\"block\"}],"
-                                 "\"nextCursor\":\"2\"}") NL
-                              OK(2, "{\"content\":[{\"type\":\"text\",\"text\":\"echo args=0 "
-                                    "meta=no\"}],\"isError\":false}") NL);
+    ck_assert_str_eq(out, RESULT_INIT("2025-11-25") NL OK(1, "{\"tools\":[{\"name\":\"echo\"},{\"name\":\"block\"}],"
+                                                             "\"nextCursor\":\"2\"}")
+                              NL OK(2, "{\"content\":[{\"type\":\"text\",\"text\":\"echo args=0 "
+                                       "meta=no\"}],\"isError\":false}") NL);
     ck_assert_str_eq(err, "");
     free(out), free(err);
 
@@ -1527,8 +1496,7 @@ START_TEST(main_stdout_is_private)
     srv.ntools = 1;
     char *out, *err;
     const char *opts[] = {"--workers=1", NULL};
-    const char *input = INIT_2025_11 NL
-        REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"printer\"}") NL;
+    const char *input = INIT_2025_11 NL REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"printer\"}") NL;
     ck_assert_int_eq(run_main(&srv, opts, input, &out, &err), 0);
     ck_assert_ptr_null(strstr(out, "stray"));
     ck_assert_ptr_nonnull(strstr(err, "stray output"));
@@ -1555,10 +1523,9 @@ START_TEST(main_sigterm_drains)
     close(outp[1]);
     /* Two slow calls, then a ping: once the ping is answered, the calls are
      * in flight (lines are dispatched in order). */
-    const char *text = INIT_2025_11 NL
-        REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") NL
-        REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}") NL
-        REQ("\"id\":3,\"method\":\"ping\"") NL;
+    const char *text = INIT_2025_11 NL REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}")
+        NL REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}")
+            NL REQ("\"id\":3,\"method\":\"ping\"") NL;
     ck_assert_int_eq(write(inp[1], text, strlen(text)), (ssize_t)strlen(text));
     char got[8192] = "";
     size_t n = 0;
@@ -1581,7 +1548,8 @@ START_TEST(main_sigterm_drains)
         char want[300];
         snprintf(want, sizeof want,
                  "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"content\":[{\"type\":\"text\","
-                 "\"text\":\"slow args=0 meta=no\"}],\"isError\":false}}\n", id);
+                 "\"text\":\"slow args=0 meta=no\"}],\"isError\":false}}\n",
+                 id);
         ck_assert_msg(strstr(got, want) != NULL, "no answer for %d: %s", id, got);
     }
     size_t lines = 0;

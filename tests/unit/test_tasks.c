@@ -54,8 +54,9 @@ static mcp_status ask_handler(mcp_call *call, const void *args, void *out)
     mcp_input_key(call, "b");
     bool got_b = mcp_elicit(call, "b?", SCHEMA, &b, &act);
     if (!got_a || !got_b)
-        return mcp_input_pending(call) ? MCP_ERROR
-                                       : mcp_fail(call, "%s", mcp_client_error(call) ? mcp_client_error(call) : "no answer");
+        return mcp_input_pending(call)
+                   ? MCP_ERROR
+                   : mcp_fail(call, "%s", mcp_client_error(call) ? mcp_client_error(call) : "no answer");
     const mcp_json *va = mcp_json_get(a, "v"), *vb = mcp_json_get(b, "v");
     return mcp_content_text(call, mcp_sprintf(call, "%s+%s", va ? va->s : "?", vb ? vb->s : "?"));
 }
@@ -86,27 +87,33 @@ static mcp_status now_handler(mcp_call *call, const void *args, void *out)
     return mcp_content_text(call, "at once");
 }
 
-static const mcp_type ANY_ARGS = {.kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *),
-                                  .tag = "Arguments"};
+static const mcp_type ANY_ARGS = {
+    .kind = MCP_T_ANY, .size = sizeof(void *), .align = sizeof(void *), .tag = "Arguments"};
 
 #define TOOL(n, h, t) \
-    {.name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &ANY_ARGS, .handler = h, .task = t}
+    { \
+        .name = n, .list_entry = "{\"name\":\"" n "\"}", .args = &ANY_ARGS, .handler = h, .task = t \
+    }
 static const mcp_tool TOOLS[] = {
-    TOOL("ask", ask_handler, MCP_TASK_OPTIONAL),   TOOL("boom", boom_handler, MCP_TASK_OPTIONAL),
-    TOOL("job", job_handler, MCP_TASK_OPTIONAL),   TOOL("must", job_handler, MCP_TASK_REQUIRED),
-    TOOL("now", now_handler, MCP_TASK_OPTIONAL),   TOOL("plain", plain_handler, MCP_TASK_NONE),
+    TOOL("ask", ask_handler, MCP_TASK_OPTIONAL), TOOL("boom", boom_handler, MCP_TASK_OPTIONAL),
+    TOOL("job", job_handler, MCP_TASK_OPTIONAL), TOOL("must", job_handler, MCP_TASK_REQUIRED),
+    TOOL("now", now_handler, MCP_TASK_OPTIONAL), TOOL("plain", plain_handler, MCP_TASK_NONE),
 };
 static const mcp_server SERVER = {
-    .abi = MCPIDL_ABI, .name = "tasksrv", .version = "1", .tools = TOOLS, .ntools = sizeof TOOLS / sizeof *TOOLS,
+    .abi = MCPIDL_ABI,
+    .name = "tasksrv",
+    .version = "1",
+    .tools = TOOLS,
+    .ntools = sizeof TOOLS / sizeof *TOOLS,
 };
 
 /* ---------------------------------------------------------------- requests and answers */
 
-#define META_EXT                                                                                   \
-    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                       \
+#define META_EXT \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
     "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{},\"extensions\":{\"" \
     "io.modelcontextprotocol/tasks\":{}}}}"
-#define META_NOEXT                                                             \
+#define META_NOEXT \
     "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
     "\"io.modelcontextprotocol/clientCapabilities\":{}}"
 
@@ -148,10 +155,7 @@ static const mcp_json *call_with(const char *method, const char *params, const c
     return v;
 }
 
-static const mcp_json *call_ext(const char *method, const char *params)
-{
-    return call_with(method, params, META_EXT);
-}
+static const mcp_json *call_ext(const char *method, const char *params) { return call_with(method, params, META_EXT); }
 
 static void expect_error(const mcp_json *answer, int code, const char *in_message)
 {
@@ -234,9 +238,8 @@ START_TEST(without_the_extension)
         const mcp_json *a = call_with(METHODS[i], "\"taskId\":\"x\",\"inputResponses\":{}", META_NOEXT);
         expect_error(a, -32021, "io.modelcontextprotocol/tasks");
         const mcp_json *data = mcp_json_get(mcp_json_get(a, "error"), "data");
-        ck_assert_ptr_nonnull(
-            mcp_json_get(mcp_json_get(mcp_json_get(data, "requiredCapabilities"), "extensions"),
-                         "io.modelcontextprotocol/tasks"));
+        ck_assert_ptr_nonnull(mcp_json_get(mcp_json_get(mcp_json_get(data, "requiredCapabilities"), "extensions"),
+                                           "io.modelcontextprotocol/tasks"));
     }
     /* A task: required tool is refused before its handler runs. */
     expect_error(call_with("tools/call", "\"name\":\"must\"", META_NOEXT), -32021, "only as a task");
@@ -254,8 +257,7 @@ START_TEST(task_ids)
     sess = open_session(0, 0);
     expect_error(call_ext("tasks/get", "\"taskId\":\"no-such-task\""), -32602, "unknown task: no-such-task");
     expect_error(call_ext("tasks/cancel", "\"taskId\":\"no-such-task\""), -32602, "unknown task");
-    expect_error(call_ext("tasks/update", "\"taskId\":\"no-such-task\",\"inputResponses\":{}"), -32602,
-                 "unknown task");
+    expect_error(call_ext("tasks/update", "\"taskId\":\"no-such-task\",\"inputResponses\":{}"), -32602, "unknown task");
     expect_error(call_ext("tasks/get", ""), -32602, "taskId");
     expect_error(call_ext("tasks/get", "\"taskId\":7"), -32602, "taskId");
     /* Removed by the extension. */
@@ -275,8 +277,7 @@ START_TEST(lifecycle)
     ck_assert_ptr_null(mcp_json_get(r, "result"));
     atomic_store(&release_job, true);
     r = wait_status(id, "completed");
-    ck_assert_str_eq(str_of(mcp_json_get(mcp_json_get(r, "result"), "content")->items[0], "text"),
-                     "done in a task");
+    ck_assert_str_eq(str_of(mcp_json_get(mcp_json_get(r, "result"), "content")->items[0], "text"), "done in a task");
     /* Cancelling a finished task: the same ack, the status unchanged. */
     r = result_of(call_ext("tasks/cancel", mcp_arena_printf(&arena, "\"taskId\":\"%s\"", id)));
     ck_assert_str_eq(str_of(r, "resultType"), "complete");
@@ -331,22 +332,21 @@ START_TEST(input_required)
     ck_assert_str_eq(str_of(r, "resultType"), "complete");
     ck_assert_uint_eq(mcp_json_get(get(id), "inputRequests")->n, 2);
     /* So is an answer that is no elicitation result (no action). */
-    result_of(call_ext("tasks/update",
-                       mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"a\":{\"v\":\"x\"}}", tid)));
+    result_of(call_ext("tasks/update", mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"a\":{\"v\":\"x\"}}", tid)));
     ck_assert_uint_eq(mcp_json_get(get(id), "inputRequests")->n, 2);
-    result_of(call_ext(
-        "tasks/update",
-        mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"a\":{\"action\":\"accept\",\"content\":{\"v\":\"x\"}}}",
-                         tid)));
+    result_of(
+        call_ext("tasks/update",
+                 mcp_arena_printf(
+                     &arena, "%s,\"inputResponses\":{\"a\":{\"action\":\"accept\",\"content\":{\"v\":\"x\"}}}", tid)));
     r = get(id);
     ck_assert_str_eq(str_of(r, "status"), "input_required");
     reqs = mcp_json_get(r, "inputRequests");
     ck_assert_uint_eq(reqs->n, 1);
     ck_assert_ptr_nonnull(mcp_json_get(reqs, "b"));
-    result_of(call_ext(
-        "tasks/update",
-        mcp_arena_printf(&arena, "%s,\"inputResponses\":{\"b\":{\"action\":\"accept\",\"content\":{\"v\":\"y\"}}}",
-                         tid)));
+    result_of(
+        call_ext("tasks/update",
+                 mcp_arena_printf(
+                     &arena, "%s,\"inputResponses\":{\"b\":{\"action\":\"accept\",\"content\":{\"v\":\"y\"}}}", tid)));
     r = wait_status(id, "completed");
     ck_assert_str_eq(str_of(mcp_json_get(mcp_json_get(r, "result"), "content")->items[0], "text"), "x+y");
 }
@@ -401,8 +401,8 @@ static const mcp_json *call25(const char *method, const char *params) { return c
 /* A 2025 task of tool (params.task with the members given): its Task. */
 static const mcp_json *create25(const char *tool, const char *task)
 {
-    const mcp_json *r =
-        result_of(call25("tools/call", mcp_arena_printf(&arena, "\"name\":\"%s\",\"task\":{%s}", tool, task)));
+    const mcp_json *r = result_of(
+        call25("tools/call", mcp_arena_printf(&arena, "\"name\":\"%s\",\"task\":{%s}", tool, task)));
     ck_assert_ptr_null(mcp_json_get(r, "resultType"));
     const mcp_json *t = mcp_json_get(r, "task");
     ck_assert_ptr_nonnull(t);
@@ -523,8 +523,8 @@ START_TEST(legacy_lifecycle)
     atomic_store(&release_job, true);
     const mcp_json *r = result_of(answer_to(rid, before));
     ck_assert_str_eq(str_of(mcp_json_get(r, "content")->items[0], "text"), "done in a task");
-    ck_assert_str_eq(
-        str_of(mcp_json_get(mcp_json_get(r, "_meta"), "io.modelcontextprotocol/related-task"), "taskId"), id);
+    ck_assert_str_eq(str_of(mcp_json_get(mcp_json_get(r, "_meta"), "io.modelcontextprotocol/related-task"), "taskId"),
+                     id);
     ck_assert_str_eq(str_of(get25(id), "status"), "completed");
     /* Once ended, tasks/result answers at once, as often as asked. */
     r = result_of(call25("tasks/result", mcp_arena_printf(&arena, "\"taskId\":\"%s\"", id)));

@@ -57,11 +57,21 @@ static void show(mcp_buf *b, const texpr *t)
         for (size_t i = 0; i < t->len; i++) {
             unsigned char c = (unsigned char)t->str[i];
             switch (c) {
-            case '\\': mcp_buf_puts(b, "\\\\"); break;
-            case '\'': mcp_buf_puts(b, "\\'"); break;
-            case '\n': mcp_buf_puts(b, "\\n"); break;
-            case '\t': mcp_buf_puts(b, "\\t"); break;
-            case '\r': mcp_buf_puts(b, "\\r"); break;
+            case '\\':
+                mcp_buf_puts(b, "\\\\");
+                break;
+            case '\'':
+                mcp_buf_puts(b, "\\'");
+                break;
+            case '\n':
+                mcp_buf_puts(b, "\\n");
+                break;
+            case '\t':
+                mcp_buf_puts(b, "\\t");
+                break;
+            case '\r':
+                mcp_buf_puts(b, "\\r");
+                break;
             default:
                 if (c < 0x20 || c == 0x7F)
                     mcp_buf_printf(b, "\\x%02x", c);
@@ -101,8 +111,8 @@ static void show_ext(mcp_buf *b, const texpr *t)
 
 typedef struct result {
     bool ok;
-    char text[4096];     /* canonical form, or the error message */
-    size_t off;          /* error offset */
+    char text[4096]; /* canonical form, or the error message */
+    size_t off;      /* error offset */
 } result;
 
 static result parse(const char *src, size_t len, size_t max_depth, bool extents)
@@ -138,8 +148,7 @@ static result parse(const char *src, size_t len, size_t max_depth, bool extents)
  * "ERROR@off:message". Stops after END (checking that END repeats). */
 static void lex_all(const char *src, size_t len, char *out, size_t n)
 {
-    static const char *names[] = {"END", "ERROR", "NAME", "INT", "STRING", "[", "]",
-                                  "(", ")", ",", "|", "..."};
+    static const char *names[] = {"END", "ERROR", "NAME", "INT", "STRING", "[", "]", "(", ")", ",", "|", "..."};
     texpr_lexer lx;
     texpr_lex_init(&lx, src, len);
     size_t used = 0;
@@ -162,8 +171,8 @@ static void lex_all(const char *src, size_t len, char *out, size_t n)
         case TOK_NAME:
         case TOK_INT:
         case TOK_STRING:
-            w = snprintf(out + used, n - used, "%s%s:%.*s", sep, names[t],
-                         (int)(lx.tok_end - lx.tok_off), src + lx.tok_off);
+            w = snprintf(out + used, n - used, "%s%s:%.*s", sep, names[t], (int)(lx.tok_end - lx.tok_off),
+                         src + lx.tok_off);
             break;
         default:
             w = snprintf(out + used, n - used, "%s%s", sep, names[t]);
@@ -200,8 +209,7 @@ static const struct lex_case {
     {S("'it\\'s' \"q\\\"\""), "STRING:'it\\'s' STRING:\"q\\\"\" END@13"},
     {S("'say \"hi\"' \"it's\""), "STRING:'say \"hi\"' STRING:\"it's\" END@17"},
     {S("''"), "STRING:'' END@2"},
-    {S("'\\\\' '\\n\\t\\r\\0' '\\x41\\u00e9'"),
-     "STRING:'\\\\' STRING:'\\n\\t\\r\\0' STRING:'\\x41\\u00e9' END@28"},
+    {S("'\\\\' '\\n\\t\\r\\0' '\\x41\\u00e9'"), "STRING:'\\\\' STRING:'\\n\\t\\r\\0' STRING:'\\x41\\u00e9' END@28"},
     {S("'\xc3\xa9t\xc3\xa9' '\xf0\x9f\x98\x80'"), "STRING:'\xc3\xa9t\xc3\xa9' STRING:'\xf0\x9f\x98\x80' END@14"},
     {S("'tab\there'"), "STRING:'tab\there' END@10"},
     {S("'abc"), "ERROR@0:unterminated string END@4"},
@@ -252,7 +260,7 @@ START_TEST(lex_bounds)
     char *buf = malloc(4);
     memcpy(buf, "ab[c", 4);
     char got[256];
-    lex_all(buf, 2, got, sizeof got);   /* "ab", not "ab[c" */
+    lex_all(buf, 2, got, sizeof got); /* "ab", not "ab[c" */
     ck_assert_str_eq(got, "NAME:ab END@2");
     memcpy(buf, "'ab'", 4);
     lex_all(buf, 3, got, sizeof got);
@@ -334,7 +342,7 @@ START_TEST(lex_every_byte)
         else if (c == '|')
             want = TOK_PIPE;
         else
-            want = TOK_ERROR;   /* quotes: unterminated strings */
+            want = TOK_ERROR; /* quotes: unterminated strings */
         ck_assert_msg(t == want, "byte 0x%02X: token %d, want %d", (unsigned)c, (int)t, (int)want);
         if (t == TOK_ERROR) {
             ck_assert_uint_eq(lx.tok_off, 0);
@@ -401,7 +409,7 @@ static void lex_fuzz(const char *src, size_t len)
         REQUIRE(lx.tok_end <= len);
         if (t == TOK_END)
             break;
-        REQUIRE(lx.pos > last);   /* always progresses */
+        REQUIRE(lx.pos > last); /* always progresses */
         last = lx.pos;
         if (t == TOK_ERROR) {
             REQUIRE(lx.error[0] != '\0');
@@ -455,8 +463,7 @@ static const struct ok_case {
     {S("list[WeatherData]"), "list[WeatherData]"},
     {S("list[dict[str, int]]"), "list[dict[str, int]]"},
     {S("dict[str, list[tuple[int, ...]] | None]"), "dict[str, list[tuple[int, ...]] | None]"},
-    {S("Optional[Union[list[int], dict[str, set[float]]]]"),
-     "Optional[Union[list[int], dict[str, set[float]]]]"},
+    {S("Optional[Union[list[int], dict[str, set[float]]]]"), "Optional[Union[list[int], dict[str, set[float]]]]"},
     {S("list[int | None]"), "list[int | None]"},
     {S("tuple[int | str, ...]"), "tuple[int | str, ...]"},
     {S("list[Literal['x'] | None]"), "list[Literal['x'] | None]"},
@@ -492,8 +499,7 @@ static const struct ok_case {
     {S("Literal[\"double\"]"), "Literal['double']"},
     {S("Literal['']"), "Literal['']"},
     {S("Literal[0, -5, +7, 007, -0]"), "Literal[0, -5, 7, 7, 0]"},
-    {S("Literal[9223372036854775807, -9223372036854775808]"),
-     "Literal[9223372036854775807, -9223372036854775808]"},
+    {S("Literal[9223372036854775807, -9223372036854775808]"), "Literal[9223372036854775807, -9223372036854775808]"},
     {S("Literal[9223372036854775808]"), "Literal[9223372036854775807!]"},
     {S("Literal[-9223372036854775809]"), "Literal[-9223372036854775808!]"},
     {S("Literal[123456789012345678901234567890]"), "Literal[9223372036854775807!]"},
@@ -572,7 +578,7 @@ START_TEST(parse_values)
     ck_assert_uint_eq(lit->nargs, 4);
     ck_assert_int_eq(lit->args[0]->kind, TEXPR_STRING);
     ck_assert_uint_eq(lit->args[0]->len, 3);
-    ck_assert(memcmp(lit->args[0]->str, "a\0b", 4) == 0);   /* NUL-terminated too */
+    ck_assert(memcmp(lit->args[0]->str, "a\0b", 4) == 0); /* NUL-terminated too */
     ck_assert_int_eq(lit->args[1]->kind, TEXPR_INT);
     ck_assert_int_eq(lit->args[1]->ival, -42);
     ck_assert(!lit->args[1]->overflow);
@@ -649,8 +655,7 @@ static const struct err_case {
     {S("list[1]"), 5, "expected a type name, found '1'"},
     {S("123456789012345678901234567890"), 0, "expected a type name, found '12345678901234567890...'"},
     {S("'str'"), 0, "expected a type name, found ''str''; write the name without quotes"},
-    {S("list['WeatherData']"), 5,
-     "expected a type name, found ''WeatherData''; write the name without quotes"},
+    {S("list['WeatherData']"), 5, "expected a type name, found ''WeatherData''; write the name without quotes"},
     {S("list['a b']"), 5, "expected a type name, found ''a b''"},
     {S("a | \"x\""), 4, "expected a type name, found '\"x\"'; write the name without quotes"},
     {S("a | \"1x\""), 4, "expected a type name, found '\"1x\"'"},
@@ -713,9 +718,8 @@ START_TEST(parse_errors)
     const struct err_case *c = &err_cases[_i];
     result r = parse(c->src, c->len, 0, false);
     ck_assert_msg(!r.ok, "case %d [%.*s]: accepted as [%s]", _i, (int)c->len, c->src, r.text);
-    ck_assert_msg(strcmp(r.text, c->msg) == 0 && r.off == c->off,
-                  "case %d [%.*s]: got %zu [%s], want %zu [%s]", _i, (int)c->len, c->src, r.off,
-                  r.text, c->off, c->msg);
+    ck_assert_msg(strcmp(r.text, c->msg) == 0 && r.off == c->off, "case %d [%.*s]: got %zu [%s], want %zu [%s]", _i,
+                  (int)c->len, c->src, r.off, r.text, c->off, c->msg);
 }
 END_TEST
 
@@ -755,7 +759,7 @@ START_TEST(depth_limit)
     r = parse(s, len, 0, false);
     ck_assert(!r.ok);
     ck_assert_str_eq(r.text, "nesting too deep (more than 64 levels)");
-    ck_assert_uint_eq(r.off, 64 * 5 + 4);   /* the 65th '[' */
+    ck_assert_uint_eq(r.off, 64 * 5 + 4); /* the 65th '[' */
     free(s);
 
     s = nested(64, "(", ")", &len);
@@ -958,11 +962,51 @@ END_TEST
 START_TEST(fuzz_token_soup)
 {
     static const char *soup[] = {
-        "list", "dict", "tuple", "Optional", "Union", "Literal", "None", "True", "int", "str",
-        "[", "[", "]", "]", "(", ")", ",", ",", "|", "|", "...", " ", "\n", "\t",
-        "'a'", "\"b\"", "'\\n'", "'\\u00e9'", "'\\xzz'", "'", "\"", "\\", "1", "-2", "+",
-        "99999999999999999999", "@", "\xc3\xa9", "'\xc3\xa9'", ".", "..",
-        "'\\xe9\\uFFFF\\u0800\\u07ff'", "\"\\0\\x7f\\\"\"", "'\\ud800'", "'\xf0\x9f\x98\x80'",
+        "list",
+        "dict",
+        "tuple",
+        "Optional",
+        "Union",
+        "Literal",
+        "None",
+        "True",
+        "int",
+        "str",
+        "[",
+        "[",
+        "]",
+        "]",
+        "(",
+        ")",
+        ",",
+        ",",
+        "|",
+        "|",
+        "...",
+        " ",
+        "\n",
+        "\t",
+        "'a'",
+        "\"b\"",
+        "'\\n'",
+        "'\\u00e9'",
+        "'\\xzz'",
+        "'",
+        "\"",
+        "\\",
+        "1",
+        "-2",
+        "+",
+        "99999999999999999999",
+        "@",
+        "\xc3\xa9",
+        "'\xc3\xa9'",
+        ".",
+        "..",
+        "'\\xe9\\uFFFF\\u0800\\u07ff'",
+        "\"\\0\\x7f\\\"\"",
+        "'\\ud800'",
+        "'\xf0\x9f\x98\x80'",
     };
     const size_t nsoup = sizeof soup / sizeof soup[0];
     rng_state = 0xC0FFEE1234567ULL;
@@ -986,7 +1030,7 @@ START_TEST(fuzz_token_soup)
         lex_fuzz(heap, len);
         free(heap);
     }
-    ck_assert_int_gt(parsed, 100);   /* the soup does produce valid expressions */
+    ck_assert_int_gt(parsed, 100); /* the soup does produce valid expressions */
 }
 END_TEST
 

@@ -27,14 +27,10 @@ START_TEST(check_invalid)
         size_t off;
         const char *msg;
     } CASES[] = {
-        {"a/{+x}", 3, "only level 1"},
-        {"a/{x,y}", 4, "only one variable"},
-        {"a/{x:3}", 4, "modifiers"},
-        {"a/{}", 3, "needs a variable name"},
-        {"a/{x}{y}", 5, "side by side"},
-        {"a/x}", 3, "without a matching"},
-        {"a/{x", 4, "closed by"},
-        {"a/{x-y}", 4, "closed by"},
+        {"a/{+x}", 3, "only level 1"},   {"a/{x,y}", 4, "only one variable"},
+        {"a/{x:3}", 4, "modifiers"},     {"a/{}", 3, "needs a variable name"},
+        {"a/{x}{y}", 5, "side by side"}, {"a/x}", 3, "without a matching"},
+        {"a/{x", 4, "closed by"},        {"a/{x-y}", 4, "closed by"},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
         size_t n, off = 99;

@@ -16,21 +16,17 @@
 static mcp_arena arena;
 static idl_diags diags;
 
-static void setup(void)
-{
-    mcp_arena_init(&arena);
-}
+static void setup(void) { mcp_arena_init(&arena); }
 
-static void teardown(void)
-{
-    mcp_arena_free(&arena);
-}
+static void teardown(void) { mcp_arena_free(&arena); }
 
 static void dump_diags(void)
 {
     for (size_t i = 0; i < diags.len; i++)
         fprintf(stderr, "  %u:%u: %s: %s\n", (unsigned)diags.items[i].loc.line, (unsigned)diags.items[i].loc.col,
-                diags.items[i].severity == IDL_ERROR ? "error" : diags.items[i].severity == IDL_NOTE ? "note" : "warning",
+                diags.items[i].severity == IDL_ERROR  ? "error"
+                : diags.items[i].severity == IDL_NOTE ? "note"
+                                                      : "warning",
                 diags.items[i].message);
 }
 
@@ -46,10 +42,7 @@ static idl_node *load_n(const char *src, size_t len, const idl_load_limits *limi
     return n;
 }
 
-static idl_node *load(const char *src)
-{
-    return load_n(src, strlen(src), NULL);
-}
+static idl_node *load(const char *src) { return load_n(src, strlen(src), NULL); }
 
 static idl_node *load_ok(const char *src)
 {
@@ -628,7 +621,8 @@ START_TEST(locations_tab_crlf_bom)
     ck_assert_uint_eq(c->loc.col, 6);
     ck_assert_int_eq(c->v.i, 2);
     /* A UTF-8 BOM is not a character. */
-    root = load_ok("\xEF\xBB\xBF" "a: 1\nb: 2\n");
+    root = load_ok("\xEF\xBB\xBF"
+                   "a: 1\nb: 2\n");
     ck_assert_uint_eq(root->pairs[0].key->loc.col, 1);
     ck_assert_uint_eq(get(root, "a")->loc.col, 4);
     ck_assert_uint_eq(get(root, "b")->loc.line, 2);
@@ -639,7 +633,9 @@ START_TEST(locations_unicode_line_breaks)
 {
     /* libyaml also breaks lines at LS, PS and NEL; locations count lines as diag.c,
      * editors and compilers do: at "\n", "\r\n" and a lone "\r". */
-    idl_node *root = load_ok("a: \"x\xE2\x80\xA8y\"\nb: 'c\xC2\x85" "d\xE2\x80\xA9" "e'\nc: [1, 2]\n");
+    idl_node *root = load_ok("a: \"x\xE2\x80\xA8y\"\nb: 'c\xC2\x85"
+                             "d\xE2\x80\xA9"
+                             "e'\nc: [1, 2]\n");
     idl_node *c = get(root, "c");
     ck_assert_uint_eq(c->loc.line, 3);
     ck_assert_uint_eq(c->loc.col, 4);
@@ -657,7 +653,8 @@ START_TEST(locations_unicode_line_breaks)
     ck_assert_uint_eq(c->loc.line, 3);
     ck_assert_uint_eq(c->items[1]->loc.col, 10);
     /* With both kinds of break, after a BOM. */
-    root = load_ok("\xEF\xBB\xBF" "a: 1\r\nb: \"\xE2\x80\xA8\"\rc: x\n");
+    root = load_ok("\xEF\xBB\xBF"
+                   "a: 1\r\nb: \"\xE2\x80\xA8\"\rc: x\n");
     ck_assert_uint_eq(root->pairs[0].key->loc.col, 1);
     ck_assert_uint_eq(get(root, "c")->loc.line, 3);
     ck_assert_uint_eq(get(root, "c")->loc.col, 4);
@@ -1016,7 +1013,8 @@ START_TEST(invalid_utf8_located)
     expect_error(1, 4, "incomplete UTF-8 octet sequence");
     load_fails("a: \xED\xA0\x80\n"); /* a surrogate */
     expect_error(1, 4, "invalid Unicode character (U+D800)");
-    load_fails("\xEF\xBB\xBF" "a: \xFF\n"); /* a BOM is not a column */
+    load_fails("\xEF\xBB\xBF"
+               "a: \xFF\n"); /* a BOM is not a column */
     expect_error(1, 4, "invalid leading UTF-8 octet (byte 0xFF)");
 }
 END_TEST
@@ -1045,7 +1043,9 @@ END_TEST
 
 START_TEST(utf16_rejected)
 {
-    const char src[] = "\xFF\xFE" "a\0:\0 \0" "1\0";
+    const char src[] = "\xFF\xFE"
+                       "a\0:\0 \0"
+                       "1\0";
     ck_assert_ptr_null(load_n(src, sizeof src - 1, NULL));
     expect_error(1, 1, "UTF-16");
 }
@@ -1078,10 +1078,11 @@ END_TEST
 START_TEST(token_soup)
 {
     static const char *const pieces[] = {
-        "[", "]", "{", "}", ", ", ",", ": ", ":", "- ", "? ", "&a ", "&b ", "*a", "*b", "!!str ",
-        "!!int ", "!!map ", "!x ", "'q'", "\"d\\n\"", "|\n", ">-\n", "\n", "  ", "    ", "key", "1",
-        "1.5", "true", "~", "# c\n", "---\n", "...\n", "<<: ", "\t", "\xC3\xA9", "\"", "'", "%YAML 1.2\n",
-        "%TAG ! tag:x,2000:\n", "\r\n", "*nope",
+        "[",     "]",     "{",     "}",    ", ",     ",",        ": ",     ":",   "- ",          "? ",
+        "&a ",   "&b ",   "*a",    "*b",   "!!str ", "!!int ",   "!!map ", "!x ", "'q'",         "\"d\\n\"",
+        "|\n",   ">-\n",  "\n",    "  ",   "    ",   "key",      "1",      "1.5", "true",        "~",
+        "# c\n", "---\n", "...\n", "<<: ", "\t",     "\xC3\xA9", "\"",     "'",   "%YAML 1.2\n", "%TAG ! tag:x,2000:\n",
+        "\r\n",  "*nope",
     };
     size_t npieces = sizeof pieces / sizeof pieces[0];
     rng_state = 12345;
@@ -1197,8 +1198,9 @@ END_TEST
 
 START_TEST(tags_core)
 {
-    idl_node *root = load_ok("s: !!str 12\ni: !!int \"0x10\"\nf: !!float 1\ng: !!float '.inf'\nb: !!bool 'TRUE'\n"
-                             "n: !!null ''\nm: !!map {a: 1}\nq: !!seq [1]\n!!str k: v\nv: !<tag:yaml.org,2002:int> '5'\n");
+    idl_node *root = load_ok(
+        "s: !!str 12\ni: !!int \"0x10\"\nf: !!float 1\ng: !!float '.inf'\nb: !!bool 'TRUE'\n"
+        "n: !!null ''\nm: !!map {a: 1}\nq: !!seq [1]\n!!str k: v\nv: !<tag:yaml.org,2002:int> '5'\n");
     ck_assert_int_eq(get(root, "s")->kind, IDL_NODE_STR);
     ck_assert_int_eq(get(root, "i")->kind, IDL_NODE_INT);
     ck_assert_int_eq(get(root, "i")->v.i, 16);

@@ -42,11 +42,11 @@ extern "C" {
 /* The outcome of a call. */
 typedef enum mcpidlc_status {
     MCPIDLC_OK = 0,
-    MCPIDLC_INVALID,   /* the source has errors: the diagnostics say which */
-    MCPIDLC_EREAD,     /* the source could not be read: mcpidlc_message() says why */
-    MCPIDLC_EWRITE,    /* the writer callback returned false */
-    MCPIDLC_ENOMEM,    /* out of memory */
-    MCPIDLC_EUSAGE,    /* a call that cannot be made: an output before a source compiled
+    MCPIDLC_INVALID, /* the source has errors: the diagnostics say which */
+    MCPIDLC_EREAD,   /* the source could not be read: mcpidlc_message() says why */
+    MCPIDLC_EWRITE,  /* the writer callback returned false */
+    MCPIDLC_ENOMEM,  /* out of memory */
+    MCPIDLC_EUSAGE,  /* a call that cannot be made: an output before a source compiled
                         * without errors, an unknown output kind or tool, an output
                         * schema of a tool that publishes none; mcpidlc_message() says which */
 } mcpidlc_status;
@@ -74,10 +74,10 @@ typedef struct mcpidlc_diagnostic {
 typedef void (*mcpidlc_diagnostic_fn)(void *ctx, const mcpidlc_diagnostic *d);
 
 typedef struct mcpidlc_options {
-    bool warnings_as_errors;              /* -Werror */
-    bool no_source_lines;                 /* -fno-diagnostics-show-caret */
-    mcpidlc_diagnostic_fn on_diagnostic;  /* NULL: the diagnostics are dropped */
-    void *diagnostic_ctx;                 /* its first argument */
+    bool warnings_as_errors;             /* -Werror */
+    bool no_source_lines;                /* -fno-diagnostics-show-caret */
+    mcpidlc_diagnostic_fn on_diagnostic; /* NULL: the diagnostics are dropped */
+    void *diagnostic_ctx;                /* its first argument */
 } mcpidlc_options;
 
 typedef struct mcpidlc_context mcpidlc_context;
@@ -99,7 +99,7 @@ MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_compile_file(mcpidlc_contex
 /* The same for text[0..len) (which the call does not keep), named `name` in
  * diagnostics and outputs. */
 MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_compile_buffer(mcpidlc_context *cx, const char *name,
-                                                                   const char *text, size_t len);
+                                                                    const char *text, size_t len);
 
 /* The counts of the last source's errors and warnings. */
 MCPIDLC_API size_t mcpidlc_error_count(const mcpidlc_context *cx);
@@ -137,8 +137,8 @@ typedef bool (*mcpidlc_write_fn)(void *ctx, const char *data, size_t len);
  * errors, through `write`. `tool` names the tool of MCPIDLC_INPUT_SCHEMA and
  * MCPIDLC_OUTPUT_SCHEMA (NULL for the others). The outputs of one source
  * agree with each other however many are asked for, in any order. */
-MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind,
-                                                         const char *tool, mcpidlc_write_fn write, void *ctx);
+MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind, const char *tool,
+                                                          mcpidlc_write_fn write, void *ctx);
 
 /* Compare two versions of a contract, each compiled without errors in its own
  * context: `old`, and `now` (the new one). Each change is a diagnostic handed
@@ -153,7 +153,7 @@ MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, m
  * *breaking (may be NULL) is set to the number of errors. MCPIDLC_EUSAGE for
  * a version that did not compile or an unknown kind. */
 MCPIDLC_API MCPIDLC_NODISCARD mcpidlc_status mcpidlc_diff(mcpidlc_context *now, const mcpidlc_context *old,
-                                                         const char *const *allow, size_t nallow, size_t *breaking);
+                                                          const char *const *allow, size_t nallow, size_t *breaking);
 
 /* The version of the compiler ("0.1.0"). */
 MCPIDLC_API const char *mcpidlc_version(void);

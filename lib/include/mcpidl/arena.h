@@ -15,9 +15,9 @@ MCPIDL_BEGIN_DECLS
 typedef struct mcp_arena_block mcp_arena_block;
 
 typedef struct mcp_arena {
-    mcp_arena_block *head;   /* current block; older blocks follow ->next */
-    size_t block_size;       /* size of the next ordinary block */
-    size_t used;             /* bytes handed out since init or the last reset */
+    mcp_arena_block *head; /* current block; older blocks follow ->next */
+    size_t block_size;     /* size of the next ordinary block */
+    size_t used;           /* bytes handed out since init or the last reset */
 } mcp_arena;
 
 /* Initialise an empty arena; the first allocation creates its first block. */

@@ -14,7 +14,7 @@
 MCPIDL_BEGIN_DECLS
 
 typedef struct mcp_buf {
-    char *data;      /* always NUL-terminated when cap > 0 */
+    char *data; /* always NUL-terminated when cap > 0 */
     size_t len;
     size_t cap;
     bool oom;
@@ -23,7 +23,13 @@ typedef struct mcp_buf {
 MCPIDL_API void mcp_buf_init(mcp_buf *b);
 MCPIDL_API void mcp_buf_free(mcp_buf *b);
 /* Keep the memory, drop the contents. */
-static inline void mcp_buf_clear(mcp_buf *b) { b->len = 0; b->oom = false; if (b->cap) b->data[0] = 0; }
+static inline void mcp_buf_clear(mcp_buf *b)
+{
+    b->len = 0;
+    b->oom = false;
+    if (b->cap)
+        b->data[0] = 0;
+}
 /* Make room for n more bytes; false (and oom set) on failure. */
 MCPIDL_API MCP_NODISCARD bool mcp_buf_reserve(mcp_buf *b, size_t n);
 MCPIDL_API void mcp_buf_put(mcp_buf *b, const void *p, size_t n);

@@ -40,18 +40,18 @@ MCPIDL_BEGIN_DECLS
 
 /* A calendar date (proleptic Gregorian). */
 typedef struct mcp_date {
-    int year;         /* 1..9999 */
-    int month;        /* 1..12 */
-    int day;          /* 1..31 */
+    int year;  /* 1..9999 */
+    int month; /* 1..12 */
+    int day;   /* 1..31 */
 } mcp_date;
 
 /* A time of day, with or without a UTC offset. */
 typedef struct mcp_time {
-    int hour;         /* 0..23 */
-    int minute;       /* 0..59 */
-    int second;       /* 0..59 */
-    int microsecond;  /* 0..999999 */
-    bool has_offset;  /* false: a local ("naive") time */
+    int hour;           /* 0..23 */
+    int minute;         /* 0..59 */
+    int second;         /* 0..59 */
+    int microsecond;    /* 0..999999 */
+    bool has_offset;    /* false: a local ("naive") time */
     int offset_minutes; /* east of UTC, -1439..1439; 0 is written "Z" */
 } mcp_time;
 

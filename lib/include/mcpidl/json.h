@@ -22,26 +22,26 @@ MCPIDL_BEGIN_DECLS
 /* Error codes; mcp_json_error_str() gives the message. */
 typedef enum mcp_json_err {
     MCP_JSON_OK = 0,
-    MCP_JSON_E_EOF,             /* the text ends inside a value */
-    MCP_JSON_E_VALUE,           /* a value was expected (also NaN, 'x', +1, .5) */
-    MCP_JSON_E_LITERAL,         /* a misspelt true, false or null */
-    MCP_JSON_E_KEY,             /* a string key was expected */
-    MCP_JSON_E_COLON,           /* ':' was expected after a key */
-    MCP_JSON_E_COMMA,           /* ',' or the closing bracket was expected */
-    MCP_JSON_E_TRAILING_COMMA,  /* a ',' right before ']' or '}' */
-    MCP_JSON_E_NUMBER,          /* a malformed number: 01, 1., 1e, -x */
-    MCP_JSON_E_NUMBER_RANGE,    /* a float literal beyond the range of double */
-    MCP_JSON_E_CONTROL,         /* a raw control character (< 0x20) in a string */
-    MCP_JSON_E_ESCAPE,          /* an invalid escape sequence */
-    MCP_JSON_E_SURROGATE,       /* a \u escape of a lone surrogate */
-    MCP_JSON_E_UTF8,            /* invalid UTF-8 in a string */
-    MCP_JSON_E_DEPTH,           /* nesting deeper than the limit */
-    MCP_JSON_E_TRAILING,        /* more text after the value */
-    MCP_JSON_E_DUPLICATE_KEY,   /* mcp_json_validate only: a key repeated in one object */
-    MCP_JSON_E_NOMEM,           /* mcp_json_validate only */
-    MCP_JSON_E_STRING_LIMIT,    /* a string or key longer than max_string (unescaped bytes) */
-    MCP_JSON_E_ARRAY_LIMIT,     /* an array of more than max_array elements */
-    MCP_JSON_E_VALUE_LIMIT,     /* more than max_values values in the text */
+    MCP_JSON_E_EOF,            /* the text ends inside a value */
+    MCP_JSON_E_VALUE,          /* a value was expected (also NaN, 'x', +1, .5) */
+    MCP_JSON_E_LITERAL,        /* a misspelt true, false or null */
+    MCP_JSON_E_KEY,            /* a string key was expected */
+    MCP_JSON_E_COLON,          /* ':' was expected after a key */
+    MCP_JSON_E_COMMA,          /* ',' or the closing bracket was expected */
+    MCP_JSON_E_TRAILING_COMMA, /* a ',' right before ']' or '}' */
+    MCP_JSON_E_NUMBER,         /* a malformed number: 01, 1., 1e, -x */
+    MCP_JSON_E_NUMBER_RANGE,   /* a float literal beyond the range of double */
+    MCP_JSON_E_CONTROL,        /* a raw control character (< 0x20) in a string */
+    MCP_JSON_E_ESCAPE,         /* an invalid escape sequence */
+    MCP_JSON_E_SURROGATE,      /* a \u escape of a lone surrogate */
+    MCP_JSON_E_UTF8,           /* invalid UTF-8 in a string */
+    MCP_JSON_E_DEPTH,          /* nesting deeper than the limit */
+    MCP_JSON_E_TRAILING,       /* more text after the value */
+    MCP_JSON_E_DUPLICATE_KEY,  /* mcp_json_validate only: a key repeated in one object */
+    MCP_JSON_E_NOMEM,          /* mcp_json_validate only */
+    MCP_JSON_E_STRING_LIMIT,   /* a string or key longer than max_string (unescaped bytes) */
+    MCP_JSON_E_ARRAY_LIMIT,    /* an array of more than max_array elements */
+    MCP_JSON_E_VALUE_LIMIT,    /* more than max_values values in the text */
 } mcp_json_err;
 
 /* "unexpected end of input", ...; never NULL. */
@@ -74,24 +74,23 @@ typedef struct mcp_json_limits {
  * first error in text order, its offset in *err_offset (may be NULL); for a
  * duplicate, the offset of the repeated key's opening quote. Takes time
  * O(n log n) in the number of keys, and memory O(keys of the open objects). */
-MCPIDL_API mcp_json_err mcp_json_validate(const char *text, size_t len, const mcp_json_limits *lim,
-                               size_t *err_offset);
+MCPIDL_API mcp_json_err mcp_json_validate(const char *text, size_t len, const mcp_json_limits *lim, size_t *err_offset);
 
 typedef enum mcp_json_kind {
     MCP_JNULL,
     MCP_JBOOL,
-    MCP_JINT,      /* fits int64: i */
-    MCP_JBIGINT,   /* an integer beyond int64: s, len hold its digits as written */
-    MCP_JFLOAT,    /* d (finite when parsed from text; a json-c value may carry NaN) */
-    MCP_JSTRING,   /* s, len: unescaped UTF-8, NUL-terminated; has_nul when it holds U+0000 */
-    MCP_JARRAY,    /* items[0..n) */
-    MCP_JOBJECT,   /* members[0..n), in document order, keys unique */
+    MCP_JINT,    /* fits int64: i */
+    MCP_JBIGINT, /* an integer beyond int64: s, len hold its digits as written */
+    MCP_JFLOAT,  /* d (finite when parsed from text; a json-c value may carry NaN) */
+    MCP_JSTRING, /* s, len: unescaped UTF-8, NUL-terminated; has_nul when it holds U+0000 */
+    MCP_JARRAY,  /* items[0..n) */
+    MCP_JOBJECT, /* members[0..n), in document order, keys unique */
 } mcp_json_kind;
 
 typedef struct mcp_json mcp_json;
 
 typedef struct mcp_json_member {
-    const char *key;   /* unescaped, NUL-terminated */
+    const char *key; /* unescaped, NUL-terminated */
     size_t key_len;
     mcp_json *value;
 } mcp_json_member;
@@ -127,7 +126,7 @@ struct mcp_json {
  * Strings and keys are unescaped, NUL-terminated copies; integers beyond
  * int64 are MCP_JBIGINT holding the literal as written. */
 MCPIDL_API mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_json_limits *lim,
-                         mcp_json_err *err, size_t *err_offset);
+                                    mcp_json_err *err, size_t *err_offset);
 
 /* The value of `key` in an object, or NULL (also when v is not an object).
  * A linear search. */
@@ -153,7 +152,8 @@ MCPIDL_API MCP_NODISCARD bool mcp_json_append(mcp_arena *a, mcp_json *array, mcp
  * when out of memory, when object is not an object or value is NULL. */
 MCPIDL_API MCP_NODISCARD bool mcp_json_set(mcp_arena *a, mcp_json *object, const char *key, mcp_json *value);
 /* The same for key[0..len), which may hold NUL bytes. */
-MCPIDL_API MCP_NODISCARD bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len, mcp_json *value);
+MCPIDL_API MCP_NODISCARD bool mcp_json_setn(mcp_arena *a, mcp_json *object, const char *key, size_t len,
+                                            mcp_json *value);
 /* Sets key in an object whose members are sorted by key, in code point order
  * (UTF-8 byte order, a prefix first), keeping them so: a binary search, then
  * the key (copied into the arena) inserted in its place or its value

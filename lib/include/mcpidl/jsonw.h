@@ -40,7 +40,8 @@ MCPIDL_API int mcp_double_shortest(double v, char out[32], int *exp10);
 static inline void mcp_json_cstring(mcp_buf *b, const char *s)
 {
     size_t n = 0;
-    while (s[n]) n++;
+    while (s[n])
+        n++;
     mcp_json_string(b, s, n);
 }
 

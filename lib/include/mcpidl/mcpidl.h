@@ -77,12 +77,10 @@ MCPIDL_API mcp_status mcp_content_text(mcp_call *call, const char *text);
  *   {"type":"resource_link","uri":URI,"name":NAME,"description":D,"mimeType":MIME} */
 MCPIDL_API mcp_status mcp_content_image(mcp_call *call, const char *mime, const char *base64);
 MCPIDL_API mcp_status mcp_content_audio(mcp_call *call, const char *mime, const char *base64);
-MCPIDL_API mcp_status mcp_content_resource_text(mcp_call *call, const char *uri, const char *mime,
-                                     const char *text);
-MCPIDL_API mcp_status mcp_content_resource_blob(mcp_call *call, const char *uri, const char *mime,
-                                     const char *base64);
-MCPIDL_API mcp_status mcp_content_resource_link(mcp_call *call, const char *uri, const char *name,
-                                     const char *mime, const char *description);
+MCPIDL_API mcp_status mcp_content_resource_text(mcp_call *call, const char *uri, const char *mime, const char *text);
+MCPIDL_API mcp_status mcp_content_resource_blob(mcp_call *call, const char *uri, const char *mime, const char *base64);
+MCPIDL_API mcp_status mcp_content_resource_link(mcp_call *call, const char *uri, const char *name, const char *mime,
+                                                const char *description);
 
 /* ---------------------------------------------------------------- messages to the client
  * Sent while the handler runs, before its result, with the request (on HTTP,
@@ -220,7 +218,7 @@ MCPIDL_API bool mcp_sample_text(mcp_call *call, const char *prompt, int max_toke
  * NULL). Either out pointer may be NULL. True when the client answered
  * (whatever the action). */
 MCPIDL_API bool mcp_elicit(mcp_call *call, const char *message, const char *requested_schema_json,
-                const mcp_json **content, const char **action);
+                           const mcp_json **content, const char **action);
 
 /* ---------------------------------------------------------------- resources, prompts, completions
  * Readers of resources, prompt handlers and completion handlers are called
@@ -284,7 +282,7 @@ MCPIDL_API const mcp_json *mcp_caller_claim(const mcp_caller *caller, const char
  * user's answer into *out. */
 
 typedef enum mcp_elicit_action {
-    MCP_ELICIT_NONE = 0,   /* no answer: see mcp_client_error() */
+    MCP_ELICIT_NONE = 0, /* no answer: see mcp_client_error() */
     MCP_ELICIT_ACCEPT,
     MCP_ELICIT_DECLINE,
     MCP_ELICIT_CANCEL,
@@ -300,7 +298,7 @@ typedef struct mcp_elicitation mcp_elicitation; /* generated: mcpidl/generated.h
  * MCP_ELICIT_ACCEPT with an answer that does not fit the form. In the last
  * two cases mcp_client_error() says what went wrong. `action` may be NULL. */
 MCPIDL_API bool mcp_elicit_form(mcp_call *call, const mcp_elicitation *form, const char *message, void *out,
-                     mcp_elicit_action *action);
+                                mcp_elicit_action *action);
 
 /* The name of the tool being called; the request's `_meta` (NULL when absent). */
 MCPIDL_API const char *mcp_call_tool(const mcp_call *call);
@@ -317,8 +315,7 @@ MCPIDL_API bool mcp_call_cancelled(const mcp_call *call);
  * arrives (what is in flight is answered first). `transports` (NULL-ended;
  * NULL: none) are those besides stdio the options may ask for. Returns the
  * exit status for main(). */
-MCPIDL_API int mcp_main_with(const mcp_server *server, int argc, char **argv,
-                  const mcp_transport *const *transports);
+MCPIDL_API int mcp_main_with(const mcp_server *server, int argc, char **argv, const mcp_transport *const *transports);
 
 MCPIDL_END_DECLS
 

@@ -56,22 +56,22 @@ typedef enum mcp_verr_kind {
     MCP_VERR_STRING_UNICODE,     /* Input should be a valid string, unable to parse raw data as a unicode string */
     MCP_VERR_VALUE_ERROR,        /* Value error, WHY (a C value no JSON can carry) */
     /* the string-format types (mcpidl/formats.h) */
-    MCP_VERR_DATETIME_TYPE,      /* Input should be a valid datetime */
-    MCP_VERR_DATETIME_PARSING,   /* Input should be a valid datetime, WHY */
-    MCP_VERR_TIMEZONE_AWARE,     /* Input should have timezone info */
-    MCP_VERR_DATE_TYPE,          /* Input should be a valid date */
-    MCP_VERR_DATE_PARSING,       /* Input should be a valid date in the format YYYY-MM-DD, WHY */
-    MCP_VERR_TIME_TYPE,          /* Input should be a valid time */
-    MCP_VERR_TIME_PARSING,       /* Input should be in a valid time format, WHY */
-    MCP_VERR_TIME_DELTA_TYPE,    /* Input should be a valid duration */
-    MCP_VERR_TIME_DELTA_PARSING, /* Input should be a valid duration, WHY */
-    MCP_VERR_UUID_TYPE,          /* UUID input should be a string, bytes or UUID object */
-    MCP_VERR_UUID_PARSING,       /* Input should be a valid UUID, WHY */
-    MCP_VERR_URL_TYPE,           /* URL input should be a string or URL */
-    MCP_VERR_URL_PARSING,        /* Input should be a valid URL, WHY */
+    MCP_VERR_DATETIME_TYPE,        /* Input should be a valid datetime */
+    MCP_VERR_DATETIME_PARSING,     /* Input should be a valid datetime, WHY */
+    MCP_VERR_TIMEZONE_AWARE,       /* Input should have timezone info */
+    MCP_VERR_DATE_TYPE,            /* Input should be a valid date */
+    MCP_VERR_DATE_PARSING,         /* Input should be a valid date in the format YYYY-MM-DD, WHY */
+    MCP_VERR_TIME_TYPE,            /* Input should be a valid time */
+    MCP_VERR_TIME_PARSING,         /* Input should be in a valid time format, WHY */
+    MCP_VERR_TIME_DELTA_TYPE,      /* Input should be a valid duration */
+    MCP_VERR_TIME_DELTA_PARSING,   /* Input should be a valid duration, WHY */
+    MCP_VERR_UUID_TYPE,            /* UUID input should be a string, bytes or UUID object */
+    MCP_VERR_UUID_PARSING,         /* Input should be a valid UUID, WHY */
+    MCP_VERR_URL_TYPE,             /* URL input should be a string or URL */
+    MCP_VERR_URL_PARSING,          /* Input should be a valid URL, WHY */
     MCP_VERR_URL_SYNTAX_VIOLATION, /* Input violated strict URL syntax rules, WHY */
-    MCP_VERR_DECIMAL_TYPE,       /* Decimal input should be an integer, float, string or Decimal object */
-    MCP_VERR_DECIMAL_PARSING,    /* Input should be a valid decimal */
+    MCP_VERR_DECIMAL_TYPE,         /* Decimal input should be an integer, float, string or Decimal object */
+    MCP_VERR_DECIMAL_PARSING,      /* Input should be a valid decimal */
     MCP_VERR_KIND_COUNT
 } mcp_verr_kind;
 
@@ -83,18 +83,18 @@ MCPIDL_API const char *mcp_verr_message(mcp_verr_kind k);
 
 /* One segment of a location: a key, an index, or a union-arm tag. */
 typedef struct mcp_loc_seg {
-    const char *key;   /* NULL for an index */
+    const char *key; /* NULL for an index */
     size_t key_len;
     size_t index;
 } mcp_loc_seg;
 
 typedef struct mcp_verror {
     mcp_verr_kind kind;
-    const char *loc;        /* joined with '.', "" at the root */
-    const char *message;    /* the full message */
-    const mcp_json *input;  /* the offending value (never NULL) */
-    size_t loc_len;         /* bytes in loc (a key may hold a NUL) */
-    size_t loc_depth;       /* its segments: 0 at the root (no location line;
+    const char *loc;       /* joined with '.', "" at the root */
+    const char *message;   /* the full message */
+    const mcp_json *input; /* the offending value (never NULL) */
+    size_t loc_len;        /* bytes in loc (a key may hold a NUL) */
+    size_t loc_depth;      /* its segments: 0 at the root (no location line;
                              * a single empty key still has one) */
 } mcp_verror;
 
@@ -106,12 +106,12 @@ typedef struct mcp_verror {
 
 typedef struct mcp_report {
     mcp_arena *arena;
-    mcp_verror *items;      /* the first min(len, MCP_REPORT_MAX_ITEMS) errors */
-    size_t len, cap;        /* len: every error added; cap: room in items */
+    mcp_verror *items; /* the first min(len, MCP_REPORT_MAX_ITEMS) errors */
+    size_t len, cap;   /* len: every error added; cap: room in items */
     bool oom;
     /* The current location, maintained by the validator. */
     mcp_loc_seg path[MCP_LOC_MAX];
-    size_t depth;           /* may exceed MCP_LOC_MAX; deeper segments are not recorded */
+    size_t depth; /* may exceed MCP_LOC_MAX; deeper segments are not recorded */
 } mcp_report;
 
 MCPIDL_API void mcp_report_init(mcp_report *r, mcp_arena *arena);

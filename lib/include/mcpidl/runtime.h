@@ -61,51 +61,51 @@ typedef struct mcp_options {
     int max_waiting;         /* --max-waiting: handlers waiting for clients, server-wide */
     mcp_log_level log_level; /* --log-level (mcp_options_default: MCP_LOG_WARN) */
     /* Streamable HTTP (mcp_runtime_serve_http, in libmcpidl-http). */
-    const char *http;        /* --http HOST:PORT (NULL: serve stdio) */
-    const char *http_path;   /* the endpoint (NULL: /mcp) */
+    const char *http;      /* --http HOST:PORT (NULL: serve stdio) */
+    const char *http_path; /* the endpoint (NULL: /mcp) */
     /* --allow-host (repeatable): Host names accepted besides localhost,
      * 127.0.0.1 and [::1]; the strings are not copied. */
     const char *allow_hosts[MCP_MAX_ALLOW_HOSTS];
     size_t nallow;
-    int max_sessions;        /* --max-sessions */
-    int session_idle;        /* --session-idle, seconds */
-    size_t replay_bytes;     /* --replay-bytes: events kept per stream */
-    int http_timeout;        /* --http-timeout, seconds without progress */
-    size_t max_inflight;     /* --max-inflight-bytes: request bodies held at once */
+    int max_sessions;    /* --max-sessions */
+    int session_idle;    /* --session-idle, seconds */
+    size_t replay_bytes; /* --replay-bytes: events kept per stream */
+    int http_timeout;    /* --http-timeout, seconds without progress */
+    size_t max_inflight; /* --max-inflight-bytes: request bodies held at once */
     /* 2026-07-28 (multi round-trip requests). */
     const char *state_key_file; /* --state-key-file: the key that seals requestState (at
                                    least 32 bytes; replicas share it); NULL: a random key
                                    per process */
-    int state_ttl;           /* --state-ttl, seconds a requestState stays valid */
+    int state_ttl;              /* --state-ttl, seconds a requestState stays valid */
     /* --node-id: the prefix of this replica's session ids (2025-11-25 over
      * HTTP), so that a proxy routes a session back to it; NULL: none. */
     const char *node_id;
     /* Tasks (the io.modelcontextprotocol/tasks extension of 2026-07-28). */
-    int max_tasks;           /* --max-tasks: tasks the runtime holds at once */
-    int task_ttl;            /* --task-ttl: seconds a task is kept after its creation */
+    int max_tasks; /* --max-tasks: tasks the runtime holds at once */
+    int task_ttl;  /* --task-ttl: seconds a task is kept after its creation */
     /* OAuth 2.1 resource server (docs/auth.md), in libmcpidl-http. Any of
      * auth_issuer, auth_resource, auth_jwks or auth_introspect set turns it
      * on; it then needs the issuer, the resource, and keys (auth_jwks) or
      * introspection (auth_introspect with the client's id and secret). */
-    const char *auth_issuer;     /* --auth-issuer URL: the `iss` tokens must carry */
-    const char *auth_resource;   /* --auth-resource URL: this endpoint's canonical URI (`aud`) */
-    const char *auth_jwks;       /* --auth-jwks FILE-OR-URL: the keys that sign tokens */
-    const char *auth_introspect; /* --auth-introspect URL: RFC 7662 introspection */
-    const char *auth_client_id;  /* --auth-client-id: this server's id at introspection */
+    const char *auth_issuer;             /* --auth-issuer URL: the `iss` tokens must carry */
+    const char *auth_resource;           /* --auth-resource URL: this endpoint's canonical URI (`aud`) */
+    const char *auth_jwks;               /* --auth-jwks FILE-OR-URL: the keys that sign tokens */
+    const char *auth_introspect;         /* --auth-introspect URL: RFC 7662 introspection */
+    const char *auth_client_id;          /* --auth-client-id: this server's id at introspection */
     const char *auth_client_secret_file; /* --auth-client-secret-file FILE */
-    int auth_leeway;             /* --auth-leeway SECONDS for exp, nbf, iat (mcp_options_default:
+    int auth_leeway;                     /* --auth-leeway SECONDS for exp, nbf, iat (mcp_options_default:
                                     30; 0 is none) */
-    int auth_jwks_refresh;       /* --auth-jwks-refresh SECONDS: the least time between two
+    int auth_jwks_refresh;               /* --auth-jwks-refresh SECONDS: the least time between two
                                     fetches of the key set (default 60) */
-    unsigned auth_algs;          /* --auth-algorithms LIST: the signature algorithms taken, a
+    unsigned auth_algs;                  /* --auth-algorithms LIST: the signature algorithms taken, a
                                     set of bits (1 RS256, 2 PS256, 4 ES256, 8 EdDSA); 0: all */
     /* --auth-required-scope (repeatable): scopes every request needs, beside
      * those the IDL gives items; the strings are not copied. */
     const char *auth_required_scopes[MCP_MAX_AUTH_SCOPES];
     size_t nrequired_scopes;
-    bool no_auth;                /* --no-auth: serve a non-loopback address without auth */
-    const char *tls_cert;        /* --tls-cert FILE: PEM certificate chain: serve HTTPS */
-    const char *tls_key;         /* --tls-key FILE: PEM private key of the certificate */
+    bool no_auth;         /* --no-auth: serve a non-loopback address without auth */
+    const char *tls_cert; /* --tls-cert FILE: PEM certificate chain: serve HTTPS */
+    const char *tls_key;  /* --tls-key FILE: PEM private key of the certificate */
 } mcp_options;
 
 MCPIDL_API void mcp_options_default(mcp_options *o);
@@ -115,16 +115,14 @@ MCPIDL_API void mcp_options_default(mcp_options *o);
  * that takes no value (--help, --version) is not an option here. The strings
  * of --http and --allow-host are kept, not copied; --allow-host adds a name
  * each time (at most MCP_MAX_ALLOW_HOSTS). */
-MCPIDL_API MCP_NODISCARD bool mcp_options_set(mcp_options *o, const char *name, const char *value,
-                                              const char **why);
+MCPIDL_API MCP_NODISCARD bool mcp_options_set(mcp_options *o, const char *name, const char *value, const char **why);
 /* "quiet", "error", "warn", "info", "debug": false for another name. */
 MCPIDL_API MCP_NODISCARD bool mcp_log_level_parse(const char *name, mcp_log_level *out);
 
 /* A runtime for `server` (which must outlive it) with the options (copied;
  * NULL: the defaults). NULL when out of memory or when threads cannot start;
  * the reason is logged. */
-MCPIDL_API MCP_NODISCARD mcp_runtime *mcp_runtime_new(const mcp_server *server,
-                                                      const mcp_options *opt);
+MCPIDL_API MCP_NODISCARD mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt);
 /* Stop serving (as mcp_runtime_stop), release everything. NULL is a no-op. */
 MCPIDL_API void mcp_runtime_free(mcp_runtime *rt);
 /* The options in force (the defaults filled in), and the server table. */

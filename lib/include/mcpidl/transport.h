@@ -42,8 +42,7 @@ typedef struct mcp_out_part {
  * writes. Returns false when the peer is gone (the session then stops
  * working); a transport with many peers returns true and drops what it
  * cannot deliver. */
-typedef bool (*mcp_sink_fn)(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n,
-                            bool final);
+typedef bool (*mcp_sink_fn)(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final);
 
 typedef struct mcp_session mcp_session;
 
@@ -54,17 +53,16 @@ typedef struct mcp_session mcp_session;
  * mcp_session_message_from returns). Handlers read it through
  * mcp_call_caller(). */
 typedef struct mcp_caller {
-    const char *subject;           /* "sub"; NULL when the token has none */
-    const char *const *scopes;     /* the granted scopes */
+    const char *subject;       /* "sub"; NULL when the token has none */
+    const char *const *scopes; /* the granted scopes */
     size_t nscopes;
-    const mcp_json *claims;        /* every claim (a JWT's payload, an introspection answer) */
-    const char *token_id;          /* "jti" or NULL */
+    const mcp_json *claims; /* every claim (a JWT's payload, an introspection answer) */
+    const char *token_id;   /* "jti" or NULL */
 } mcp_caller;
 
 /* A session of the runtime's server, with its options and workers. NULL when
  * out of memory (or when its own workers cannot start). */
-MCPIDL_API MCP_NODISCARD mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink,
-                                                      void *sink_ctx);
+MCPIDL_API MCP_NODISCARD mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx);
 /* Make s a stateless session: each request is served under a modern
  * revision (2026-07-28: its version and client capabilities in its _meta,
  * a request without them is malformed), none under the initialize
@@ -131,13 +129,12 @@ MCPIDL_API bool mcp_protocol_version_known(const char *version);
 MCPIDL_API mcp_json_limits mcp_runtime_json_limits(const mcp_runtime *rt);
 /* A line on standard error ("mcpidl: ..."), when the runtime's log level
  * admits `level`. */
-MCPIDL_API void mcp_runtime_log(const mcp_runtime *rt, mcp_log_level level, const char *fmt, ...)
-    MCP_PRINTF(3, 4);
+MCPIDL_API void mcp_runtime_log(const mcp_runtime *rt, mcp_log_level level, const char *fmt, ...) MCP_PRINTF(3, 4);
 
 /* A transport mcp_main can serve with: libmcpidl-http defines
  * mcp_http_transport (mcpidl/http.h). */
 typedef struct mcp_transport {
-    const char *name;   /* "http" */
+    const char *name; /* "http" */
     /* Whether this transport serves the options (for HTTP: o->http set). */
     bool (*wanted)(const mcp_options *o);
     /* Serve until mcp_runtime_stop(); the exit status for main(). */

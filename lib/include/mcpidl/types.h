@@ -36,8 +36,8 @@ MCPIDL_BEGIN_DECLS
 
 /* What a handler returns. */
 typedef enum mcp_status {
-    MCP_OK = 0,      /* the handler filled its output (or returned raw JSON) */
-    MCP_ERROR = 1,   /* the handler failed: see mcp_fail() */
+    MCP_OK = 0,    /* the handler filled its output (or returned raw JSON) */
+    MCP_ERROR = 1, /* the handler failed: see mcp_fail() */
 } mcp_status;
 
 /* One request being served (a tool call, a resource read, ...). Valid
@@ -71,7 +71,7 @@ typedef enum mcp_tkind {
     MCP_T_LITERAL,
     MCP_T_ENUM,
     MCP_T_OBJECT,
-    MCP_T_FORMAT,    /* a string-format type (mcp_format): const char *, canonical text */
+    MCP_T_FORMAT, /* a string-format type (mcp_format): const char *, canonical text */
 } mcp_tkind;
 
 /* The string-format types (mcpidl/formats.h). */
@@ -117,44 +117,44 @@ typedef struct mcp_constraints {
     unsigned flags;
     mcp_bound minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
     int64_t min_length, max_length, min_items, max_items;
-    mcp_pattern *pattern;     /* NULL when none */
+    mcp_pattern *pattern; /* NULL when none */
 } mcp_constraints;
 
 /* One constant of a Literal or an enum. */
 typedef struct mcp_literal {
-    mcp_json_kind kind;       /* MCP_JSTRING, MCP_JINT, MCP_JBOOL or MCP_JNULL */
-    const char *s;            /* MCP_JSTRING */
+    mcp_json_kind kind; /* MCP_JSTRING, MCP_JINT, MCP_JBOOL or MCP_JNULL */
+    const char *s;      /* MCP_JSTRING */
     size_t len;
-    int64_t i;                /* MCP_JINT; MCP_JBOOL: 0 or 1 */
+    int64_t i; /* MCP_JINT; MCP_JBOOL: 0 or 1 */
 } mcp_literal;
 
 typedef struct mcp_type mcp_type;
 
 typedef struct mcp_field {
-    const char *name;         /* the JSON property name */
+    const char *name; /* the JSON property name */
     size_t name_len;
     const mcp_type *type;
-    uint32_t offset;          /* of the member */
-    int32_t has_offset;       /* a record's optional key: offset of `bool has_NAME`; else -1 */
+    uint32_t offset;    /* of the member */
+    int32_t has_offset; /* a record's optional key: offset of `bool has_NAME`; else -1 */
     bool required;
     const char *default_json; /* a model field's default, as JSON text; NULL when none */
 } mcp_field;
 
 struct mcp_type {
     mcp_tkind kind;
-    uint32_t size;            /* sizeof the C representation */
-    uint32_t align;           /* _Alignof the C representation */
+    uint32_t size;  /* sizeof the C representation */
+    uint32_t align; /* _Alignof the C representation */
     /* How pydantic names this type in a union error's location (`str`,
      * `list[int]`, the model's name). For an OBJECT: the title of its reports. */
     const char *tag;
     const mcp_constraints *c; /* NULL when none */
     /* LIST, SET, DICT (values), OPTIONAL, PTR: the element type. */
     const mcp_type *elem;
-    uint32_t elem_offset;     /* DICT: offset of the value in an item; OPTIONAL: of `value` */
-    uint32_t item_size;       /* DICT: sizeof an item (key and value) */
-    bool int_keys;            /* DICT: dict[int, T] */
-    bool variadic;            /* LIST: written tuple[T, ...] (reported as a tuple) */
-    bool nullable;            /* PTR: NULL stands for null */
+    uint32_t elem_offset; /* DICT: offset of the value in an item; OPTIONAL: of `value` */
+    uint32_t item_size;   /* DICT: sizeof an item (key and value) */
+    bool int_keys;        /* DICT: dict[int, T] */
+    bool variadic;        /* LIST: written tuple[T, ...] (reported as a tuple) */
+    bool nullable;        /* PTR: NULL stands for null */
     /* TUPLE: items and their offsets; UNION: arms (offset: of `as`). */
     const mcp_type *const *items;
     const uint32_t *offsets;
@@ -166,7 +166,7 @@ struct mcp_type {
     const mcp_field *fields;
     uint32_t nfields;
     bool extra_forbid;
-    bool is_record;           /* reports `dict_type` rather than `model_type` */
+    bool is_record; /* reports `dict_type` rather than `model_type` */
     /* FORMAT */
     mcp_format format;
 };
