@@ -18,3 +18,7 @@ echo "== calls to build/examples/weather-server over stdio"
   printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Cairo","days":2}}}'
   printf '%s\n' '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_weather_upstream","arguments":{"city":"London"}}}'
 } | build/examples/weather-server
+
+echo "== the same server, a 2026-07-28 request: no initialize, the revision in _meta"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"get_weather","arguments":{"city":"London"}}}' \
+  | build/examples/weather-server
