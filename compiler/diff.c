@@ -170,93 +170,11 @@ const char *dx_value_text(differ *d, const mcp_json *v)
     return s ? s : "";
 }
 
-static void put_type(mcp_buf *b, const ir_type *t, int depth)
-{
-    if (depth > 20) {
-        mcp_buf_puts(b, "...");
-        return;
-    }
-    switch (t->kind) {
-    case IR_INT:
-        mcp_buf_puts(b, "int");
-        return;
-    case IR_FLOAT:
-        mcp_buf_puts(b, "float");
-        return;
-    case IR_STR:
-        mcp_buf_puts(b, "str");
-        return;
-    case IR_BOOL:
-        mcp_buf_puts(b, "bool");
-        return;
-    case IR_BYTES:
-        mcp_buf_puts(b, "bytes");
-        return;
-    case IR_NONE:
-        mcp_buf_puts(b, "None");
-        return;
-    case IR_ANY:
-        mcp_buf_puts(b, "any");
-        return;
-    case IR_CONTENT:
-        mcp_buf_puts(b, "content");
-        return;
-    case IR_FORMAT:
-        mcp_buf_puts(b, ir_format_name(t->format));
-        return;
-    case IR_NAMED:
-        mcp_buf_puts(b, t->def->name);
-        return;
-    case IR_LIST:
-    case IR_SET:
-        mcp_buf_puts(b, t->kind == IR_SET ? "set[" : t->tuple_variadic ? "tuple[" : "list[");
-        put_type(b, t->elem, depth + 1);
-        mcp_buf_puts(b, t->tuple_variadic ? ", ...]" : "]");
-        return;
-    case IR_DICT:
-        mcp_buf_puts(b, t->int_keys ? "dict[int, " : "dict[str, ");
-        put_type(b, t->elem, depth + 1);
-        mcp_buf_putc(b, ']');
-        return;
-    case IR_TUPLE:
-        mcp_buf_puts(b, "tuple[");
-        for (size_t i = 0; i < t->nitems; i++) {
-            if (i)
-                mcp_buf_puts(b, ", ");
-            put_type(b, t->items[i], depth + 1);
-        }
-        mcp_buf_putc(b, ']');
-        return;
-    case IR_UNION:
-        if (t->nitems == 2 && t->items[1]->kind == IR_NONE) {
-            mcp_buf_puts(b, "Optional[");
-            put_type(b, t->items[0], depth + 1);
-            mcp_buf_putc(b, ']');
-            return;
-        }
-        for (size_t i = 0; i < t->nitems; i++) {
-            if (i)
-                mcp_buf_puts(b, " | ");
-            put_type(b, t->items[i], depth + 1);
-        }
-        return;
-    case IR_LITERAL:
-        mcp_buf_puts(b, "Literal[");
-        for (size_t i = 0; i < t->nvalues; i++) {
-            if (i)
-                mcp_buf_puts(b, ", ");
-            dx_put_value(b, t->values[i]);
-        }
-        mcp_buf_putc(b, ']');
-        return;
-    }
-}
-
 const char *dx_type_text(differ *d, const ir_type *t)
 {
     mcp_buf b;
     mcp_buf_init(&b);
-    put_type(&b, t, 0);
+    ir_type_write(&b, t);
     const char *s = b.oom ? NULL : mcp_arena_strndup(d->a, b.data ? b.data : "", b.len);
     mcp_buf_free(&b);
     if (!s)

@@ -43,103 +43,6 @@ static void put_json_code(mcp_buf *b, const mcp_json *v)
     mcp_buf_free(&t);
 }
 
-static void put_type(mcp_buf *b, const ir_type *t, int depth);
-
-static void put_items(mcp_buf *b, const ir_type *t, const char *sep, int depth)
-{
-    for (size_t i = 0; i < t->nitems; i++) {
-        if (i)
-            mcp_buf_puts(b, sep);
-        put_type(b, t->items[i], depth + 1);
-    }
-}
-
-/* A type as the IDL spells it. */
-static void put_type(mcp_buf *b, const ir_type *t, int depth)
-{
-    if (depth > 32) {
-        mcp_buf_puts(b, "...");
-        return;
-    }
-    switch (t->kind) {
-    case IR_INT:
-        mcp_buf_puts(b, "int");
-        return;
-    case IR_FLOAT:
-        mcp_buf_puts(b, "float");
-        return;
-    case IR_STR:
-        mcp_buf_puts(b, "str");
-        return;
-    case IR_BOOL:
-        mcp_buf_puts(b, "bool");
-        return;
-    case IR_BYTES:
-        mcp_buf_puts(b, "bytes");
-        return;
-    case IR_NONE:
-        mcp_buf_puts(b, "None");
-        return;
-    case IR_ANY:
-        mcp_buf_puts(b, "any");
-        return;
-    case IR_CONTENT:
-        mcp_buf_puts(b, "content");
-        return;
-    case IR_FORMAT:
-        mcp_buf_puts(b, ir_format_name(t->format));
-        return;
-    case IR_NAMED:
-        mcp_buf_puts(b, t->def->name);
-        return;
-    case IR_LIST:
-    case IR_SET:
-        mcp_buf_puts(b, t->kind == IR_SET ? "set[" : t->tuple_variadic ? "tuple[" : "list[");
-        put_type(b, t->elem, depth + 1);
-        mcp_buf_puts(b, t->tuple_variadic ? ", ...]" : "]");
-        return;
-    case IR_DICT:
-        mcp_buf_puts(b, t->int_keys ? "dict[int, " : "dict[str, ");
-        put_type(b, t->elem, depth + 1);
-        mcp_buf_putc(b, ']');
-        return;
-    case IR_TUPLE:
-        mcp_buf_puts(b, "tuple[");
-        put_items(b, t, ", ", depth);
-        mcp_buf_putc(b, ']');
-        return;
-    case IR_UNION:
-        if (t->nitems == 2 && t->items[1]->kind == IR_NONE) {
-            mcp_buf_puts(b, "Optional[");
-            put_type(b, t->items[0], depth + 1);
-            mcp_buf_putc(b, ']');
-            return;
-        }
-        put_items(b, t, " | ", depth);
-        return;
-    case IR_LITERAL:
-        mcp_buf_puts(b, "Literal[");
-        for (size_t i = 0; i < t->nvalues; i++) {
-            if (i)
-                mcp_buf_puts(b, ", ");
-            const mcp_json *v = t->values[i];
-            if (v->kind == MCP_JSTRING) {
-                mcp_buf_putc(b, '\'');
-                mcp_buf_put(b, v->s, v->len);
-                mcp_buf_putc(b, '\'');
-            } else if (v->kind == MCP_JBOOL) {
-                mcp_buf_puts(b, v->b ? "True" : "False");
-            } else if (v->kind == MCP_JNULL) {
-                mcp_buf_puts(b, "None");
-            } else {
-                mcp_json_write(b, v, -1);
-            }
-        }
-        mcp_buf_putc(b, ']');
-        return;
-    }
-}
-
 static void put_number(mcp_buf *b, ir_number n)
 {
     if (n.is_int)
@@ -212,7 +115,7 @@ static void put_type_cell(mcp_buf *b, const ir_type *t)
 {
     mcp_buf ty;
     mcp_buf_init(&ty);
-    put_type(&ty, t, 0);
+    ir_type_write(&ty, t);
     put_code(b, ty.data ? ty.data : "");
     if (ty.oom)
         b->oom = true;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "mcpidl/buf.h"
 #include "mcpidl/json.h"
 #include "mcpidl/types.h"
 
@@ -78,6 +79,10 @@ struct ir_type {
  * `format` it publishes ("date-time"; NULL for decimal). */
 const char *ir_format_name(mcp_format f);
 const char *ir_format_schema(mcp_format f);
+
+/* Append t as the IDL spells it (`Optional[list[str]]`, `Literal['a', True]`); nesting past
+ * 20 levels is written `...`. */
+void ir_type_write(mcp_buf *b, const ir_type *t);
 
 typedef enum ir_def_kind { IR_DEF_MODEL, IR_DEF_RECORD, IR_DEF_ENUM } ir_def_kind;
 
