@@ -33,16 +33,36 @@ static void put_type(mcp_buf *b, const ir_type *t, int depth)
         return;
     }
     switch (t->kind) {
-    case IR_INT: mcp_buf_puts(b, "int"); return;
-    case IR_FLOAT: mcp_buf_puts(b, "float"); return;
-    case IR_STR: mcp_buf_puts(b, "str"); return;
-    case IR_BOOL: mcp_buf_puts(b, "bool"); return;
-    case IR_BYTES: mcp_buf_puts(b, "bytes"); return;
-    case IR_NONE: mcp_buf_puts(b, "None"); return;
-    case IR_ANY: mcp_buf_puts(b, "any"); return;
-    case IR_CONTENT: mcp_buf_puts(b, "content"); return;
-    case IR_FORMAT: mcp_buf_puts(b, ir_format_name(t->format)); return;
-    case IR_NAMED: mcp_buf_puts(b, t->def->name); return;
+    case IR_INT:
+        mcp_buf_puts(b, "int");
+        return;
+    case IR_FLOAT:
+        mcp_buf_puts(b, "float");
+        return;
+    case IR_STR:
+        mcp_buf_puts(b, "str");
+        return;
+    case IR_BOOL:
+        mcp_buf_puts(b, "bool");
+        return;
+    case IR_BYTES:
+        mcp_buf_puts(b, "bytes");
+        return;
+    case IR_NONE:
+        mcp_buf_puts(b, "None");
+        return;
+    case IR_ANY:
+        mcp_buf_puts(b, "any");
+        return;
+    case IR_CONTENT:
+        mcp_buf_puts(b, "content");
+        return;
+    case IR_FORMAT:
+        mcp_buf_puts(b, ir_format_name(t->format));
+        return;
+    case IR_NAMED:
+        mcp_buf_puts(b, t->def->name);
+        return;
     case IR_LIST:
     case IR_SET:
         mcp_buf_puts(b, t->kind == IR_SET ? "set[" : t->tuple_variadic ? "tuple[" : "list[");
