@@ -22,6 +22,8 @@
 /* The error a JSON-mode POST gets when its request was cancelled (the
  * client asked for no answer, but an HTTP request needs one). */
 #define MCP_HTTP_CANCELLED_CODE (-32800)
+/* "Service Unavailable: ...": a bound of the server's (503). */
+#define MCP_HTTP_BUSY_CODE (-32000)
 
 typedef struct mcp_http mcp_http;
 

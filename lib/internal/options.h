@@ -5,8 +5,14 @@
 #include "mcpidl/runtime.h"
 
 #define MCP_DEFAULT_MAX_MESSAGE (8u << 20) /* bytes in one message */
-#define MCP_DEFAULT_MAX_CONCURRENT 64      /* requests in flight per session */
-#define MCP_DEFAULT_PAGE_SIZE 100          /* entries per page of each list method */
+#define MCP_DEFAULT_MAX_CONCURRENT 64      /* a session's requests running at once */
+/* Requests past max_concurrent wait in their session's queue: at most this
+ * many per session, and at most MCP_DEFAULT_MAX_QUEUED_BYTES of parsed
+ * messages in all queues together (a small tools/call takes 1 to 2 KB, so
+ * the byte bound is what holds under large messages). */
+#define MCP_DEFAULT_MAX_QUEUED 1024
+#define MCP_DEFAULT_MAX_QUEUED_BYTES ((size_t)64 << 20)
+#define MCP_DEFAULT_PAGE_SIZE 100 /* entries per page of each list method */
 #define MCP_MAX_WORKERS 1024
 #define MCP_DEFAULT_CLIENT_TIMEOUT_MS 60000 /* a handler's request to the client */
 #define MCP_DEFAULT_MAX_PENDING 64          /* requests to the client pending per session */

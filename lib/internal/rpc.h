@@ -36,6 +36,7 @@ enum {
     MCP_RPC_METHOD_NOT_FOUND = -32601,
     MCP_RPC_INVALID_PARAMS = -32602,
     MCP_RPC_INTERNAL_ERROR = -32603,
+    MCP_RPC_SERVER_BUSY = -32000, /* "Service Unavailable: ...": a bound of the server's */
     MCP_RPC_RESOURCE_NOT_FOUND = -32002,
     /* an authenticated caller without a scope the request needs (HTTP
      * answers 403 before the session sees it) */
@@ -170,6 +171,9 @@ typedef struct mcp_env {
     const char *cache_scope;
     /* The key that seals what clients carry for the server (requestState). */
     const struct mcp_seal_key *state_key;
+    /* The bytes of parsed messages waiting in every session's queue
+     * (bounded by opt.max_queued_bytes). */
+    atomic_size_t *queued_bytes;
 } mcp_env;
 
 /* ttlMs of cacheable modern results when the IDL sets none: five minutes,
@@ -192,6 +196,9 @@ bool mcp_session_notify(mcp_session *s, const char *text, size_t len);
 mcp_session *mcp_req_session(const mcp_req *r);
 /* A number no other session of the process has had (from 1). */
 unsigned long long mcp_session_serial(const mcp_session *s);
+/* How many times the reading thread waited for room in the session's queue
+ * (for tests). */
+unsigned long mcp_session_room_waits(mcp_session *s);
 const mcp_env *mcp_req_env(const mcp_req *r);
 /* params: an object, or NULL when absent. */
 const mcp_json *mcp_req_params(const mcp_req *r);

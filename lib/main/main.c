@@ -55,7 +55,12 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "                         unescaping (default: --max-message-bytes)\n"
             "  --max-array-items N    the most elements in one JSON array (default %zu)\n"
             "  --max-values N         the most JSON values in one message (default %zu)\n"
-            "  --max-concurrent N     requests in flight at once (default %d)\n"
+            "  --max-concurrent N     a session's requests running at once (default %d);\n"
+            "                         more wait in its queue\n"
+            "  --max-queued N         a session's requests waiting beyond that (default %d);\n"
+            "                         past it, stdio stops reading and HTTP answers 503\n"
+            "  --max-queued-bytes N   the parsed messages of all waiting requests, in bytes\n"
+            "                         (default %zu)\n"
             "  --page-size N          entries per page of tools/list, resources/list,\n"
             "                         resources/templates/list, prompts/list (default %zu)\n"
             "  --client-timeout MS    how long a handler waits for the client's answer to\n"
@@ -109,10 +114,10 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "  --version              print the version and exit\n"
             "  --help                 print this help and exit\n",
             prog, srv->name ? srv->name : "?", srv->version ? srv->version : "?", MCPIDL_VERSION, def->workers,
-            def->max_message, def->max_depth, def->max_array, def->max_values, def->max_concurrent, def->page_size,
-            def->client_timeout_ms, def->max_pending, def->max_subscriptions, def->max_waiting, def->state_ttl,
-            def->max_tasks, def->task_ttl, def->max_sessions, def->session_idle, def->replay_bytes, def->http_timeout,
-            def->max_inflight, def->auth_leeway, def->auth_jwks_refresh);
+            def->max_message, def->max_depth, def->max_array, def->max_values, def->max_concurrent, def->max_queued,
+            def->max_queued_bytes, def->page_size, def->client_timeout_ms, def->max_pending, def->max_subscriptions,
+            def->max_waiting, def->state_ttl, def->max_tasks, def->task_ttl, def->max_sessions, def->session_idle,
+            def->replay_bytes, def->http_timeout, def->max_inflight, def->auth_leeway, def->auth_jwks_refresh);
 }
 
 /* Command-line mistakes are reported whatever the log level. */
@@ -137,6 +142,8 @@ static const char *const VALUED[] = {
     "--max-array-items",
     "--max-values",
     "--max-concurrent",
+    "--max-queued",
+    "--max-queued-bytes",
     "--page-size",
     "--client-timeout",
     "--max-pending",

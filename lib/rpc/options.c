@@ -23,6 +23,8 @@ void mcp_options_default(mcp_options *o)
         .max_array = MCP_DEFAULT_MAX_ARRAY,
         .max_values = MCP_DEFAULT_MAX_VALUES,
         .max_concurrent = MCP_DEFAULT_MAX_CONCURRENT,
+        .max_queued = MCP_DEFAULT_MAX_QUEUED,
+        .max_queued_bytes = MCP_DEFAULT_MAX_QUEUED_BYTES,
         .page_size = MCP_DEFAULT_PAGE_SIZE,
         .client_timeout_ms = MCP_DEFAULT_CLIENT_TIMEOUT_MS,
         .max_pending = MCP_DEFAULT_MAX_PENDING,
@@ -67,6 +69,10 @@ void mcp_options_complete(mcp_options *o)
         o->max_message = MCP_DEFAULT_MAX_MESSAGE;
     if (o->max_concurrent < 1)
         o->max_concurrent = o->max_concurrent == 0 ? MCP_DEFAULT_MAX_CONCURRENT : 1;
+    if (o->max_queued < 1)
+        o->max_queued = o->max_queued == 0 ? MCP_DEFAULT_MAX_QUEUED : 1;
+    if (o->max_queued_bytes == 0)
+        o->max_queued_bytes = MCP_DEFAULT_MAX_QUEUED_BYTES;
     if (o->page_size < 1)
         o->page_size = MCP_DEFAULT_PAGE_SIZE;
     mcp_json_limits l = mcp_options_json_limits(o);
@@ -157,6 +163,8 @@ static const struct {
     {"--max-array-items", offsetof(mcp_options, max_array), T_SIZE, 1, SIZE_MAX / 4},
     {"--max-values", offsetof(mcp_options, max_values), T_SIZE, 1, SIZE_MAX / 4},
     {"--max-concurrent", offsetof(mcp_options, max_concurrent), T_INT, 1, 1 << 20},
+    {"--max-queued", offsetof(mcp_options, max_queued), T_INT, 1, 1 << 20},
+    {"--max-queued-bytes", offsetof(mcp_options, max_queued_bytes), T_SIZE, 1, SIZE_MAX / 4},
     {"--page-size", offsetof(mcp_options, page_size), T_SIZE, 1, 1 << 20},
     {"--client-timeout", offsetof(mcp_options, client_timeout_ms), T_INT, 1, UINT64_C(24) * 3600 * 1000},
     {"--max-pending", offsetof(mcp_options, max_pending), T_INT, 1, 1 << 16},

@@ -7,9 +7,20 @@
  * client declared) and runs each method's start. A method that hands its
  * request to a worker makes it a job: the slot holding the message (its
  * arena and buffers) moves to the job, which a worker runs. Shared between
- * threads, under `mu`: the in-flight list, the counts of active and admitted
- * jobs, the free list of slots, the table of requests to the client. The
- * sink serialises writes itself.
+ * threads, under `mu`: the in-flight list, the count of active jobs and of
+ * those running, the queue of jobs waiting for a turn, the free list of
+ * slots, the table of requests to the client. The sink serialises writes
+ * itself.
+ *
+ * Admission. At most max_concurrent of a session's jobs are handed to the
+ * workers at once; later ones wait in the session's queue, in order, and
+ * each job that ends hands its turn to the first of them. The queue holds
+ * at most max_queued jobs, and all sessions' queues together at most
+ * max_queued_bytes of parsed messages (env->queued_bytes). Past either
+ * bound, the reading thread waits for room (backpressure: stdio stops
+ * reading), or, for a session told to refuse (HTTP, whose connections must
+ * not wait on one another), the request is answered -32000 at once. A
+ * cancelled job leaves the queue at once and never runs.
  *
  * Exactly one answer or none. A job answers unless its `cancelled` flag is
  * set when it leaves the in-flight list; notifications/cancelled sets the
@@ -40,6 +51,9 @@
 /* Arenas and buffers that grew beyond this for one request are released
  * rather than kept, so one huge message does not pin its memory forever. */
 #define RETAIN_BYTES ((size_t)1 << 20)
+/* Slots kept for reuse: enough for a steady stream; a burst's extra slots
+ * (a queue of a thousand requests) are released as they come back. */
+#define KEEP_SLOTS 64
 
 /* ---------------------------------------------------------------- types */
 
@@ -90,6 +104,12 @@ struct mcp_job {
     rpc_id id;
     void *rctx; /* the transport's reply context */
     atomic_bool cancelled;
+    /* Under the session's mu: waiting in its queue (not yet handed to the
+     * workers), the next one there, and the bytes it counts while it waits. */
+    bool waiting;
+    bool turn; /* handed to the workers: counted in running */
+    struct mcp_job *wnext;
+    size_t qbytes;
 };
 
 struct mcp_req {
@@ -151,10 +171,15 @@ struct mcp_session {
     pthread_mutex_t mu;
     pthread_cond_t idle; /* active dropped to 0 */
     job *inflight;
-    int active;   /* jobs not yet finished (drain waits for 0) */
-    int admitted; /* jobs not yet answered: the concurrency limit counts these, so a client
-                           * that sends its next request on reading an answer is never refused */
+    int active;               /* jobs not yet finished (drain waits for 0) */
+    int running;              /* jobs handed to the workers: at most max_concurrent */
+    job *qhead, *qtail;       /* jobs waiting for a turn, first come first served */
+    int nqueued;              /* at most max_queued */
+    pthread_cond_t room;      /* a job ended or left the queue */
+    bool refuse_when_full;    /* past the queue's bounds, refuse rather than wait */
+    unsigned long room_waits; /* times the reading thread waited for room */
     slot *free_slots;
+    int nfree; /* slots on the free list: at most KEEP_SLOTS */
 
     mcp_pool *pool;        /* NULL: handlers run on the reading thread */
     mcp_pool_queue *queue; /* the session's turn in the pool */
@@ -261,8 +286,10 @@ static slot *slot_get(mcp_session *s)
 {
     pthread_mutex_lock(&s->mu);
     slot *sl = s->free_slots;
-    if (sl)
+    if (sl) {
         s->free_slots = sl->next;
+        s->nfree--;
+    }
     pthread_mutex_unlock(&s->mu);
     if (!sl)
         sl = slot_new();
@@ -273,6 +300,14 @@ static slot *slot_get(mcp_session *s)
 
 static void slot_put(mcp_session *s, slot *sl)
 {
+    pthread_mutex_lock(&s->mu);
+    bool keep = s->nfree < KEEP_SLOTS;
+    s->nfree += keep;
+    pthread_mutex_unlock(&s->mu);
+    if (!keep) {
+        slot_destroy(sl);
+        return;
+    }
     slot_recycle(sl);
     pthread_mutex_lock(&s->mu);
     sl->next = s->free_slots;
@@ -667,9 +702,66 @@ static size_t run_answer(job *j, mcp_out_part parts[3])
     return nparts;
 }
 
-static void run_job(mcp_task *t)
+/* ---------------------------------------------------------------- the queue */
+
+/* Take n bytes of the server's queue budget; false when they do not fit. */
+static bool queue_bytes_take(mcp_session *s, size_t n)
 {
-    job *j = (job *)t; /* the task is j's first member */
+    atomic_size_t *q = s->env->queued_bytes;
+    size_t max = s->set->max_queued_bytes, cur = atomic_load(q);
+    do {
+        if (cur > max || n > max - cur)
+            return false;
+    } while (!atomic_compare_exchange_weak(q, &cur, cur + n));
+    return true;
+}
+
+/* Under mu: take w off the queue (prev: the job before it, NULL when first). */
+static void queue_unlink(mcp_session *s, job *w, job *prev)
+{
+    if (prev)
+        prev->wnext = w->wnext;
+    else
+        s->qhead = w->wnext;
+    if (s->qtail == w)
+        s->qtail = prev;
+    w->wnext = NULL;
+    w->waiting = false;
+    s->nqueued--;
+    atomic_fetch_sub(s->env->queued_bytes, w->qbytes);
+    pthread_cond_broadcast(&s->room);
+}
+
+/* Under mu: the first waiting job, given a turn when the session has room
+ * for it (NULL: none). */
+static job *queue_next(mcp_session *s)
+{
+    job *w = s->qhead;
+    if (!w || s->running >= s->set->max_concurrent)
+        return NULL;
+    queue_unlink(s, w, NULL);
+    w->turn = true;
+    s->running++;
+    return w;
+}
+
+/* Under mu: whether a request that needs `need` bytes while it waits can be
+ * admitted now: it runs at once, or there is room in the queue (then the
+ * bytes are taken). */
+static bool queue_room(mcp_session *s, size_t need, bool *now)
+{
+    *now = s->running < s->set->max_concurrent;
+    if (*now)
+        return true;
+    return s->nqueued < s->set->max_queued && queue_bytes_take(s, need);
+}
+
+/* ---------------------------------------------------------------- running jobs */
+
+/* Run j, send its answer, release it; return the job of the session's queue
+ * that takes its turn (NULL: none). */
+static job *run_one(job *j)
+{
     mcp_session *s = j->s;
     slot *sl = j->sl;
     batch *b = j->b;
@@ -679,12 +771,19 @@ static void run_job(mcp_task *t)
     if (ran)
         nparts = run_answer(j, parts);
 
-    /* The one decision: answer unless cancelled by now. */
+    /* The one decision: answer unless cancelled by now. The turn passes on
+     * before the answer is written, so that the next job starts meanwhile. */
     pthread_mutex_lock(&s->mu);
-    assert(s->admitted > 0 && s->active > 0);
+    assert(s->active > 0 && !j->waiting);
     inflight_remove(s, j);
-    s->admitted--;
     bool cancelled = atomic_load(&j->cancelled);
+    job *next = NULL;
+    if (j->turn) { /* (not when it was dropped from the queue) */
+        assert(s->running > 0);
+        s->running--;
+        next = queue_next(s);
+        pthread_cond_broadcast(&s->room);
+    }
     pthread_mutex_unlock(&s->mu);
 
     if (ran && !cancelled) {
@@ -706,6 +805,60 @@ static void run_job(mcp_task *t)
     if (--s->active == 0)
         pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->mu);
+    return next;
+}
+
+/* Hand j to the workers; when the pool is stopping (the session's last
+ * moments), run it here, and the jobs that follow it in turn. */
+static void start_job(mcp_session *s, job *j)
+{
+    while (j && !mcp_pool_submit(s->queue, &j->task))
+        j = run_one(j);
+}
+
+static void run_job(mcp_task *t)
+{
+    job *j = (job *)t; /* the task is j's first member */
+    mcp_session *s = j->s;
+    start_job(s, run_one(j));
+}
+
+void mcp_session_refuse_when_full(mcp_session *s) { s->refuse_when_full = true; }
+
+unsigned long mcp_session_room_waits(mcp_session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    unsigned long n = s->room_waits;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+static const mcp_method *find_method(const mcp_session *s, const mcp_json *name, bool modern);
+
+/* Under mu: the error of a request past the queue's bounds. */
+static void queue_full_message(const mcp_session *s, char *why, size_t cap)
+{
+    if (s->nqueued >= s->set->max_queued)
+        snprintf(why, cap, "Service Unavailable: too many requests queued (limit %d)", s->set->max_queued);
+    else
+        snprintf(why, cap, "Service Unavailable: too many request bytes queued (limit %zu bytes)",
+                 s->set->max_queued_bytes);
+}
+
+bool mcp_session_queue_full(mcp_session *s, const mcp_json *m, char *why, size_t cap)
+{
+    if (!s->pool || !m || m->kind != MCP_JOBJECT)
+        return false;
+    const mcp_method *method = find_method(s, mcp_json_get(m, "method"), s->stateless);
+    if (!method || !method->run)
+        return false;
+    pthread_mutex_lock(&s->mu);
+    bool full = s->running >= s->set->max_concurrent &&
+                (s->nqueued >= s->set->max_queued || atomic_load(s->env->queued_bytes) >= s->set->max_queued_bytes);
+    if (full && cap)
+        queue_full_message(s, why, cap);
+    pthread_mutex_unlock(&s->mu);
+    return full;
 }
 
 void mcp_req_run(mcp_req *r, void *data)
@@ -737,21 +890,52 @@ void mcp_req_run(mcp_req *r, void *data)
     j->task.run = run_job;
     atomic_init(&j->cancelled, false);
 
+    /* What it holds while it waits: its message's tree (a batch's whole
+     * tree, for each of its requests: an overcount, never an undercount). */
+    size_t need = sizeof(slot) + r->sl->arena.used + (b ? js->arena.used : 0);
+    bool now = true;
     pthread_mutex_lock(&s->mu);
-    if (s->pool && s->admitted >= s->set->max_concurrent) {
-        pthread_mutex_unlock(&s->mu);
-        if (b)
-            slot_put(s, js);
-        reply_error(s, b, &r->id, MCP_RPC_INTERNAL_ERROR, "Internal error: too many concurrent requests (limit %d)",
-                    s->set->max_concurrent);
-        return;
+    if (s->pool) {
+        bool told = false;
+        while (!queue_room(s, need, &now)) {
+            if (s->refuse_when_full) {
+                char why[128];
+                queue_full_message(s, why, sizeof why);
+                pthread_mutex_unlock(&s->mu);
+                if (b)
+                    slot_put(s, js);
+                reply_error(s, b, &r->id, MCP_RPC_SERVER_BUSY, "%s", why);
+                return;
+            }
+            if (!told) {
+                mcp_log(LOG(s), MCP_LOG_DEBUG, "the queue is full (%d requests): reading waits for room", s->nqueued);
+                s->room_waits++;
+                told = true;
+            }
+            pthread_cond_wait(&s->room, &s->mu);
+        }
     }
     s->active++;
-    s->admitted++;
     j->next = s->inflight;
     if (s->inflight)
         s->inflight->prev = j;
     s->inflight = j;
+    if (!s->pool) {
+        /* runs on this thread, now */
+    } else if (now) {
+        j->turn = true;
+        s->running++;
+    } else {
+        j->waiting = true;
+        j->qbytes = need;
+        s->nqueued++;
+        mcp_log(LOG(s), MCP_LOG_DEBUG, "%s: waits for a turn (%d queued)", j->m->name, s->nqueued);
+        if (s->qtail)
+            s->qtail->wnext = j;
+        else
+            s->qhead = j;
+        s->qtail = j;
+    }
     pthread_mutex_unlock(&s->mu);
     if (b) {
         pthread_mutex_lock(&b->mu);
@@ -760,26 +944,10 @@ void mcp_req_run(mcp_req *r, void *data)
     }
     r->taken = !b;
 
-    if (!s->pool) {
-        run_job(&j->task);
-        return;
-    }
-    if (!mcp_pool_submit(s->queue, &j->task)) {
-        /* The pool is shutting down (the session's last moments). */
-        pthread_mutex_lock(&s->mu);
-        inflight_remove(s, j);
-        s->admitted--;
-        if (--s->active == 0)
-            pthread_cond_broadcast(&s->idle);
-        pthread_mutex_unlock(&s->mu);
-        rpc_id keep = r->id;
-        r->taken = false;
-        if (b) {
-            slot_put(s, js);
-            batch_unref(s, b);
-        }
-        reply_error(s, b, &keep, MCP_RPC_INTERNAL_ERROR, "Internal error: the server is stopping");
-    }
+    if (!s->pool)
+        run_one(j);
+    else if (now)
+        start_job(s, j);
 }
 
 /* ---------------------------------------------------------------- requests kept open */
@@ -953,6 +1121,7 @@ static void cancel(mcp_session *s, const mcp_json *rid)
     else
         return;
     int found = 0;
+    job *dropped = NULL;
     pthread_mutex_lock(&s->mu);
     /* Ids of requests in flight should be unique; if a client reuses one,
      * every request carrying it is cancelled. */
@@ -962,11 +1131,24 @@ static void cancel(mcp_session *s, const mcp_json *rid)
         if (id.kind == ID_INT ? j->id.i == id.i : j->id.len == id.len && memcmp(j->id.s, id.s, id.len) == 0) {
             atomic_store(&j->cancelled, true);
             found++;
+            if (j->waiting) { /* it leaves the queue now, and never runs */
+                job *prev = NULL;
+                for (job *w = s->qhead; w != j; w = w->wnext)
+                    prev = w;
+                queue_unlink(s, j, prev);
+                j->wnext = dropped;
+                dropped = j;
+            }
         }
     }
     if (found)
         pending_wake_all(s);
     pthread_mutex_unlock(&s->mu);
+    while (dropped) {
+        job *j = dropped;
+        dropped = j->wnext;
+        run_one(j); /* no answer: only its release */
+    }
     found += cancel_held(s, &id);
     mcp_log(LOG(s), MCP_LOG_DEBUG, "notifications/cancelled: %d request(s) cancelled", found);
 }
@@ -1685,6 +1867,7 @@ mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink
     mcp_buf_init(&s->msg);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->idle, NULL);
+    pthread_cond_init(&s->room, NULL);
     bool ok = true;
     if (env->pool) {
         s->pool = env->pool;
@@ -1734,6 +1917,7 @@ void mcp_session_free(mcp_session *s)
     free(s->pend);
     mcp_buf_free(&s->reply);
     mcp_buf_free(&s->msg);
+    pthread_cond_destroy(&s->room);
     pthread_cond_destroy(&s->idle);
     pthread_mutex_destroy(&s->mu);
     free(s);

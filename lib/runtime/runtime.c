@@ -26,6 +26,7 @@ struct mcp_runtime {
     atomic_bool stopping;
     int reload_pipe[2];
     atomic_bool reload;
+    atomic_size_t queued_bytes; /* env.queued_bytes */
 };
 
 static bool set_flags(int fd)
@@ -75,6 +76,8 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     rt->env.methods = &mcp_methods;
     rt->env.session_gone = mcp_methods_session_gone;
     rt->env.rt = rt;
+    atomic_init(&rt->queued_bytes, 0);
+    rt->env.queued_bytes = &rt->queued_bytes;
     /* Modern results: who answers, and how long lists may be kept. */
     mcp_buf_init(&rt->server_info);
     rt->env.cache_ttl_ms = MCP_DEFAULT_TTL_MS;

@@ -643,6 +643,9 @@ static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
     hs->stateless = stateless;
     if (stateless)
         mcp_session_set_stateless(hs->s);
+    /* Connections must not wait on one another: past the queue's bounds a
+     * request is refused (503), not waited for. */
+    mcp_session_refuse_when_full(hs->s);
     pthread_mutex_lock(&h->mu);
     int *count = stateless ? &h->nstateless : &h->nsessions;
     if (*count >= h->max_sessions) {
@@ -839,6 +842,8 @@ typedef struct body_info {
     bool forbidden;  /* auth: the caller lacks a scope it needs */
     char *forbid;    /* auth, forbidden: the scopes it needs (malloc'd; NULL: out of memory) */
     char *mismatch;  /* modern: why its headers do not match its body (malloc'd; -32020) */
+    bool busy;       /* a request its session's queue has no room for (503) */
+    char busy_why[128];
 } body_info;
 
 /* ---------------------------------------------------------------- 2026-07-28 request headers
@@ -1050,7 +1055,7 @@ static char *check_headers(const mcp_http *h, const http_req *rq, mcp_arena *a, 
  * A request is modern when its MCP-Protocol-Version header names a modern
  * revision, or its _meta names a protocol version (whatever the header
  * says: a mismatch is the request's error). */
-static body_info classify(const mcp_http *h, const http_req *rq, const char *body, size_t len)
+static body_info classify(const mcp_http *h, const http_req *rq, const char *body, size_t len, mcp_session *s)
 {
     mcp_arena a;
     mcp_arena_init(&a);
@@ -1072,6 +1077,8 @@ static body_info classify(const mcp_http *h, const http_req *rq, const char *bod
     if (h->auth && m) /* the IDL's scopes of what it names (auth.h) */
         bi.forbidden = http_auth_missing(h->auth, m, rq->who, &bi.forbid);
     bi.modern = is_modern_version(rq->header(rq->conn, MCP_HEADER_PROTOCOL_VERSION));
+    if (mk == MCP_MSG_REQUEST && s && !bi.modern)
+        bi.busy = mcp_session_queue_full(s, m, bi.busy_why, sizeof bi.busy_why);
     if (mk == MCP_MSG_REQUEST) {
         const mcp_json *meta = mcp_json_get(mcp_json_get(m, "params"), "_meta");
         if (mcp_json_get(meta, META_PROTOCOL_VERSION))
@@ -1245,7 +1252,15 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     unsigned status = stateless ? modern_status(body, body_len) : bad ? 400 : 200;
     if (stateless && kind == BODY_BAD && status == 200)
         status = 400;
+    /* The session refused the request for its full queue (the check before
+     * it found room, which the other sessions' queues took meanwhile). */
+    static const char BUSY[] = "\"error\":{\"code\":-32000,\"message\":\"Service Unavailable: too many request";
+    bool busy = kind == BODY_REQUEST && memmem(body, body_len, BUSY, sizeof BUSY - 1) != NULL;
+    if (busy)
+        status = 503;
     resp_empty(out, status, new_sid);
+    if (busy)
+        out->retry_after = 1;
     out->content_type = "application/json";
     out->body = body;
     out->len = body_len;
@@ -1391,7 +1406,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             return;
         }
         pthread_mutex_lock(&hs->msg_mu);
-        bi = classify(h, rq, text, rq->len);
+        bi = classify(h, rq, text, rq->len, hs->s);
         if (bi.modern) {
             pthread_mutex_unlock(&hs->msg_mu);
             hsession_unref(hs);
@@ -1403,7 +1418,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         }
     } else {
         pthread_mutex_lock(&h->new_mu);
-        bi = classify(h, rq, text, rq->len);
+        bi = classify(h, rq, text, rq->len, NULL);
         if (bi.modern) {
             pthread_mutex_unlock(&h->new_mu);
             do_post_modern(h, rq, out, &bi, sse);
@@ -1446,6 +1461,18 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         hsession_unref(hs);
         http_auth_forbid(h->auth, out, bi.forbid);
         free(bi.forbid);
+        free(bi.id);
+        body_done(rq);
+        return;
+    }
+
+    /* A request its session's queue has no room for: 503, and the client
+     * tries again later (the session stays as it is). */
+    if (bi.busy) {
+        pthread_mutex_unlock(&hs->msg_mu);
+        hsession_unref(hs);
+        resp_error_id(out, 503, bi.id, MCP_HTTP_BUSY_CODE, bi.busy_why, NULL);
+        out->retry_after = 1;
         free(bi.id);
         body_done(rq);
         return;

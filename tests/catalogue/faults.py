@@ -23,6 +23,7 @@ import re
 import signal
 import socket
 import sys
+import threading
 import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -267,6 +268,61 @@ def stdio_many_calls_in_flight(ctx):
     check(got == want, "the 64 answers differ from the expected ones")
     p.send(peers.ping(99))
     expect_line(p, pong(99), "ping after 64 calls")
+
+
+def stdio_1024_calls_in_flight(ctx):
+    """1,024 calls in flight at once with the default flags (64 run, the others wait for a
+    turn): none is refused. All wait on one file; a ping sent after them is the first answer
+    (every call before it was read and queued, none answered with an error); a call cancelled
+    while it waits never runs; once the file exists, every other call gets its own answer."""
+    p = ctx.stdio()
+    path = ctx.path("inflight.release")
+    never = ctx.path("inflight-cancelled.never")
+    mark = p.err.mark()
+    n = 1024
+    lines = [call(i, "block", {"path": path}) for i in range(n - 1)]
+    lines.append(call("c", "block", {"path": never}))
+    for line in lines:
+        check(p.send(line), "the server stopped reading")
+    p.send(cancel("c"))
+    p.send(peers.ping("p"))
+    expect_line(p, pong("p"), "the first answer, after 1,024 calls queued")
+    ctx.release(path)
+    got = [p.recv() for _ in range(n - 1)]
+    want = sorted(text_answer(i, "released") for i in range(n - 1))
+    check(sorted(got) == want, "answers differ: %d of %d as expected" %
+          (len(set(got) & set(want)), n - 1))
+    p.send(peers.ping("q"))
+    expect_line(p, pong("q"), "ping after the 1,023 answers (none for the cancelled call)")
+    check("block waiting for " + never not in "\n".join(p.err.lines[mark:]), "the cancelled call ran")
+    stdout_is_protocol_only(p)
+
+
+def stdio_backpressure_past_the_queue(ctx):
+    """--max-concurrent 1 --max-queued 4: one call blocks, four wait, and the reading thread
+    then waits for room instead of refusing; the client's 2,000 further calls block in the pipe
+    until the blocked call ends, and every one is then answered, none with an error."""
+    p = ctx.stdio("--workers", "1", "--max-concurrent", "1", "--max-queued", "4", "--log-level", "debug")
+    path = ctx.path("backpressure.release")
+    mark = p.err.mark()
+    n = 2000
+
+    def write():
+        p.send(call("b", "block", {"path": path}))
+        for i in range(n):
+            if not p.send(call(i, "echo", ECHO_ARGS)):
+                return
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    wait_stderr(p, r"the queue is full \(4 requests\): reading waits for room", mark,
+                "the reading thread never waited for room")
+    ctx.release(path)
+    writer.join(peers.HANG_GUARD)
+    check(not writer.is_alive(), "the client's writes never went through")
+    got = [p.recv() for _ in range(n + 1)]
+    want = sorted([text_answer("b", "released")] + [text_answer(i, ECHO_TEXT) for i in range(n)])
+    check(sorted(got) == want, "answers differ: %d of %d as expected" % (len(set(got) & set(want)), n + 1))
 
 
 # ---------------------------------------------------------------- HTTP
@@ -657,6 +713,66 @@ def http_sessions_take_turns(ctx):
     order = re.findall(r"catalogue: block waiting for \S*turns-(\w+)\.release", text)
     check(order == ["a1", "a2", "b", "a3", "a4"], "the order was %r" % order)
 
+
+def http_256_connections_on_one_session(ctx):
+    """256 connections posting tools/call on one session at once, with the default flags: 64
+    run, 192 wait for a turn with their connections unanswered, none is refused; each gets its
+    own answer once the file they wait on exists."""
+    srv = ctx.http("--log-level", "debug")
+    sid, _ = srv.start_session("2025-11-25")
+    path = ctx.path("http256.release")
+    mark = srv.err.mark()
+    n = 256
+
+    def one(i):
+        a = srv.post(call(i, "block", {"path": path}), session=sid, version="2025-11-25",
+                     accept="application/json")
+        return i, a.status, a.body
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=n) as ex:
+        futures = [ex.submit(one, i) for i in range(n)]
+        wait_stderr(srv, r"tools/call: waits for a turn \(192 queued\)", mark,
+                    "the 256 calls never were in the server at once")
+        ctx.release(path)
+        answers = [f.result() for f in futures]
+    for i, status, body in answers:
+        check(status == 200 and body == text_answer(i, "released"), "call %d: %d %r" % (i, status, body[:300]))
+
+
+def http_503_past_the_queue(ctx):
+    """--max-concurrent 1 --max-queued 2: with one call running and two waiting, the next is
+    answered 503 with Retry-After and the error naming the limit, at once; a ping is answered
+    meanwhile; after the load, the next request is served."""
+    srv = ctx.http("--workers", "1", "--max-concurrent", "1", "--max-queued", "2", "--log-level", "debug")
+    sid, _ = srv.start_session("2025-11-25")
+    path = ctx.path("http503.release")
+    mark = srv.err.mark()
+
+    def one(id_):
+        return srv.post(call(id_, "block", {"path": path}), session=sid, version="2025-11-25",
+                        accept="application/json")
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as ex:
+        first = ex.submit(one, "a")
+        wait_stderr(srv, r"catalogue: block waiting for .*http503", mark, "block(a) did not start")
+        waiting = [ex.submit(one, k) for k in ("b", "c")]
+        wait_stderr(srv, r"tools/call: waits for a turn \(2 queued\)", mark, "b and c never waited")
+        d = one("d")
+        want = compact({"jsonrpc": "2.0", "id": "d", "error": {
+            "code": -32000, "message": "Service Unavailable: too many requests queued (limit 2)"}}).encode()
+        check(d.status == 503 and d.headers.get("retry-after") == "1" and d.body == want,
+              "past the bound: %d %r %r" % (d.status, d.headers.get("retry-after"), d.body[:300]))
+        e = srv.post(peers.ping("p"), session=sid, version="2025-11-25", accept="application/json")
+        check(e.status == 200 and e.body == pong("p"), "ping while full: %d %r" % (e.status, e.body[:200]))
+        ctx.release(path)
+        for k, f in zip(("a", "b", "c"), [first] + waiting):
+            a = f.result()
+            check(a.status == 200 and a.body == text_answer(k, "released"), "%s: %d %r" % (k, a.status, a.body[:200]))
+    after = srv.post(call("e", "echo", ECHO_ARGS), session=sid, version="2025-11-25", accept="application/json")
+    check(after.status == 200 and after.body == text_answer("e", ECHO_TEXT), "after the load: %d %r" %
+          (after.status, after.body[:200]))
+
+
 STDIO_TESTS = [
     ("stdio: ping while a tool runs, then cancel it", stdio_ping_while_a_tool_runs_then_cancel),
     ("stdio: cancelling twice, and too late", stdio_cancel_twice_and_late),
@@ -665,6 +781,8 @@ STDIO_TESTS = [
     ("stdio: an unterminated last line", stdio_unterminated_last_line),
     ("stdio: SIGTERM with a call in flight", stdio_sigterm_with_a_call_in_flight),
     ("stdio: 64 calls in flight", stdio_many_calls_in_flight),
+    ("stdio: 1,024 calls in flight with the default flags", stdio_1024_calls_in_flight),
+    ("stdio: past the queue's bound, reading waits (backpressure)", stdio_backpressure_past_the_queue),
 ]
 HTTP_TESTS = [
     ("http: a client that vanishes mid-stream leaves it serving", http_vanishing_client_leaves_it_serving),
@@ -677,6 +795,8 @@ HTTP_TESTS = [
     ("http: a JSON-mode request always gets an answer with its id", http_json_requests_always_get_an_answer),
     ("http: handlers waiting for one client do not stall another", http_waiting_handlers_do_not_stall_others),
     ("http: sessions' queued requests are served in turn", http_sessions_take_turns),
+    ("http: 256 connections on one session, none refused", http_256_connections_on_one_session),
+    ("http: 503 with Retry-After past the queue's bound", http_503_past_the_queue),
 ]
 
 

@@ -880,23 +880,165 @@ START_TEST(cancel_race)
 }
 END_TEST
 
-START_TEST(too_many_concurrent)
+static mcp_session *open_queue(int workers, int max_concurrent, int max_queued, size_t max_queued_bytes)
 {
-    mcp_session *s = open_with(&SERVER, 1, 2, 0);
+    mcp_options set;
+    mcp_options_default(&set);
+    set.workers = workers;
+    set.max_concurrent = max_concurrent;
+    set.max_queued = max_queued;
+    if (max_queued_bytes)
+        set.max_queued_bytes = max_queued_bytes;
+    mcp_session *s = test_session_new(&SERVER, &set, cap_sink, &cap);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+#define ECHO_CALL(id) REQ("\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}")
+
+/* Whether the queue has no room for another call (parsed as the transport would). */
+static bool queue_full(mcp_session *s, char *why, size_t cap)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    const char *line = ECHO_CALL(99);
+    const mcp_json *m = mcp_json_parse(&a, line, strlen(line), NULL, NULL, NULL);
+    bool full = mcp_session_queue_full(s, m, why, cap);
+    mcp_arena_free(&a);
+    return full;
+}
+
+/* Past --max-concurrent, requests wait for a turn instead of being refused;
+ * ping and cancellation are answered meanwhile; a cancelled request that
+ * waits never runs. */
+START_TEST(queue_instead_of_refusing)
+{
+    mcp_session *s = open_queue(1, 2, 8, 0);
     initialize(s, INIT_2025_11);
     cap_reset();
     feed(s, BLOCK_CALL(1));
     feed(s, BLOCK_CALL(2));
-    expect(s, BLOCK_CALL(3), ERR(ID(3), -32603, "Internal error: too many concurrent requests (limit 2)"));
-    /* Cheap requests are still served. */
-    expect(s, REQ("\"id\":4,\"method\":\"ping\""), OK(4, "{}"));
-    feed(s, CANCEL(1));
-    feed(s, CANCEL(2));
+    feed(s, BLOCK_CALL(3)); /* waits: the limit of 2 runs */
+    feed(s, ECHO_CALL(4));
+    ck_assert_uint_eq(cap_count(), 0);
+    expect(s, REQ("\"id\":5,\"method\":\"ping\""), OK(5, "{}"));
+    expect(s, CANCEL(3), NULL); /* leaves the queue at once */
+    ck_assert(!queue_full(s, NULL, 0));
+    atomic_store(&release_blocked, true);
     mcp_session_drain(s);
-    ck_assert_uint_eq(cap_count(), 2);
-    feed(s, REQ("\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
+    ck_assert_uint_eq(cap_count(), 4); /* the pong, 1, 2 and 4; nothing for 3 */
+    ck_assert_int_eq(cap_find(OK(4, "{\"content\":[{\"type\":\"text\",\"text\":\"echo args=0 meta=no\"}],"
+                                    "\"isError\":false}")),
+                     1);
+    for (size_t i = 0; i < cap_count(); i++) {
+        ck_assert_msg(strstr(cap_line(i), "\"id\":3,") == NULL, "an answer for the cancelled request: %s", cap_line(i));
+        ck_assert_msg(strstr(cap_line(i), "error") == NULL, "%s", cap_line(i));
+    }
+    /* block 1, block 2, echo 4: the cancelled block 3 never ran. */
+    ck_assert_int_eq(atomic_load(&invocations), 3);
+    test_session_free(s);
+}
+END_TEST
+
+/* A session told to refuse (HTTP): past the queue's bound in requests, the
+ * next request gets -32000 at once, and mcp_session_queue_full said so
+ * before; requests answered on the reading thread are not affected. */
+START_TEST(queue_refuses_past_its_bound)
+{
+    mcp_session *s = open_queue(1, 1, 2, 0);
+    mcp_session_refuse_when_full(s);
+    initialize(s, INIT_2025_11);
+    cap_reset();
+    feed(s, BLOCK_CALL(1));
+    feed(s, ECHO_CALL(2));
+    ck_assert(!queue_full(s, NULL, 0));
+    feed(s, ECHO_CALL(3));
+    char why[128] = "";
+    ck_assert(queue_full(s, why, sizeof why));
+    ck_assert_str_eq(why, "Service Unavailable: too many requests queued (limit 2)");
+    expect(s, ECHO_CALL(4), ERR(ID(4), -32000, "Service Unavailable: too many requests queued (limit 2)"));
+    expect(s, REQ("\"id\":5,\"method\":\"ping\""), OK(5, "{}"));
+    atomic_store(&release_blocked, true);
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 5); /* the refusal, the pong, 1, 2, 3 */
+    ck_assert(!queue_full(s, NULL, 0));
+    feed(s, ECHO_CALL(6)); /* after the load: served */
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 6);
+    ck_assert_ptr_nonnull(strstr(cap_line(5), "\"id\":6,\"result\""));
+    test_session_free(s);
+}
+END_TEST
+
+/* The bound in bytes: a request whose message does not fit beside those
+ * waiting is refused with the byte limit. */
+START_TEST(queue_bytes_bound)
+{
+    mcp_session *s = open_queue(1, 1, 64, 6000);
+    mcp_session_refuse_when_full(s);
+    initialize(s, INIT_2025_11);
+    cap_reset();
+    feed(s, BLOCK_CALL(1));
+    feed(s, ECHO_CALL(2)); /* a small message: a slot and about a kilobyte of tree */
+    char big[8192];
+    snprintf(big, sizeof big,
+             REQ("\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"s\":\"%0*d\"}}"),
+             6000, 0);
+    expect(s, big, ERR(ID(3), -32000, "Service Unavailable: too many request bytes queued (limit 6000 bytes)"));
+    atomic_store(&release_blocked, true);
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_count(), 3);
+    feed(s, big); /* nothing waits now: it runs */
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 4);
+    ck_assert_ptr_nonnull(strstr(cap_line(3), "\"id\":3,\"result\""));
+    test_session_free(s);
+}
+END_TEST
+
+/* The default (stdio): past the queue's bound, the reading thread waits
+ * for room instead of answering with errors; every request is answered. */
+typedef struct queue_feed {
+    mcp_session *s;
+    int n;
+    atomic_bool done;
+} queue_feed;
+
+static void *feed_call_stream(void *arg)
+{
+    queue_feed *f = arg;
+    feed(f->s, BLOCK_CALL(1));
+    for (int i = 0; i < f->n; i++) {
+        char line[160];
+        snprintf(line, sizeof line, ECHO_CALL(% d), 100 + i);
+        feed(f->s, line);
+    }
+    atomic_store(&f->done, true);
+    return NULL;
+}
+
+START_TEST(queue_backpressure)
+{
+    mcp_session *s = open_queue(1, 1, 4, 0);
+    initialize(s, INIT_2025_11);
+    cap_reset();
+    queue_feed f = {.s = s, .n = 50};
+    atomic_init(&f.done, false);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, feed_call_stream, &f), 0);
+    /* The handler of 1 blocks, four calls wait, the fifth waits for room:
+     * the reading thread is held there, and nothing is answered. */
+    while (mcp_session_room_waits(s) == 0)
+        sleep_ms(1);
+    ck_assert(!atomic_load(&f.done));
+    ck_assert_uint_eq(cap_count(), 0);
+    atomic_store(&release_blocked, true);
+    pthread_join(t, NULL);
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 51);
+    for (size_t i = 0; i < cap_count(); i++)
+        ck_assert_msg(strstr(cap_line(i), "\"result\"") != NULL, "%s", cap_line(i));
+    ck_assert_int_eq(atomic_load(&invocations), 51);
     test_session_free(s);
 }
 END_TEST
@@ -1583,7 +1725,10 @@ static Suite *server_suite(void)
     tcase_add_test(tc, cancel_queued);
     tcase_add_test(tc, window_at_the_limit);
     tcase_add_test(tc, cancel_race);
-    tcase_add_test(tc, too_many_concurrent);
+    tcase_add_test(tc, queue_instead_of_refusing);
+    tcase_add_test(tc, queue_refuses_past_its_bound);
+    tcase_add_test(tc, queue_bytes_bound);
+    tcase_add_test(tc, queue_backpressure);
     tcase_add_test(tc, broken_sink);
     tcase_add_test(tc, pool_runs_everything);
     tcase_add_test(tc, pool_round_robin);

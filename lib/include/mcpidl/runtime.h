@@ -53,7 +53,8 @@ typedef struct mcp_options {
     size_t max_string;       /* --max-string-bytes: the longest JSON string (0: max_message) */
     size_t max_array;        /* --max-array-items: elements in one array (0: no limit) */
     size_t max_values;       /* --max-values: values in one message (0: no limit) */
-    int max_concurrent;      /* --max-concurrent: requests in flight per session */
+    int max_concurrent;      /* --max-concurrent: a session's requests running at once;
+                                more wait in its queue (max_queued) */
     size_t page_size;        /* --page-size: entries per page of the list methods */
     int client_timeout_ms;   /* --client-timeout: a handler's wait for the client */
     int max_pending;         /* --max-pending: requests to the client per session */
@@ -106,6 +107,10 @@ typedef struct mcp_options {
     bool no_auth;         /* --no-auth: serve a non-loopback address without auth */
     const char *tls_cert; /* --tls-cert FILE: PEM certificate chain: serve HTTPS */
     const char *tls_key;  /* --tls-key FILE: PEM private key of the certificate */
+    /* The queue of requests waiting for a turn (docs/security.md). */
+    int max_queued;          /* --max-queued: a session's requests waiting beyond max_concurrent */
+    size_t max_queued_bytes; /* --max-queued-bytes: the parsed messages of every waiting request,
+                                all sessions together */
 } mcp_options;
 
 MCPIDL_API void mcp_options_default(mcp_options *o);

@@ -69,6 +69,22 @@ MCPIDL_API MCP_NODISCARD mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_
  * handshake. For a transport whose peer said so before the body (an HTTP
  * request with MCP-Protocol-Version: 2026-07-28). Before the first message. */
 MCPIDL_API void mcp_session_set_stateless(mcp_session *s);
+/* Requests that run on workers wait in the session's queue once
+ * max_concurrent of them run; past the queue's bounds (max_queued,
+ * max_queued_bytes), mcp_session_message waits for room by default: the
+ * transport stops reading, and its peer's writes block (backpressure, what a
+ * pipe wants). A transport that must not wait (many connections on one
+ * session) calls this before the first message: a request past the bounds
+ * is then answered at once with -32000 "Service Unavailable: too many
+ * requests queued (limit N)" (or "... request bytes queued ..."). */
+MCPIDL_API void mcp_session_refuse_when_full(mcp_session *s);
+/* Whether the request m (a parsed message) would find the queue past its
+ * bounds now, with the message of the error it would get in why (cap
+ * bytes): for a transport that answers "busy" its own way before handing
+ * the message over (HTTP: 503 with Retry-After). False for what does not
+ * wait (notifications, responses, requests answered on the reading thread).
+ * Room only grows until the session's next message. */
+MCPIDL_API bool mcp_session_queue_full(mcp_session *s, const mcp_json *m, char *why, size_t cap);
 /* One message: its text without framing (a final '\r' is ignored; blank text
  * is not a message). A message longer than the runtime's max_message is
  * answered as too large. Everything sent for it goes to the sink with
