@@ -6,8 +6,12 @@
  * than the limit is answered as too large as soon as it is known to be, and
  * its bytes are dropped up to the next newline without being kept. Output is
  * written with writev(2), one whole message and its newline at a time under a
- * mutex: nothing is buffered in user space, so nothing needs flushing, and
- * nothing but protocol messages reaches the output.
+ * mutex, so nothing but protocol messages reaches the output. The answers
+ * the reading thread itself writes while it handles the lines of one read
+ * (--workers 0 answers everything there) are gathered and written together
+ * once those lines are done, before the next read: a client that pipelines
+ * its requests costs one write per read, not one per answer. Workers write
+ * at once.
  *
  * One connection (mcp_stdio_conn) is the session and its input state; the
  * serving loop waits on the input and the runtime's stop descriptor and
@@ -35,7 +39,15 @@ typedef struct stdio_out {
     const mcp_runtime *rt;
     int fd;
     bool broken;
+    mcp_buf gathered; /* the reading thread's answers while it handles one read's lines */
 } stdio_out;
+
+/* On the reading thread, while it handles one read's lines: the output its
+ * answers are gathered for (per thread, so workers never see it). */
+static _Thread_local stdio_out *gathering;
+
+/* Past this, gathered answers are written at once. */
+#define GATHER_MAX ((size_t)64 << 10)
 
 /* Wait until fd can take more (it may be non-blocking). */
 static bool wait_fd(int fd, short events)
@@ -50,22 +62,9 @@ static bool wait_fd(int fd, short events)
     }
 }
 
-static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
+/* Under o->mu: write the iovecs whole (false once the output is broken). */
+static bool write_all(stdio_out *o, struct iovec *v, size_t niov)
 {
-    stdio_out *o = ctx;
-    (void)reply_ctx;
-    (void) final;
-    if (n == 0) /* a request answered no more: nothing to write */
-        return !o->broken;
-    struct iovec iov[8];
-    size_t niov = 0;
-    for (size_t i = 0; i < n && niov < 7; i++)
-        if (parts[i].n > 0)
-            iov[niov++] = (struct iovec){(void *)parts[i].p, parts[i].n};
-    iov[niov++] = (struct iovec){"\n", 1};
-
-    pthread_mutex_lock(&o->mu);
-    struct iovec *v = iov;
     while (!o->broken && niov > 0) {
         ssize_t w = writev(o->fd, v, (int)niov);
         if (w < 0) {
@@ -89,7 +88,53 @@ static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, si
             v->iov_len -= done;
         }
     }
-    bool ok = !o->broken;
+    return !o->broken;
+}
+
+/* Write what the reading thread gathered. */
+static bool flush_gathered(stdio_out *o)
+{
+    if (o->gathered.len == 0)
+        return !o->broken;
+    struct iovec v = {o->gathered.data, o->gathered.len};
+    pthread_mutex_lock(&o->mu);
+    bool ok = write_all(o, &v, 1);
+    pthread_mutex_unlock(&o->mu);
+    mcp_buf_clear(&o->gathered);
+    return ok;
+}
+
+static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, size_t n, bool final)
+{
+    stdio_out *o = ctx;
+    (void)reply_ctx;
+    (void) final;
+    if (n == 0) /* a request answered no more: nothing to write */
+        return !o->broken;
+    if (gathering == o) {
+        size_t before = o->gathered.len;
+        for (size_t i = 0; i < n; i++)
+            mcp_buf_put(&o->gathered, parts[i].p, parts[i].n);
+        mcp_buf_putc(&o->gathered, '\n');
+        if (!o->gathered.oom)
+            return o->gathered.len < GATHER_MAX ? !o->broken : flush_gathered(o);
+        /* No memory to gather: write what was gathered before, then this at once. */
+        o->gathered.len = before;
+        bool ok = flush_gathered(o);
+        mcp_buf_free(&o->gathered);
+        mcp_buf_init(&o->gathered);
+        if (!ok)
+            return false;
+    }
+    struct iovec iov[8];
+    size_t niov = 0;
+    for (size_t i = 0; i < n && niov < 7; i++)
+        if (parts[i].n > 0)
+            iov[niov++] = (struct iovec){(void *)parts[i].p, parts[i].n};
+    iov[niov++] = (struct iovec){"\n", 1};
+
+    pthread_mutex_lock(&o->mu);
+    bool ok = write_all(o, iov, niov);
     pthread_mutex_unlock(&o->mu);
     return ok;
 }
@@ -116,6 +161,7 @@ mcp_stdio_conn *mcp_runtime_stdio_open(mcp_runtime *rt, int in_fd, int out_fd)
     c->rt = rt;
     c->in_fd = in_fd;
     c->out = (stdio_out){.rt = rt, .fd = out_fd};
+    mcp_buf_init(&c->out.gathered);
     pthread_mutex_init(&c->out.mu, NULL);
     c->limit = mcp_runtime_options(rt)->max_message;
     if (c->limit > SIZE_MAX / 2)
@@ -206,7 +252,12 @@ bool mcp_stdio_conn_ready(mcp_stdio_conn *c)
         return false;
     }
     c->end += (size_t)r;
-    return serve_lines(c) && !mcp_session_broken(c->s);
+    gathering = &c->out;
+    bool more = serve_lines(c);
+    gathering = NULL;
+    if (!flush_gathered(&c->out))
+        more = false;
+    return more && !mcp_session_broken(c->s);
 }
 
 void mcp_stdio_conn_close(mcp_stdio_conn *c)
@@ -214,6 +265,7 @@ void mcp_stdio_conn_close(mcp_stdio_conn *c)
     if (!c)
         return;
     mcp_session_free(c->s); /* drains: every request in flight is answered first */
+    mcp_buf_free(&c->out.gathered);
     free(c->buf);
     pthread_mutex_destroy(&c->out.mu);
     free(c);

@@ -10,6 +10,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1400,6 +1402,40 @@ START_TEST(stdio_pipe_partial_lines)
 }
 END_TEST
 
+/* The answers the reading thread writes for the lines of one read go out in
+ * one write: the output is a SEQPACKET socket, where each write is a packet
+ * of its own. 40 pings and the initialize written at once (under PIPE_BUF,
+ * so one read takes them all) come back as one packet, byte for byte. */
+START_TEST(stdio_one_write_per_read)
+{
+    int inp[2], outp[2];
+    ck_assert_int_eq(pipe(inp), 0);
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, outp), 0);
+    char text[4096], want[4096];
+    size_t tn = (size_t)snprintf(text, sizeof text, "%s\n", INIT_2025_11);
+    size_t wn = (size_t)snprintf(want, sizeof want, "%s", RESULT_INIT("2025-11-25") NL);
+    for (int i = 1; i <= 40; i++) {
+        tn += (size_t)snprintf(text + tn, sizeof text - tn, REQ("\"id\":%d,\"method\":\"ping\"") "\n", i);
+        wn += (size_t)snprintf(want + wn, sizeof want - wn, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n", i);
+    }
+    ck_assert_uint_lt(tn, PIPE_BUF);
+    ck_assert_int_eq(write(inp[1], text, tn), (ssize_t)tn);
+    close(inp[1]);
+    mcp_options set;
+    mcp_options_default(&set);
+    set.workers = 0;
+    ck_assert_int_eq(test_stdio_serve(&SERVER, &set, inp[0], outp[1]), 0);
+    close(inp[0]);
+    close(outp[1]);
+    char got[8192];
+    ssize_t r = recv(outp[0], got, sizeof got, 0);
+    ck_assert_int_eq(r, (ssize_t)wn);
+    ck_assert(memcmp(got, want, wn) == 0);
+    ck_assert_int_eq(recv(outp[0], got, sizeof got, 0), 0); /* nothing else: the end */
+    close(outp[0]);
+}
+END_TEST
+
 /* The output closed by the client: the server stops, without SIGPIPE. */
 START_TEST(stdio_output_closed)
 {
@@ -1741,6 +1777,7 @@ static Suite *server_suite(void)
     tcase_add_test(tc, stdio_too_large);
     tcase_add_test(tc, stdio_eof_drains);
     tcase_add_test(tc, stdio_pipe_partial_lines);
+    tcase_add_test(tc, stdio_one_write_per_read);
     tcase_add_test(tc, stdio_output_closed);
     tcase_add_test(tc, garbage_stream);
     suite_add_tcase(s, tc);
