@@ -311,15 +311,17 @@ static mcp_json *key_value_input(checker *c, const idl_node *n, const char *what
     return o;
 }
 
-/* A list of key_value_input; `item` names one ("header", "environment variable"). */
-static mcp_json *inputs_of(checker *c, const idl_node *n, const char *item, const char *what)
+/* The list `key` (headers, environmentVariables) of key_value_input of `owner`;
+ * `item` names one ("header", "variable"). */
+static mcp_json *inputs_of(checker *c, const idl_node *n, const char *key, const char *item, const char *owner)
 {
-    if (!seq_of(c, n, what))
+    char w[300];
+    fmtw(w, sizeof w, "'%s' of %s", key, owner);
+    if (!seq_of(c, n, w))
         return NULL;
     mcp_json *arr = mcp_json_new_array(c->a);
     for (size_t i = 0; i < n->n; i++) {
-        char w[300];
-        fmtw(w, sizeof w, "%s %zu of %s", item, i + 1, what);
+        fmtw(w, sizeof w, "%s %zu of %s", item, i + 1, owner);
         add(c, arr, key_value_input(c, n->items[i], w));
     }
     return arr;
@@ -378,8 +380,7 @@ static mcp_json *transport_of(checker *c, const idl_node *n, bool remote, const 
             put(c, o, "url", jstr(c, s));
     }
     if (http && headers) {
-        fmtw(w, sizeof w, "'headers' of %s", what);
-        put(c, o, "headers", inputs_of(c, headers, "header", w));
+        put(c, o, "headers", inputs_of(c, headers, "headers", "header", what));
     }
     return o;
 }
@@ -421,7 +422,8 @@ static mcp_json *package_of(checker *c, const idl_node *n, const char *what)
         fmtw(w, sizeof w, "'registryBaseUrl' of %s", what);
         if (rt >= 0 && !by_name)
             ERR(c, ck_map_key(n, "registryBaseUrl")->loc,
-                "'registryBaseUrl' belongs to npm, pypi and nuget packages, not to %s one", REGISTRY_TYPES[rt]);
+                "'registryBaseUrl' belongs to npm, pypi and nuget packages, not to a package of type %s",
+                REGISTRY_TYPES[rt]);
         else {
             const char *s = url_of(c, v, false, w);
             if (s)
@@ -459,7 +461,7 @@ static mcp_json *package_of(checker *c, const idl_node *n, const char *what)
         put(c, o, "version", jstr(c, c->srv->version));
     v = idl_map_get(n, "fileSha256");
     if (v && rt >= 0 && rt != RT_MCPB)
-        ERR(c, ck_map_key(n, "fileSha256")->loc, "'fileSha256' belongs to mcpb packages, not to %s one",
+        ERR(c, ck_map_key(n, "fileSha256")->loc, "'fileSha256' belongs to mcpb packages, not to a package of type %s",
             REGISTRY_TYPES[rt]);
     else if (v) {
         fmtw(w, sizeof w, "'fileSha256' of %s", what);
@@ -480,8 +482,7 @@ static mcp_json *package_of(checker *c, const idl_node *n, const char *what)
         put(c, o, "transport", t);
     }
     if ((v = idl_map_get(n, "environmentVariables"))) {
-        fmtw(w, sizeof w, "'environmentVariables' of %s", what);
-        put(c, o, "environmentVariables", inputs_of(c, v, "variable", w));
+        put(c, o, "environmentVariables", inputs_of(c, v, "environmentVariables", "environment variable", what));
     }
     return o;
 }
