@@ -531,10 +531,10 @@ static mcp_json *icon_of(checker *c, const idl_node *n, const char *what)
     if ((v = idl_map_get(n, "sizes"))) {
         fmtw(w, sizeof w, "'sizes' of %s", what);
         mcp_json *sizes = string_list(c, v, w);
-        for (size_t i = 0; sizes && i < sizes->n && i < v->n; i++)
-            if (!size_ok(sizes->items[i]->s))
+        for (size_t i = 0; sizes && i < v->n; i++)
+            if (ck_is_str(v->items[i]) && !size_ok(v->items[i]->str))
                 ERR(c, v->items[i]->loc, "a size of %s must be WIDTHxHEIGHT (48x48) or any, not '%s'", what,
-                    sizes->items[i]->s);
+                    v->items[i]->str);
         put(c, o, "sizes", sizes);
     }
     if ((v = idl_map_get(n, "theme"))) {
