@@ -273,25 +273,18 @@ static void strings_into(checker *c, const idl_node *map, const char *const *key
 
 static const char *const INPUT_KEYS[] = {"name",   "description", "value",      "default", "placeholder",
                                          "format", "choices",     "isRequired", "isSecret"};
+static const char *const ARGUMENT_KEYS[] = {"type",    "name",       "valueHint",   "description",
+                                            "value",   "default",    "placeholder", "format",
+                                            "choices", "isRequired", "isSecret",    "isRepeated"};
 static const char *const INPUT_FORMATS[] = {"string", "number", "boolean", "filepath"};
+static const char *const ARGUMENT_TYPES[] = {"positional", "named"};
 
-/* A header or an environment variable (the registry's KeyValueInput). */
-static mcp_json *key_value_input(checker *c, const idl_node *n, const char *what)
+/* The keys every input has (the registry's Input): description, value,
+ * default, placeholder, format, choices, isRequired, isSecret. */
+static void input_fields(checker *c, const idl_node *n, const char *what, mcp_json *o)
 {
-    if (!map_of(c, n, what, "name, description, value, default, ..."))
-        return NULL;
-    ck_keys(c, n, INPUT_KEYS, COUNT(INPUT_KEYS), NULL, 0, what);
-    mcp_json *o = mcp_json_new_object(c->a);
-    const idl_node *v = idl_map_get(n, "name");
     char w[300];
-    if (!v)
-        ERR(c, n->loc, "%s has no 'name'", what);
-    else {
-        fmtw(w, sizeof w, "'name' of %s", what);
-        const char *s = str_of(c, v, true, w);
-        if (s)
-            put(c, o, "name", jstr(c, s));
-    }
+    const idl_node *v;
     strings_into(c, n, INPUT_KEYS + 1, 4, what, o);
     if ((v = idl_map_get(n, "format"))) {
         fmtw(w, sizeof w, "'format' of %s", what);
@@ -308,12 +301,75 @@ static mcp_json *key_value_input(checker *c, const idl_node *n, const char *what
             fmtw(w, sizeof w, "'%s' of %s", INPUT_KEYS[i], what);
             put(c, o, INPUT_KEYS[i], bool_of(c, v, w));
         }
+}
+
+/* The 'name' of input n (required when `required`) into o. */
+static void input_name(checker *c, const idl_node *n, bool required, const char *what, mcp_json *o)
+{
+    const idl_node *v = idl_map_get(n, "name");
+    char w[300];
+    if (!v && required)
+        ERR(c, n->loc, "%s has no 'name'", what);
+    else if (v) {
+        fmtw(w, sizeof w, "'name' of %s", what);
+        const char *s = str_of(c, v, true, w);
+        if (s)
+            put(c, o, "name", jstr(c, s));
+    }
+}
+
+/* A header or an environment variable (the registry's KeyValueInput). */
+static mcp_json *key_value_input(checker *c, const idl_node *n, const char *what)
+{
+    if (!map_of(c, n, what, "name, description, value, default, ..."))
+        return NULL;
+    ck_keys(c, n, INPUT_KEYS, COUNT(INPUT_KEYS), NULL, 0, what);
+    mcp_json *o = mcp_json_new_object(c->a);
+    input_name(c, n, true, what, o);
+    input_fields(c, n, what, o);
     return o;
 }
 
-/* The list `key` (headers, environmentVariables) of key_value_input of `owner`;
- * `item` names one ("header", "variable"). */
-static mcp_json *inputs_of(checker *c, const idl_node *n, const char *key, const char *item, const char *owner)
+/* A command-line argument of a package or of its runtime (the registry's
+ * Argument): positional (a valueHint or a value) or named (--flag). */
+static mcp_json *argument_of(checker *c, const idl_node *n, const char *what)
+{
+    if (!map_of(c, n, what, "type: positional | named, name, valueHint, value, ..."))
+        return NULL;
+    ck_keys(c, n, ARGUMENT_KEYS, COUNT(ARGUMENT_KEYS), NULL, 0, what);
+    mcp_json *o = mcp_json_new_object(c->a);
+    char w[300];
+    const idl_node *v = idl_map_get(n, "type");
+    int k = -1;
+    if (!v)
+        ERR(c, n->loc, "%s has no 'type' (positional or named)", what);
+    else {
+        fmtw(w, sizeof w, "'type' of %s", what);
+        if ((k = choice_of(c, v, ARGUMENT_TYPES, COUNT(ARGUMENT_TYPES), w)) >= 0)
+            put(c, o, "type", jstr(c, ARGUMENT_TYPES[k]));
+    }
+    if (k == 0 && idl_map_get(n, "name"))
+        ERR(c, ck_map_key(n, "name")->loc,
+            "a positional argument has no 'name': it is a 'value' or a 'valueHint' (a named argument is --name)");
+    else if (k == 1 && !idl_map_get(n, "name"))
+        ERR(c, n->loc, "%s, a named argument, has no 'name' (the flag, like --port)", what);
+    else
+        input_name(c, n, false, what, o);
+    if (k == 0 && !idl_map_get(n, "valueHint") && !idl_map_get(n, "value"))
+        ERR(c, n->loc, "%s, a positional argument, has neither a 'valueHint' nor a 'value'", what);
+    strings_into(c, n, ARGUMENT_KEYS + 2, 1, what, o);
+    input_fields(c, n, what, o);
+    if ((v = idl_map_get(n, "isRepeated"))) {
+        fmtw(w, sizeof w, "'isRepeated' of %s", what);
+        put(c, o, "isRepeated", bool_of(c, v, w));
+    }
+    return o;
+}
+
+/* The list `key` of `owner` (headers, environmentVariables, packageArguments,
+ * ...), each item read by `read`; `item` names one ("header"). */
+static mcp_json *inputs_of(checker *c, const idl_node *n, const char *key, const char *item, const char *owner,
+                           mcp_json *(*read)(checker *c, const idl_node *n, const char *what))
 {
     char w[300];
     fmtw(w, sizeof w, "'%s' of %s", key, owner);
@@ -322,7 +378,7 @@ static mcp_json *inputs_of(checker *c, const idl_node *n, const char *key, const
     mcp_json *arr = mcp_json_new_array(c->a);
     for (size_t i = 0; i < n->n; i++) {
         fmtw(w, sizeof w, "%s %zu of %s", item, i + 1, owner);
-        add(c, arr, key_value_input(c, n->items[i], w));
+        add(c, arr, read(c, n->items[i], w));
     }
     return arr;
 }
@@ -380,15 +436,16 @@ static mcp_json *transport_of(checker *c, const idl_node *n, bool remote, const 
             put(c, o, "url", jstr(c, s));
     }
     if (http && headers) {
-        put(c, o, "headers", inputs_of(c, headers, "headers", "header", what));
+        put(c, o, "headers", inputs_of(c, headers, "headers", "header", what, key_value_input));
     }
     return o;
 }
 
 /* ---------------------------------------------------------------- packages */
 
-static const char *const PACKAGE_KEYS[] = {"registryType", "registryBaseUrl", "identifier", "version",
-                                           "fileSha256",   "runtimeHint",     "transport",  "environmentVariables"};
+static const char *const PACKAGE_KEYS[] = {"registryType",     "registryBaseUrl",     "identifier", "version",
+                                           "fileSha256",       "runtimeHint",         "transport",  "runtimeArguments",
+                                           "packageArguments", "environmentVariables"};
 static const char *const REGISTRY_TYPES[] = {"npm", "pypi", "nuget", "oci", "mcpb"};
 enum { RT_NPM, RT_PYPI, RT_NUGET, RT_OCI, RT_MCPB };
 
@@ -481,9 +538,13 @@ static mcp_json *package_of(checker *c, const idl_node *n, const char *what)
         put(c, t, "type", jstr(c, "stdio"));
         put(c, o, "transport", t);
     }
-    if ((v = idl_map_get(n, "environmentVariables"))) {
-        put(c, o, "environmentVariables", inputs_of(c, v, "environmentVariables", "environment variable", what));
-    }
+    if ((v = idl_map_get(n, "runtimeArguments")))
+        put(c, o, "runtimeArguments", inputs_of(c, v, "runtimeArguments", "runtime argument", what, argument_of));
+    if ((v = idl_map_get(n, "packageArguments")))
+        put(c, o, "packageArguments", inputs_of(c, v, "packageArguments", "package argument", what, argument_of));
+    if ((v = idl_map_get(n, "environmentVariables")))
+        put(c, o, "environmentVariables",
+            inputs_of(c, v, "environmentVariables", "environment variable", what, key_value_input));
     return o;
 }
 
