@@ -39,6 +39,8 @@ static const char USAGE[] =
     "                                 DIR/NAME.TOOL.output.schema.json\n"
     "                         markdown  DIR/NAME.md: a reference page of the tools,\n"
     "                                 types, resources and prompts\n"
+    "                         server-json  DIR/NAME.server.json: the server.json of\n"
+    "                                 the MCP Registry (see the 'registry' section)\n"
     "  -o, --output DIR     the directory for --emit (default: the current directory;\n"
     "                       created when missing)\n"
     "  --check              report diagnostics only\n"
@@ -86,6 +88,7 @@ typedef struct options {
     bool emit_c;
     bool emit_mock;
     bool emit_markdown;
+    bool emit_server_json;
     bool check_only;
     bool werror;
     bool show_caret;
@@ -114,8 +117,10 @@ static int parse_emit(options *o, const char *list)
             o->emit_c = o->emit_mock = true;
         else if (strcmp(k, "markdown") == 0)
             o->emit_markdown = true;
+        else if (strcmp(k, "server-json") == 0)
+            o->emit_server_json = true;
         else
-            return usage_error("unknown --emit kind '%s' (known: c, mock, schema, markdown)", k);
+            return usage_error("unknown --emit kind '%s' (known: c, mock, schema, markdown, server-json)", k);
     }
     return 0;
 }
@@ -174,13 +179,14 @@ static int parse_args(options *o, int argc, char **argv)
             return usage_error("unknown option '%s'", a);
         }
     }
-    if (o->init && (o->input || o->print_tools || o->emit_schema || o->emit_c || o->check_only))
+    if (o->init && (o->input || o->print_tools || o->emit_schema || o->emit_c || o->emit_markdown ||
+                    o->emit_server_json || o->check_only))
         return usage_error("%s", "--init takes no input file and no other output");
     if (o->init)
         return 0;
     if (!o->input)
         return usage_error("%s", "no input file");
-    if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c || o->emit_markdown))
+    if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c || o->emit_markdown || o->emit_server_json))
         return usage_error("%s", "--check cannot be combined with --print-tools or --emit");
     return 0;
 }
@@ -474,13 +480,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcpidlc: error: cannot write the tools to standard output\n");
         status = EXIT_INPUT;
     }
-    if (status == 0 && (o.emit_schema || o.emit_c || o.emit_markdown) && !make_out_dir(o.out_dir))
+    if (status == 0 && (o.emit_schema || o.emit_c || o.emit_markdown || o.emit_server_json) && !make_out_dir(o.out_dir))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_c && !emit_c_files(cx, &o))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_markdown && !emit_file(cx, &o, MCPIDLC_MARKDOWN, NULL, "md"))
+        status = EXIT_INPUT;
+    if (status == 0 && o.emit_server_json && !emit_file(cx, &o, MCPIDLC_SERVER_JSON, NULL, "server.json"))
         status = EXIT_INPUT;
     mcpidlc_free(cx);
     return status;

@@ -14,6 +14,7 @@
 #include "emit_c.h"
 #include "emit_markdown.h"
 #include "emit_schema.h"
+#include "emit_serverjson.h"
 #include "ir.h"
 #include "node.h"
 
@@ -309,6 +310,14 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
     case MCPIDLC_MARKDOWN:
         return emit_markdown(cx->srv, cx->source_name, b) ? MCPIDLC_OK
                                                           : fail(cx, MCPIDLC_ENOMEM, "out of memory writing Markdown");
+    case MCPIDLC_SERVER_JSON: {
+        char why[1024];
+        if (!ir_registry_complete(cx->srv, why, sizeof why))
+            return fail(cx, MCPIDLC_INVALID, "cannot write server.json: %s", why);
+        return put_json(b, emit_server_json(a, cx->srv))
+                   ? MCPIDLC_OK
+                   : fail(cx, MCPIDLC_ENOMEM, "out of memory writing server.json");
+    }
     }
     return fail(cx, MCPIDLC_EUSAGE, "unknown output kind %d", (int)kind);
 }

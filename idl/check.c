@@ -1,7 +1,7 @@
 /* check.c: from the YAML tree to the checked IR.
  *
  * One pass per concern, each reporting every problem it finds with a location:
- *   1. the top level and `server` (here);
+ *   1. the top level and `server` (here), `registry` (check_registry.c);
  *   2. the names of `types` (so that types may refer to each other in any order);
  *   3. the bodies of types (check_types.c, check_fields.c), tools
  *      (check_tools.c), and resources, prompts and elicitations
@@ -18,8 +18,8 @@
 
 #include "check_int.h"
 
-static const char *const TOP_KEYS[] = {"mcpidl",  "server",      "types", "tools", "resources", "resource_templates",
-                                       "prompts", "elicitations"};
+static const char *const TOP_KEYS[] = {"mcpidl",  "server",       "types",   "tools", "resources", "resource_templates",
+                                       "prompts", "elicitations", "registry"};
 static const char *const SERVER_KEYS[] = {"name",           "version", "title",        "instructions", "c_prefix",
                                           "schema_dialect", "cache",   "list_changed", "scopes"};
 
@@ -101,6 +101,7 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
             ck_scalar_text(version));
 
     parse_server(&c, root);
+    ck_registry(&c, root);
     const idl_node *types = ck_section(&c, root, "types", "definition");
     ck_declare_types(&c, types);
     ck_define_types(&c, types);

@@ -11,6 +11,7 @@
  *   check_file.c     whole-file checks: finite types, by-value cycles, C names
  *   check_beyond.c   resources, resource templates, prompts, elicitations
  *   check_meta.c     header, task, cache, list_changed, scopes, schema_extra
+ *   check_registry.c the `registry` section (server.json)
  */
 #ifndef MCPIDL_IDL_CHECK_INT_H
 #define MCPIDL_IDL_CHECK_INT_H
@@ -266,5 +267,10 @@ typedef enum ck_extra_site { CK_EXTRA_TOOL, CK_EXTRA_TYPE, CK_EXTRA_FIELD } ck_e
 /* The 'schema_extra' of mapping `body` as a JSON object, or NULL (absent,
  * empty, or after an error). */
 const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_site site, const char *what);
+
+/* ---------------------------------------------------------------- check_registry.c */
+
+/* The `registry` section, once the server is read. */
+void ck_registry(checker *c, const idl_node *root);
 
 #endif

@@ -261,6 +261,23 @@ typedef struct ir_elicitation {
     idl_loc loc;
 } ir_elicitation;
 
+/* The `registry:` section: what the MCP Registry's server.json takes beyond
+ * the server's name, title and version (mcpidlc --emit=server-json). The
+ * lists and the repository are JSON values checked against the registry's
+ * schema, their keys in the order server.json writes them, defaults filled in
+ * (a package's version, its stdio transport). */
+typedef struct ir_registry {
+    bool present;               /* the file has a `registry:` mapping */
+    idl_loc loc;                /* the key `registry` */
+    const char *name;           /* reverse-DNS OWNER/NAME, or NULL (the server's name then) */
+    const char *description;    /* NULL when absent */
+    const char *website_url;    /* NULL when absent */
+    const mcp_json *repository; /* an object, or NULL */
+    const mcp_json *icons;      /* arrays, or NULL */
+    const mcp_json *packages;
+    const mcp_json *remotes;
+} ir_registry;
+
 typedef struct ir_server {
     const char *name;
     const char *version;
@@ -283,7 +300,20 @@ typedef struct ir_server {
     size_t nprompts;
     ir_elicitation *elicitations;
     size_t nelicitations;
+    ir_registry registry;
 } ir_server;
+
+/* Whether server.json can be written for srv; if not, why (its name is not
+ * reverse-DNS and no registry name is given, it has no description, ...) in
+ * msg[0..cap): one sentence per problem. */
+bool ir_registry_complete(const ir_server *srv, char *msg, size_t cap);
+/* The name and the description server.json publishes (NULL when missing). */
+const char *ir_registry_name(const ir_server *srv);
+const char *ir_registry_description(const ir_server *srv);
+/* Whether s is a registry name: ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$, 3 to 200 characters. */
+bool ir_registry_name_ok(const char *s);
+/* The number of characters (code points) of UTF-8 text s. */
+size_t ir_utf8_length(const char *s);
 
 typedef struct idl_options {
     bool warnings_as_errors;

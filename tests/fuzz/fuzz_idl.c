@@ -11,6 +11,7 @@
 #include "emit_c.h"
 #include "emit_markdown.h"
 #include "emit_schema.h"
+#include "emit_serverjson.h"
 #include "fuzz_util.h"
 #include "ir.h"
 #include "mcpidl/json.h"
@@ -81,6 +82,18 @@ static void emit(mcp_arena *a, const ir_server *srv)
     FUZZ_CHECK(emit_markdown(srv, "fuzz.mcp.yaml", &md));
     FUZZ_CHECK(md.len > 1 && md.data[md.len - 1] == '\n' && md.data[md.len - 2] != '\n');
     mcp_buf_free(&md);
+    /* server.json: written whenever the IR has what it needs, and then with a
+     * registry name and a description of at most 100 characters. */
+    char why[512];
+    if (ir_registry_complete(srv, why, sizeof why)) {
+        mcp_json *doc = emit_server_json(a, srv);
+        FUZZ_CHECK(doc && ir_registry_name_ok(mcp_json_get(doc, "name")->s));
+        FUZZ_CHECK(ir_utf8_length(mcp_json_get(doc, "description")->s) <= 100);
+        mcp_buf sj;
+        mcp_buf_init(&sj);
+        FUZZ_CHECK(mcp_json_write(&sj, doc, 2));
+        mcp_buf_free(&sj);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -51,6 +51,8 @@ def idl_corpus():
         write("fuzz_idl", "diag-" + os.path.basename(path), open(path, "rb").read())
     for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.mcp.yaml"))):
         write("fuzz_idl", "example-" + os.path.basename(path), open(path, "rb").read())
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "serverjson", "*.mcp.yaml"))):
+        write("fuzz_idl", "serverjson-" + os.path.basename(path), open(path, "rb").read())
 
 
 TYPE_RE = re.compile(r"(?:returns|type):\s*(\"[^\"]*\"|'[^']*'|[^{#\n,}][^#\n,}]*)")

@@ -126,6 +126,50 @@ START_TEST(compile_and_emit)
 }
 END_TEST
 
+/* server.json: refused, with each missing part named, for a source that
+ * lacks them (WEATHER: no reverse-DNS name, no description); written, with
+ * the package's version taken from the server, once they are given. */
+START_TEST(server_json)
+{
+    mcpidlc_context *cx = mcpidlc_new(NULL);
+    ck_assert_ptr_nonnull(cx);
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "weather.mcp.yaml", WEATHER, sizeof WEATHER - 1), MCPIDLC_OK);
+    static sink s;
+    ck_assert_int_eq(emit(cx, MCPIDLC_SERVER_JSON, NULL, &s), MCPIDLC_INVALID);
+    ck_assert_uint_eq(s.len, 0);
+    ck_assert_ptr_nonnull(strstr(mcpidlc_message(cx), "cannot write server.json: the server's name 'weather' is not"));
+    ck_assert_ptr_nonnull(strstr(mcpidlc_message(cx), "server.json needs a description"));
+
+    static const char PUBLISHED[] = "mcpidl: 1\n"
+                                    "server: {name: weather, version: \"1.2.0\", title: Weather}\n"
+                                    "registry:\n"
+                                    "  name: com.example/weather\n"
+                                    "  description: The weather.\n"
+                                    "  packages: [{registryType: pypi, identifier: example-weather}]\n";
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "weather.mcp.yaml", PUBLISHED, sizeof PUBLISHED - 1), MCPIDLC_OK);
+    ck_assert_int_eq(emit(cx, MCPIDLC_SERVER_JSON, NULL, &s), MCPIDLC_OK);
+    ck_assert_str_eq(s.data, "{\n"
+                             "  \"$schema\": "
+                             "\"https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json\",\n"
+                             "  \"name\": \"com.example/weather\",\n"
+                             "  \"title\": \"Weather\",\n"
+                             "  \"description\": \"The weather.\",\n"
+                             "  \"version\": \"1.2.0\",\n"
+                             "  \"packages\": [\n"
+                             "    {\n"
+                             "      \"registryType\": \"pypi\",\n"
+                             "      \"identifier\": \"example-weather\",\n"
+                             "      \"version\": \"1.2.0\",\n"
+                             "      \"transport\": {\n"
+                             "        \"type\": \"stdio\"\n"
+                             "      }\n"
+                             "    }\n"
+                             "  ]\n"
+                             "}\n");
+    mcpidlc_free(cx);
+}
+END_TEST
+
 START_TEST(usage_errors)
 {
     mcpidlc_context *cx = mcpidlc_new(NULL);
@@ -302,6 +346,7 @@ int main(void)
     Suite *s = suite_create("mcpidlc");
     TCase *t = tcase_create("library");
     tcase_add_test(t, compile_and_emit);
+    tcase_add_test(t, server_json);
     tcase_add_test(t, usage_errors);
     tcase_add_test(t, diagnostics);
     tcase_add_test(t, files);

@@ -128,6 +128,8 @@ typedef enum mcpidlc_output {
     MCPIDLC_C_SOURCE,      /* NAME.mcp.c: the descriptors and tables the runtime serves */
     MCPIDLC_C_MOCK,        /* NAME.mock.c: handlers answering with canned JSON, and a main() */
     MCPIDLC_MARKDOWN,      /* NAME.md: a reference page of the tools, types, resources and prompts */
+    MCPIDLC_SERVER_JSON,   /* NAME.server.json: the MCP Registry's server.json (MCPIDLC_INVALID, with
+                            * the reason in mcpidlc_message, when the source lacks what it needs) */
 } mcpidlc_output;
 
 /* Receives an output in one or more consecutive pieces; false stops it. */
