@@ -205,8 +205,9 @@ int mcp_task_create25(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argum
 void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool tasks25);
 /* Whether a session of this revision has 2025-11-25's experimental tasks. */
 bool mcp_version_has_tasks25(const char *version);
-/* The server's Implementation object: {"name","title"?,"version"}. */
-void mcp_server_info_write(mcp_buf *r, const mcp_server *srv);
+/* The server's Implementation object: {"name","title"?,"version"}, and when
+ * `full` its "description", "icons" and "websiteUrl" too. */
+void mcp_server_info_write(mcp_buf *r, const mcp_server *srv, bool full);
 /* Whether a tool of the server can run as a task. */
 bool mcp_server_has_tasks(const mcp_server *srv);
 

@@ -18,6 +18,7 @@
 struct mcp_runtime {
     mcp_env env;
     mcp_buf server_info; /* env.server_info's text */
+    mcp_buf meta_full;   /* env.meta_full's */
     mcp_seal_key state_key;
     mcp_logger log;
     mcp_methods_state *mstate;
@@ -34,6 +35,26 @@ static bool set_flags(int fd)
     int fd_fl = fcntl(fd, F_GETFD);
     return fl >= 0 && fd_fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 &&
            fcntl(fd, F_SETFD, fd_fl | FD_CLOEXEC) == 0;
+}
+
+/* env.meta_full: the whole serverInfo, then the members of the server's
+ * own _meta (an object's text). False when out of memory. */
+static bool write_meta_full(mcp_buf *b, const mcp_server *srv)
+{
+    mcp_buf_puts(b, "\"" MCP_META_SERVER_INFO "\":");
+    mcp_server_info_write(b, srv, true);
+    const char *open = srv->meta ? strchr(srv->meta, '{') : NULL;
+    const char *close = srv->meta ? strrchr(srv->meta, '}') : NULL;
+    if (open && close && close > open) {
+        const char *in = open + 1;
+        while (in < close && (*in == ' ' || *in == '\n' || *in == '\t' || *in == '\r'))
+            in++;
+        if (in < close) {
+            mcp_buf_putc(b, ',');
+            mcp_buf_put(b, in, (size_t)(close - in));
+        }
+    }
+    return !b->oom;
 }
 
 /* The key of requestState: the file's, or a random one. */
@@ -77,6 +98,7 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     rt->env.rt = rt;
     /* Modern results: who answers, and how long lists may be kept. */
     mcp_buf_init(&rt->server_info);
+    mcp_buf_init(&rt->meta_full);
     rt->env.cache_ttl_ms = MCP_DEFAULT_TTL_MS;
     rt->env.cache_scope = "public";
     const char *why = NULL;
@@ -88,8 +110,9 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
         why = strerror(errno);
     } else if (!load_state_key(rt, key_why, sizeof key_why)) {
         why = key_why;
-    } else if (mcp_server_info_write(&rt->server_info, server),
-               rt->server_info.oom || !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
+    } else if (mcp_server_info_write(&rt->server_info, server, false), rt->server_info.oom ||
+               !write_meta_full(&rt->meta_full, server) ||
+               !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
     } else if (rt->env.opt.workers > 0 && !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
         why = "cannot start the worker threads";
@@ -100,6 +123,7 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
         return NULL;
     }
     rt->env.server_info = rt->server_info.data;
+    rt->env.meta_full = rt->meta_full.data;
     if (server->cache.set) {
         rt->env.cache_ttl_ms = server->cache.ttl_ms;
         rt->env.cache_scope = server->cache.private_scope ? "private" : "public";
@@ -117,6 +141,7 @@ void mcp_runtime_free(mcp_runtime *rt)
     mcp_pool_shutdown(rt->pool);
     mcp_methods_state_free(rt->mstate);
     mcp_buf_free(&rt->server_info);
+    mcp_buf_free(&rt->meta_full);
     memset(&rt->state_key, 0, sizeof rt->state_key);
     for (int i = 0; i < 2; i++) {
         if (rt->stop_pipe[i] >= 0)
