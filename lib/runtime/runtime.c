@@ -197,6 +197,32 @@ void mcp_runtime_list_changed(mcp_runtime *rt, mcp_list_kind which)
     mcp_listeners_list_changed(mcp_methods_listeners(rt->mstate), rt->env.server, which);
 }
 
+static bool enable(mcp_runtime *rt, mcp_list_kind kind, const char *name, bool enabled)
+{
+    if (!rt || !name)
+        return false;
+    int r = mcp_methods_enable(rt->mstate, kind, name, enabled);
+    /* The lists already say it when the notification goes. */
+    if (r == MCP_ENABLE_CHANGED)
+        mcp_runtime_list_changed(rt, kind);
+    return r >= 0;
+}
+
+bool mcp_runtime_tool_enable(mcp_runtime *rt, const char *name, bool enabled)
+{
+    return enable(rt, MCP_LIST_KIND_TOOLS, name, enabled);
+}
+
+bool mcp_runtime_resource_enable(mcp_runtime *rt, const char *name, bool enabled)
+{
+    return enable(rt, MCP_LIST_KIND_RESOURCES, name, enabled);
+}
+
+bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled)
+{
+    return enable(rt, MCP_LIST_KIND_PROMPTS, name, enabled);
+}
+
 mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx)
 {
     return mcp_session_create(&rt->env, sink, sink_ctx);
