@@ -20,9 +20,9 @@
 
 static const char *const TOP_KEYS[] = {"mcpidl",  "server",      "types", "tools", "resources", "resource_templates",
                                        "prompts", "elicitations"};
-static const char *const SERVER_KEYS[] = {"name",         "version",  "title",          "instructions", "c_prefix",
-                                          "schema_dialect", "cache", "list_changed", "scopes", "description",
-                                          "websiteUrl",     "icons", "_meta"};
+static const char *const SERVER_KEYS[] = {"name",           "version", "title",        "instructions", "c_prefix",
+                                          "schema_dialect", "cache",   "list_changed", "scopes",       "description",
+                                          "websiteUrl",     "icons",   "_meta"};
 
 /* `server`: its name and version, and the C prefix of the generated names. */
 static void parse_server(checker *c, const idl_node *root)

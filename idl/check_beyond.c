@@ -18,10 +18,10 @@
 #include "internal/uritemplate.h"
 #include "internal/utf8.h"
 
-static const char *const RESOURCE_KEYS[] = {"uri",  "title",  "description", "mimeType", "text",  "blob",
-                                            "c_name", "cache", "scopes",     "icons",    "_meta"};
-static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title",  "description", "mimeType", "complete",
-                                            "c_name",      "cache",  "scopes",      "icons",    "_meta"};
+static const char *const RESOURCE_KEYS[] = {"uri",    "title", "description", "mimeType", "text", "blob",
+                                            "c_name", "cache", "scopes",      "icons",    "_meta"};
+static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title", "description", "mimeType", "complete",
+                                            "c_name",      "cache", "scopes",      "icons",    "_meta"};
 static const char *const PROMPT_KEYS[] = {"description", "title",  "arguments", "complete",
                                           "c_name",      "scopes", "icons",     "_meta"};
 static const char *const ARG_KEYS[] = {"description", "title", "required", "c_name"};

@@ -49,8 +49,7 @@ static const char *absolute_uri(checker *c, const idl_node *v, const char *key, 
     if (!ck_string(c, v, mcp_arena_printf(c->a, "'%s' of %s", key, what)))
         return NULL;
     if (!ck_has_scheme(v->str)) {
-        ERR(c, v->loc, "'%s' of %s must be an absolute URI with a scheme (like %s), not '%s'", key, what, like,
-            v->str);
+        ERR(c, v->loc, "'%s' of %s must be an absolute URI with a scheme (like %s), not '%s'", key, what, like, v->str);
         return NULL;
     }
     size_t bad = uri_bad_at(v->str, v->len);

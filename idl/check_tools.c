@@ -10,8 +10,8 @@
 #include "check_int.h"
 
 static const char *const TOOL_KEYS[] = {
-    "description", "title",  "params", "extra",        "returns", "structured_output",
-    "annotations", "c_name", "task",   "schema_extra", "scopes", "icons", "_meta"};
+    "description", "title",        "params", "extra", "returns", "structured_output", "annotations", "c_name",
+    "task",        "schema_extra", "scopes", "icons", "_meta"};
 static const char *const RETURNS_KEYS[] = {"type", "description", "title", "c_type", CK_CONSTRAINT_KEY_NAMES};
 static const char *const ANNOTATION_KEYS[] = {"title", "readOnlyHint", "destructiveHint", "idempotentHint",
                                               "openWorldHint"};

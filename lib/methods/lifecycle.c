@@ -130,8 +130,8 @@ static void ping_start(mcp_req *r) { mcp_req_result(r, "{}", 2); }
 const mcp_method mcp_method_initialize = {.name = "initialize",
                                           .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE | MCP_METHOD_LEGACY_ONLY,
                                           .start = initialize_start};
-const mcp_method mcp_method_discover = {
-    .name = "server/discover", .flags = MCP_METHOD_MODERN_ONLY | MCP_METHOD_CACHEABLE | MCP_METHOD_FULL_INFO,
-    .start = discover_start};
+const mcp_method mcp_method_discover = {.name = "server/discover",
+                                        .flags = MCP_METHOD_MODERN_ONLY | MCP_METHOD_CACHEABLE | MCP_METHOD_FULL_INFO,
+                                        .start = discover_start};
 const mcp_method mcp_method_ping = {
     .name = "ping", .flags = MCP_METHOD_EARLY | MCP_METHOD_LEGACY_ONLY, .start = ping_start};

@@ -34,11 +34,11 @@ typedef struct tool_ref {
 struct mcp_methods_state {
     const mcp_server *srv;
     size_t page_size;
-    pthread_mutex_t mu;      /* lists[] and the listings' refs */
-    pthread_mutex_t change;  /* one change of what is enabled at a time */
-    mcp_listing *lists[4];   /* MCP_LIST_*: the current rendering of each */
-    atomic_bool *off[4];     /* MCP_LIST_*: per item of the table, disabled */
-    tool_ref *tools;         /* sorted by name */
+    pthread_mutex_t mu;     /* lists[] and the listings' refs */
+    pthread_mutex_t change; /* one change of what is enabled at a time */
+    mcp_listing *lists[4];  /* MCP_LIST_*: the current rendering of each */
+    atomic_bool *off[4];    /* MCP_LIST_*: per item of the table, disabled */
+    tool_ref *tools;        /* sorted by name */
     size_t ntools;
     mcp_subs *subs;
     mcp_listeners *listeners;

@@ -145,7 +145,8 @@ static bool find_served(const mcp_methods_state *st, const mcp_server *srv, cons
     }
     for (size_t i = 0; i < srv->ntemplates; i++) {
         const mcp_resource_template *tp = &srv->templates[i];
-        if (!mcp_item_off(st, MCP_LIST_TEMPLATES, i) && mcp_uri_template_match(tp->uri_template, uri, a, v, tp->nvars)) {
+        if (!mcp_item_off(st, MCP_LIST_TEMPLATES, i) &&
+            mcp_uri_template_match(tp->uri_template, uri, a, v, tp->nvars)) {
             *t = tp;
             *vars = v;
             return true;
@@ -193,7 +194,8 @@ static void read_start(mcp_req *r)
     read_data *d = mcp_arena_alloc(mcp_req_arena(r), sizeof *d);
     const char **vars = NULL;
     bool oom = !d;
-    if (d && find_served(mcp_req_methods(r), mcp_req_env(r)->server, uri->s, mcp_req_arena(r), &d->resource, &d->tmpl, &vars, &oom)) {
+    if (d && find_served(mcp_req_methods(r), mcp_req_env(r)->server, uri->s, mcp_req_arena(r), &d->resource, &d->tmpl,
+                         &vars, &oom)) {
         d->vars = vars;
         d->uri = uri->s;
         mcp_req_run(r, d);

@@ -110,9 +110,9 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
         why = strerror(errno);
     } else if (!load_state_key(rt, key_why, sizeof key_why)) {
         why = key_why;
-    } else if (mcp_server_info_write(&rt->server_info, server, false), rt->server_info.oom ||
-               !write_meta_full(&rt->meta_full, server) ||
-               !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
+    } else if (mcp_server_info_write(&rt->server_info, server, false),
+               rt->server_info.oom || !write_meta_full(&rt->meta_full, server) ||
+                   !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
     } else if (rt->env.opt.workers > 0 && !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
         why = "cannot start the worker threads";

@@ -50,8 +50,8 @@ mcp_status display_prompt_hello(mcp_call *call) { return mcp_content_text(call, 
 #define RESULT(id, result) "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":" result "}"
 #define NOTE(kind) "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/" kind "/list_changed\"}"
 /* The _meta of a 2026-07-28 request. */
-#define MODERN_META                                                                                                    \
-    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                                           \
+#define MODERN_META \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
     "\"io.modelcontextprotocol/clientCapabilities\":{}}"
 
 static mcp_runtime *rt;
@@ -110,25 +110,25 @@ static void teardown(void) { cap_reset(); }
 
 /* ---------------------------------------------------------------- what is published */
 
-#define SERVER_INFO                                                                                                    \
-    "{\"name\":\"display\",\"title\":\"Display\",\"version\":\"1.0.0\",\"description\":\"Shows what clients may "       \
-    "show.\",\"icons\":[{\"src\":\"https://example.com/display.png\",\"mimeType\":\"image/png\",\"sizes\":[\"48x48\","  \
+#define SERVER_INFO \
+    "{\"name\":\"display\",\"title\":\"Display\",\"version\":\"1.0.0\",\"description\":\"Shows what clients may " \
+    "show.\",\"icons\":[{\"src\":\"https://example.com/display.png\",\"mimeType\":\"image/png\",\"sizes\":[\"48x48\"," \
     "\"96x96\"],\"theme\":\"light\"}],\"websiteUrl\":\"https://example.com/display\"}"
 
-#define GREET_ENTRY_TAIL                                                                                               \
-    "\"annotations\":{\"title\":\"Greet\",\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"    \
-    "\"openWorldHint\":false},\"icons\":[{\"src\":\"data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=\",\"mimeType\":"      \
-    "\"image/svg+xml\",\"sizes\":[\"any\"],\"theme\":\"dark\"}],\"_meta\":{\"com.example/ui\":{\"color\":\"blue\","   \
+#define GREET_ENTRY_TAIL \
+    "\"annotations\":{\"title\":\"Greet\",\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true," \
+    "\"openWorldHint\":false},\"icons\":[{\"src\":\"data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=\",\"mimeType\":" \
+    "\"image/svg+xml\",\"sizes\":[\"any\"],\"theme\":\"dark\"}],\"_meta\":{\"com.example/ui\":{\"color\":\"blue\"," \
     "\"order\":[2,1]},\"plain\":true}}"
 
-#define READ_ME                                                                                                        \
-    "{\"name\":\"readme\",\"title\":\"Read me\",\"uri\":\"test://readme\",\"mimeType\":\"text/plain\",\"icons\":[{"   \
+#define READ_ME \
+    "{\"name\":\"readme\",\"title\":\"Read me\",\"uri\":\"test://readme\",\"mimeType\":\"text/plain\",\"icons\":[{" \
     "\"src\":\"https://example.com/readme.png\"}],\"_meta\":{\"com.example/kind\":\"doc\"}}"
-#define ITEM                                                                                                           \
-    "{\"name\":\"item\",\"title\":\"Item\",\"uriTemplate\":\"test://items/{id}\",\"icons\":[],\"_meta\":{"           \
+#define ITEM \
+    "{\"name\":\"item\",\"title\":\"Item\",\"uriTemplate\":\"test://items/{id}\",\"icons\":[],\"_meta\":{" \
     "\"com.example/kind\":\"item\"}}"
-#define HELLO                                                                                                          \
-    "{\"name\":\"hello\",\"title\":\"Hello\",\"description\":\"Says hello.\",\"icons\":[{\"src\":"                   \
+#define HELLO \
+    "{\"name\":\"hello\",\"title\":\"Hello\",\"description\":\"Says hello.\",\"icons\":[{\"src\":" \
     "\"https://example.com/hello.png\",\"sizes\":[\"16x16\"]}],\"_meta\":{\"com.example/kind\":\"prompt\"}}"
 
 START_TEST(initialize_server_info)
@@ -147,11 +147,11 @@ START_TEST(lists_carry_display)
 {
     mcp_session *s = open_session(0);
     const char *tools = ask(s, REQ(1, "tools/list", "{}"));
-    ck_assert_ptr_nonnull(strstr(tools, "{\"name\":\"greet\",\"title\":\"Greeter\",\"description\":\"Greets someone.\""));
+    ck_assert_ptr_nonnull(
+        strstr(tools, "{\"name\":\"greet\",\"title\":\"Greeter\",\"description\":\"Greets someone.\""));
     ck_assert_ptr_nonnull(strstr(tools, GREET_ENTRY_TAIL ",{\"name\":\"toggle\""));
     ck_assert_str_eq(ask(s, REQ(2, "resources/list", "{}")), RESULT(2, "{\"resources\":[" READ_ME "]}"));
-    ck_assert_str_eq(ask(s, REQ(3, "resources/templates/list", "{}")),
-                     RESULT(3, "{\"resourceTemplates\":[" ITEM "]}"));
+    ck_assert_str_eq(ask(s, REQ(3, "resources/templates/list", "{}")), RESULT(3, "{\"resourceTemplates\":[" ITEM "]}"));
     ck_assert_str_eq(ask(s, REQ(4, "prompts/list", "{}")), RESULT(4, "{\"prompts\":[" HELLO "]}"));
     close_session(s);
 }
@@ -166,8 +166,8 @@ START_TEST(discover_server_info)
     const char *saved = capture_path;
     capture_path = NULL;
     const char *d = ask(s, REQ(1, "server/discover", "{" MODERN_META "}"));
-    ck_assert_ptr_nonnull(strstr(d, "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":" SERVER_INFO
-                                    ",\"com.example/build\":42}"));
+    ck_assert_ptr_nonnull(
+        strstr(d, "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":" SERVER_INFO ",\"com.example/build\":42}"));
     const char *p = ask(s, REQ(2, "prompts/list", "{" MODERN_META "}"));
     ck_assert_ptr_nonnull(strstr(p, "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"display\","
                                     "\"title\":\"Display\",\"version\":\"1.0.0\"}}"));
@@ -273,8 +273,7 @@ START_TEST(resource_enable)
     ck_assert_str_eq(cap_at(0)->text, NOTE("resources"));
     ck_assert_str_eq(cap_at(1)->text, NOTE("resources"));
     ck_assert_str_eq(ask(s, REQ(7, "resources/list", "{}")), RESULT(7, "{\"resources\":[" READ_ME "]}"));
-    ck_assert_str_eq(ask(s, REQ(8, "resources/templates/list", "{}")),
-                     RESULT(8, "{\"resourceTemplates\":[" ITEM "]}"));
+    ck_assert_str_eq(ask(s, REQ(8, "resources/templates/list", "{}")), RESULT(8, "{\"resourceTemplates\":[" ITEM "]}"));
     ck_assert_ptr_nonnull(strstr(ask(s, REQ(9, "resources/read", "{\"uri\":\"test://items/a\"}")), "item a"));
     ck_assert(!mcp_runtime_resource_enable(rt, "hello", false)); /* a prompt, not a resource */
     close_session(s);
