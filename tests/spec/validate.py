@@ -10,7 +10,8 @@ notifications/cancelled -> CancelledNotification, sampling/createMessage ->
 CreateMessageRequest, elicitation/create -> ElicitRequest, ping -> PingRequest;
 notifications/*/list_changed -> ToolListChangedNotification (and the
 resource and prompt ones); a result with "content" -> CallToolResult (which
-checks every content block), "tools" -> ListToolsResult,
+checks every content block), "tools" -> ListToolsResult, "supportedVersions"
+-> DiscoverResult (2026-07-28),
 an empty result -> EmptyResult, an error -> JSONRPCErrorResponse (or
 JSONRPCError). Exit status 1 when a message does not validate or is of no
 known kind; the schema is the spec's own file (tests/spec/mcp-schema-*.json).
@@ -38,6 +39,7 @@ BY_RESULT_KEY = {
     "content": "CallToolResult",
     "protocolVersion": "InitializeResult",
     "tools": "ListToolsResult",
+    "supportedVersions": "DiscoverResult",
     "resources": "ListResourcesResult",
     "resourceTemplates": "ListResourceTemplatesResult",
     "contents": "ReadResourceResult",

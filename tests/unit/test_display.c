@@ -6,8 +6,9 @@
  * display/display.mcp.yaml; the test plays the client through the public
  * transport API (mcp_session_message and the session's sink).
  *
- * With an argument, every message the server sent is also written to that
- * file, one per line, for a check against the specification's JSON Schema. */
+ * With an argument, every 2025-11-25 message the server sent is also written
+ * to that file, one per line, for a check against the specification's JSON
+ * Schema; with a second, the 2026-07-28 ones to that file. */
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -159,12 +160,15 @@ END_TEST
 
 /* 2026-07-28: server/discover's _meta has the whole serverInfo and the
  * server's _meta; other results the short serverInfo. */
+/* The second argument of main: where 2026-07-28 messages go, for the
+ * 2026-07-28 schema's check (NULL: nowhere). */
+static const char *modern_path;
+
 START_TEST(discover_server_info)
 {
     mcp_session *s = open_session(0);
-    /* Not for the 2025-11-25 schema's check. */
     const char *saved = capture_path;
-    capture_path = NULL;
+    capture_path = modern_path;
     const char *d = ask(s, REQ(1, "server/discover", "{" MODERN_META "}"));
     ck_assert_ptr_nonnull(
         strstr(d, "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":" SERVER_INFO ",\"com.example/build\":42}"));
@@ -368,6 +372,12 @@ END_TEST
 int main(int argc, char **argv)
 {
     capture_start(argc, argv);
+    if (argc > 2) {
+        modern_path = argv[2];
+        FILE *f = fopen(modern_path, "w");
+        if (f)
+            fclose(f);
+    }
     Suite *su = suite_create("display");
     TCase *tc = tcase_create("display");
     tcase_add_checked_fixture(tc, setup, teardown);
