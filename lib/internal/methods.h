@@ -228,6 +228,8 @@ const mcp_server *mcp_methods_server(const mcp_methods_state *st);
  * templates) named `name`, and render their lists again. */
 enum { MCP_ENABLE_UNKNOWN = -1, MCP_ENABLE_OOM = -2, MCP_ENABLE_SAME = 0, MCP_ENABLE_CHANGED = 1 };
 int mcp_methods_enable(mcp_methods_state *st, mcp_list_kind kind, const char *name, bool on);
+/* Whether an item of that kind and name is there and enabled. */
+bool mcp_methods_enabled(const mcp_methods_state *st, mcp_list_kind kind, const char *name);
 /* The resource-side state (subscriptions) of resources.c. */
 typedef struct mcp_subs mcp_subs;
 mcp_subs *mcp_subs_new(void);

@@ -245,6 +245,21 @@ int mcp_methods_enable(mcp_methods_state *st, mcp_list_kind kind, const char *na
 
 bool mcp_item_off(const mcp_methods_state *st, int which, size_t i) { return atomic_load(&st->off[which][i]); }
 
+bool mcp_methods_enabled(const mcp_methods_state *st, mcp_list_kind kind, const char *name)
+{
+    int lists[2] = {kind == MCP_LIST_KIND_TOOLS     ? MCP_LIST_TOOLS
+                    : kind == MCP_LIST_KIND_PROMPTS ? MCP_LIST_PROMPTS
+                                                    : MCP_LIST_RESOURCES,
+                    kind == MCP_LIST_KIND_RESOURCES ? MCP_LIST_TEMPLATES : -1};
+    for (int k = 0; k < 2 && lists[k] >= 0; k++)
+        for (size_t i = 0; i < count_of(st->srv, lists[k]); i++) {
+            const char *n = item_name(st->srv, lists[k], i);
+            if (n && strcmp(n, name) == 0 && !mcp_item_off(st, lists[k], i))
+                return true;
+        }
+    return false;
+}
+
 const mcp_server *mcp_methods_server(const mcp_methods_state *st) { return st->srv; }
 
 mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_options *opt)

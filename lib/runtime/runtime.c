@@ -223,6 +223,21 @@ bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled)
     return enable(rt, MCP_LIST_KIND_PROMPTS, name, enabled);
 }
 
+bool mcp_runtime_tool_enabled(const mcp_runtime *rt, const char *name)
+{
+    return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_TOOLS, name);
+}
+
+bool mcp_runtime_resource_enabled(const mcp_runtime *rt, const char *name)
+{
+    return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_RESOURCES, name);
+}
+
+bool mcp_runtime_prompt_enabled(const mcp_runtime *rt, const char *name)
+{
+    return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_PROMPTS, name);
+}
+
 mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx)
 {
     return mcp_session_create(&rt->env, sink, sink_ctx);

@@ -196,9 +196,13 @@ START_TEST(tool_enable)
     ck_assert_str_eq(unknown, "{\"jsonrpc\":\"2.0\",\"id\":9,\"error\":{\"code\":-32602,\"message\":\"Unknown tool: "
                               "nope\"}}");
 
+    ck_assert(mcp_runtime_tool_enabled(rt, "greet"));
     cap_reset();
     ck_assert(mcp_runtime_tool_enable(rt, "greet", false));
     expect_one(NOTE("tools"));
+    ck_assert(!mcp_runtime_tool_enabled(rt, "greet"));
+    ck_assert(mcp_runtime_tool_enabled(rt, "toggle"));
+    ck_assert(!mcp_runtime_tool_enabled(rt, "nope"));
     const char *list = ask(s, REQ(1, "tools/list", "{}"));
     ck_assert(!lists_tool(list, "greet"));
     ck_assert(lists_tool(list, "toggle"));
@@ -259,9 +263,12 @@ START_TEST(resource_enable)
     snprintf(want, sizeof want, NOT_FOUND, 3, "test://readme");
     ck_assert_str_eq(ask(s, REQ(3, "resources/subscribe", "{\"uri\":\"test://readme\"}")), want);
 
+    ck_assert(!mcp_runtime_resource_enabled(rt, "readme"));
+    ck_assert(mcp_runtime_resource_enabled(rt, "item"));
     cap_reset();
     ck_assert(mcp_runtime_resource_enable(rt, "item", false));
     expect_one(NOTE("resources"));
+    ck_assert(!mcp_runtime_resource_enabled(rt, "item"));
     ck_assert_str_eq(ask(s, REQ(4, "resources/templates/list", "{}")), RESULT(4, "{\"resourceTemplates\":[]}"));
     snprintf(want, sizeof want, NOT_FOUND, 5, "test://items/a");
     ck_assert_str_eq(ask(s, REQ(5, "resources/read", "{\"uri\":\"test://items/a\"}")), want);
@@ -290,6 +297,7 @@ START_TEST(prompt_enable)
     cap_reset();
     ck_assert(mcp_runtime_prompt_enable(rt, "hello", false));
     expect_one(NOTE("prompts"));
+    ck_assert(!mcp_runtime_prompt_enabled(rt, "hello"));
     ck_assert_str_eq(ask(s, REQ(1, "prompts/list", "{}")), RESULT(1, "{\"prompts\":[]}"));
     ck_assert_str_eq(ask(s, REQ(2, "prompts/get", "{\"name\":\"hello\"}")),
                      "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,\"message\":\"Invalid params: unknown "
@@ -297,6 +305,7 @@ START_TEST(prompt_enable)
     cap_reset();
     ck_assert(mcp_runtime_prompt_enable(rt, "hello", true));
     expect_one(NOTE("prompts"));
+    ck_assert(mcp_runtime_prompt_enabled(rt, "hello"));
     ck_assert_str_eq(ask(s, REQ(3, "prompts/list", "{}")), RESULT(3, "{\"prompts\":[" HELLO "]}"));
     ck_assert_ptr_nonnull(strstr(ask(s, REQ(4, "prompts/get", "{\"name\":\"hello\"}")), "Hello."));
     close_session(s);

@@ -181,6 +181,11 @@ MCPIDL_API bool mcp_runtime_resource_enable(mcp_runtime *rt, const char *name, b
 /* The same for a prompt: prompts/list, prompts/get and the completion of its
  * arguments answer as for an unknown prompt; notifications/prompts/list_changed. */
 MCPIDL_API bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled);
+/* Whether the server has a tool (a resource or resource template; a
+ * prompt) of that name that is enabled. */
+MCPIDL_API bool mcp_runtime_tool_enabled(const mcp_runtime *rt, const char *name);
+MCPIDL_API bool mcp_runtime_resource_enabled(const mcp_runtime *rt, const char *name);
+MCPIDL_API bool mcp_runtime_prompt_enabled(const mcp_runtime *rt, const char *name);
 
 /* ---------------------------------------------------------------- embedding
  * A stdio session driven by the caller's event loop. */
