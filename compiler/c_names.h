@@ -30,7 +30,7 @@
 #include "mcpidl/buf.h"
 
 /* The ABI of the generated code (MCPIDL_ABI in mcpidl.h). */
-#define C_GENERATED_ABI 3
+#define C_GENERATED_ABI 4
 
 /* The shapes of the generated names: printf formats of the prefix and the C
  * names of declarations (a tool's, a resource's, ...), or of a C name. The

@@ -690,6 +690,41 @@ static void elicitations(twriter *w)
     }
 }
 
+/* A member of the server table holding JSON text: ",\n    .NAME = "TEXT"". */
+static void server_json_member(twriter *w, const char *member_name, const mcp_json *v)
+{
+    if (!v)
+        return;
+    mcp_buf text;
+    mcp_buf_init(&text);
+    c_json(w->n, &text, v);
+    mcp_buf_printf(w->c, ",\n    .%s = ", member_name);
+    c_string_long(w->c, text.data ? text.data : "{}", text.len, "        ");
+    if (text.oom)
+        w->n->oom = true;
+    mcp_buf_free(&text);
+}
+
+/* The rest of serverInfo (description, websiteUrl, icons) and the server's _meta. */
+static void server_display(twriter *w)
+{
+    const ir_server *srv = w->n->srv;
+    mcp_buf *c = w->c;
+    if (srv->description) {
+        mcp_buf_puts(c, ",\n    .description = ");
+        c_string_long(c, srv->description, strlen(srv->description), "        ");
+    }
+    if (srv->website_url) {
+        mcp_buf_puts(c, ",\n    .website_url = ");
+        c_string(c, srv->website_url, strlen(srv->website_url));
+    }
+    sj b = {w->n->a, false};
+    server_json_member(w, "icons", schema_icons(&b, &srv->display));
+    server_json_member(w, "meta", srv->display.meta);
+    if (b.oom)
+        w->n->oom = true;
+}
+
 bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_buf *c)
 {
     const ir_server *srv = n->srv;
@@ -758,6 +793,7 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
         mcp_buf_printf(c, ",\n    .cache = %s", cache_literal(n, &srv->cache));
     if (srv->scopes.n) /* the default of the items that name none: none is no default */
         mcp_buf_printf(c, ",\n    .scopes = %s,\n    .nscopes = %zu", scopes_literal(n, &srv->scopes), srv->scopes.n);
+    server_display(&w);
     mcp_buf_puts(c, ",\n};\n");
     return !n->oom && !c->oom;
 }

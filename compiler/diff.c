@@ -235,6 +235,31 @@ static void cmp_output(differ *d, const ir_tool *o, const ir_tool *n, const char
     d->field = (idl_loc){0, 0};
 }
 
+static bool icons_equal(const ir_display *o, const ir_display *n)
+{
+    if (o->has_icons != n->has_icons || o->nicons != n->nicons)
+        return false;
+    for (size_t i = 0; i < o->nicons; i++) {
+        const ir_icon *a = &o->icons[i], *b = &n->icons[i];
+        if (!dx_str_eq(a->src, b->src) || !dx_str_eq(a->mime_type, b->mime_type) || !dx_str_eq(a->theme, b->theme) ||
+            (a->sizes == NULL) != (b->sizes == NULL) || a->nsizes != b->nsizes)
+            return false;
+        for (size_t k = 0; k < a->nsizes; k++)
+            if (strcmp(a->sizes[k], b->sizes[k]) != 0)
+                return false;
+    }
+    return true;
+}
+
+/* Icons and _meta: what clients show or keep, never checked. */
+static void cmp_display(differ *d, idl_loc at, const char *subject, const ir_display *o, const ir_display *n)
+{
+    if (!icons_equal(o, n))
+        dx_report(d, at, K_DESCRIPTION, false, false, subject, "icons changed");
+    if ((o->meta == NULL) != (n->meta == NULL) || (o->meta && !mcp_json_equal(o->meta, n->meta)))
+        dx_report(d, at, K_DESCRIPTION, false, false, subject, "_meta changed");
+}
+
 static void cmp_tool(differ *d, const ir_tool *o, const ir_tool *n)
 {
     const char *subject = mcp_arena_printf(d->a, "tool '%s'", n->name);
@@ -251,6 +276,7 @@ static void cmp_tool(differ *d, const ir_tool *o, const ir_tool *n)
         oa->destructive_hint != na->destructive_hint || oa->idempotent_hint != na->idempotent_hint ||
         oa->open_world_hint != na->open_world_hint)
         dx_report(d, n->loc, K_DESCRIPTION, false, false, subject, "annotations changed (hints, not checked)");
+    cmp_display(d, n->loc, subject, &o->display, &n->display);
     dx_cmp_fields(d, n->name, IN, NULL, NULL, o->params, o->nparams, n->params, n->nparams, o->extra_forbid,
                   n->extra_forbid, n->loc, "parameter");
     cmp_output(d, o, n, subject);
@@ -378,6 +404,7 @@ static void same_resource(differ *d, const void *ov, const void *nv)
                   o->mime_type ? o->mime_type : "none", n->mime_type ? n->mime_type : "none");
     cmp_text(d, n->loc, subject, "description", o->description, n->description);
     cmp_text(d, n->loc, subject, "title", o->title, n->title);
+    cmp_display(d, n->loc, subject, &o->display, &n->display);
 }
 
 static void same_template(differ *d, const void *ov, const void *nv)
@@ -397,6 +424,7 @@ static void same_template(differ *d, const void *ov, const void *nv)
                   o->mime_type ? o->mime_type : "none", n->mime_type ? n->mime_type : "none");
     cmp_text(d, n->loc, subject, "description", o->description, n->description);
     cmp_text(d, n->loc, subject, "title", o->title, n->title);
+    cmp_display(d, n->loc, subject, &o->display, &n->display);
 }
 
 static void same_prompt(differ *d, const void *ov, const void *nv)
@@ -409,6 +437,7 @@ static void same_prompt(differ *d, const void *ov, const void *nv)
     }
     cmp_text(d, n->loc, subject, "description", o->description, n->description);
     cmp_text(d, n->loc, subject, "title", o->title, n->title);
+    cmp_display(d, n->loc, subject, &o->display, &n->display);
     for (size_t i = 0; i < o->nargs && !d->oom; i++) {
         const ir_prompt_arg *oa = &o->args[i], *na = NULL;
         for (size_t k = 0; k < n->nargs && !na; k++)

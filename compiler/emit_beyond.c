@@ -38,6 +38,8 @@ mcp_json *beyond_resource_entry(mcp_arena *a, const ir_resource *r)
 {
     sj b = {a, false};
     mcp_json *o = listed(&b, r->name, r->title, "uri", r->uri, r->description, r->mime_type);
+    if (o)
+        schema_display(&b, o, &r->display, true);
     return b.oom ? NULL : o;
 }
 
@@ -45,6 +47,8 @@ mcp_json *beyond_template_entry(mcp_arena *a, const ir_template *t)
 {
     sj b = {a, false};
     mcp_json *o = listed(&b, t->name, t->title, "uriTemplate", t->uri_template, t->description, t->mime_type);
+    if (o)
+        schema_display(&b, o, &t->display, true);
     return b.oom ? NULL : o;
 }
 
@@ -63,6 +67,8 @@ mcp_json *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p)
         }
         sj_add(&b, o, "arguments", args);
     }
+    if (o)
+        schema_display(&b, o, &p->display, true);
     return b.oom ? NULL : o;
 }
 

@@ -7,11 +7,13 @@
 #include "ir.h"
 #include "emit_schema.h"
 
-/* {"name","title","uri","description","mimeType"} (absent members left out). */
+/* {"name","title","uri","description","mimeType","icons","_meta"} (absent
+ * members left out). */
 mcp_json *beyond_resource_entry(mcp_arena *a, const ir_resource *r);
-/* {"name","title","uriTemplate","description","mimeType"}. */
+/* {"name","title","uriTemplate","description","mimeType","icons","_meta"}. */
 mcp_json *beyond_template_entry(mcp_arena *a, const ir_template *t);
-/* {"name","title","description","arguments":[{"name","title","description","required"}]}. */
+/* {"name","title","description","arguments":[{"name","title","description","required"}],
+ * "icons","_meta"}. */
 mcp_json *beyond_prompt_entry(mcp_arena *a, const ir_prompt *p);
 /* {"type":"object","properties":{...},"required":[...]}: MCP's restricted
  * form schema (elicitation/create's requestedSchema). */

@@ -551,7 +551,43 @@ mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t)
         sj_add(&e->b, ex, "taskSupport", sj_str(a, t->task == IR_TASK_REQUIRED ? "required" : "optional"));
         sj_add(&e->b, o, "execution", ex);
     }
+    schema_display(&e->b, o, &t->display, true);
     return e->b.oom ? NULL : o;
+}
+
+mcp_json *schema_icons(sj *b, const ir_display *d)
+{
+    if (!d->has_icons)
+        return NULL;
+    mcp_json *arr = mcp_json_new_array(b->a);
+    for (size_t i = 0; arr && i < d->nicons; i++) {
+        const ir_icon *ic = &d->icons[i];
+        mcp_json *o = mcp_json_new_object(b->a);
+        if (ic->src)
+            sj_add(b, o, "src", sj_str(b->a, ic->src));
+        if (ic->mime_type)
+            sj_add(b, o, "mimeType", sj_str(b->a, ic->mime_type));
+        if (ic->sizes) {
+            mcp_json *sizes = mcp_json_new_array(b->a);
+            for (size_t k = 0; k < ic->nsizes; k++)
+                sj_push(b, sizes, sj_str(b->a, ic->sizes[k]));
+            sj_add(b, o, "sizes", sizes);
+        }
+        if (ic->theme)
+            sj_add(b, o, "theme", sj_str(b->a, ic->theme));
+        sj_push(b, arr, o);
+    }
+    if (!arr)
+        b->oom = true;
+    return arr;
+}
+
+void schema_display(sj *b, mcp_json *o, const ir_display *d, bool with_meta)
+{
+    if (d->has_icons)
+        sj_add(b, o, "icons", schema_icons(b, d));
+    if (with_meta && d->meta)
+        sj_add(b, o, "_meta", mcp_json_copy(b->a, d->meta));
 }
 
 mcp_json *schema_tools_list(schema_emitter *e)

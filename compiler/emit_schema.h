@@ -62,8 +62,14 @@ mcp_json *schema_input(schema_emitter *e, const ir_tool *t);
 /* The outputSchema of a tool, or NULL when it publishes none. */
 mcp_json *schema_output(schema_emitter *e, const ir_tool *t);
 /* One entry of tools/list: name, title, description, inputSchema, outputSchema,
- * annotations, execution, in that order, absent keys omitted. */
+ * annotations, execution, icons, _meta, in that order, absent keys omitted. */
 mcp_json *schema_tool_entry(schema_emitter *e, const ir_tool *t);
+/* The icons of d (MCP's Icon: src, mimeType, sizes, theme) as an array,
+ * NULL when there are none to publish. */
+mcp_json *schema_icons(sj *b, const ir_display *d);
+/* "icons" and "_meta" of d, at the end of a list entry (or of serverInfo:
+ * icons only), each when it has one. */
+void schema_display(sj *b, mcp_json *o, const ir_display *d, bool with_meta);
 /* The whole tools/list array. */
 mcp_json *schema_tools_list(schema_emitter *e);
 

@@ -21,7 +21,8 @@
 static const char *const TOP_KEYS[] = {"mcpidl",  "server",       "types",   "tools", "resources", "resource_templates",
                                        "prompts", "elicitations", "registry"};
 static const char *const SERVER_KEYS[] = {"name",           "version", "title",        "instructions", "c_prefix",
-                                          "schema_dialect", "cache",   "list_changed", "scopes"};
+                                          "schema_dialect", "cache",   "list_changed", "scopes",       "description",
+                                          "websiteUrl",     "icons",   "_meta"};
 
 /* `server`: its name and version, and the C prefix of the generated names. */
 static void parse_server(checker *c, const idl_node *root)
@@ -62,6 +63,7 @@ static void parse_server(checker *c, const idl_node *root)
         s->instructions = ck_string(c, v, "the server's 'instructions'");
     if ((v = idl_map_get(server, "schema_dialect")))
         s->schema_dialect = ck_string(c, v, "'schema_dialect'");
+    ck_server_display(c, server);
     ck_cache_of(c, server, "the server", false, &s->cache);
     ck_scopes_of(c, server, "the server", &s->scopes);
     if ((v = idl_map_get(server, "c_prefix")) && ck_string(c, v, "'c_prefix'")) {

@@ -18,11 +18,12 @@
 #include "internal/uritemplate.h"
 #include "internal/utf8.h"
 
-static const char *const RESOURCE_KEYS[] = {"uri",  "title",  "description", "mimeType", "text",
-                                            "blob", "c_name", "cache",       "scopes"};
-static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title",  "description", "mimeType",
-                                            "complete",    "c_name", "cache",       "scopes"};
-static const char *const PROMPT_KEYS[] = {"description", "title", "arguments", "complete", "c_name", "scopes"};
+static const char *const RESOURCE_KEYS[] = {"uri",    "title", "description", "mimeType", "text", "blob",
+                                            "c_name", "cache", "scopes",      "icons",    "_meta"};
+static const char *const TEMPLATE_KEYS[] = {"uriTemplate", "title", "description", "mimeType", "complete",
+                                            "c_name",      "cache", "scopes",      "icons",    "_meta"};
+static const char *const PROMPT_KEYS[] = {"description", "title",  "arguments", "complete",
+                                          "c_name",      "scopes", "icons",     "_meta"};
 static const char *const ARG_KEYS[] = {"description", "title", "required", "c_name"};
 static const char *const ELICIT_KEYS[] = {"message", "fields", "c_name"};
 static const char *const FORM_KEYS[] = {"type",      "values",  "multiple", "enum_names", "description",
@@ -73,22 +74,6 @@ static bool name_ok(checker *c, const idl_node *key, const char *kind)
         return false;
     }
     return true;
-}
-
-/* A URI must at least have a scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"). */
-static bool has_scheme(const char *s)
-{
-    if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
-        return false;
-    for (size_t i = 1; s[i]; i++) {
-        char ch = s[i];
-        if (ch == ':')
-            return true;
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '+' ||
-              ch == '-' || ch == '.'))
-            return false;
-    }
-    return false;
 }
 
 /* Standard base64 (RFC 4648 section 4, padded): the offset of the first byte
@@ -211,7 +196,7 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
         if (!idl_map_get(body, "uriTemplate")) /* else the hint above said it */
             ERR(c, p->key->loc, "resource '%s' has no 'uri' (its address, like test://name)", r->name);
     } else if (ck_string(c, uri, "'uri'")) {
-        if (!has_scheme(uri->str))
+        if (!ck_has_scheme(uri->str))
             ERR(c, uri->loc,
                 "'uri' of resource '%s' must be an absolute URI with a scheme (like test://name), not '%s'", r->name,
                 uri->str);
@@ -247,6 +232,7 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
     snprintf(what, sizeof what, "resource '%s'", r->name);
     ck_cache_of(c, body, what, true, &r->cache);
     ck_scopes_of(c, body, what, &r->scopes);
+    ck_display_of(c, body, what, &r->display);
 }
 
 static void parse_resources(checker *c, const idl_node *root)
@@ -312,7 +298,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
         const char *err = NULL;
         if (!mcp_uri_template_check(ut->str, &nvars, &err, &off)) {
             ERR(c, ck_loc_in_scalar(c, ut, off), "invalid uriTemplate of resource template '%s': %s", t->name, err);
-        } else if (!has_scheme(ut->str)) {
+        } else if (!ck_has_scheme(ut->str)) {
             ERR(c, ut->loc, "'uriTemplate' of resource template '%s' must start with a scheme (like test://), not '%s'",
                 t->name, ut->str);
         } else if (nvars == 0) {
@@ -343,6 +329,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
     t->mime_type = optional_string(c, body, "mimeType");
     ck_cache_of(c, body, what, true, &t->cache);
     ck_scopes_of(c, body, what, &t->scopes);
+    ck_display_of(c, body, what, &t->display);
     if (t->uri_template)
         t->complete = parse_complete(c, idl_map_get(body, "complete"), t->vars, t->var_c_names, t->nvars, what,
                                      "uriTemplate variables", &t->ncomplete);
@@ -385,6 +372,7 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
             pr->name, desc ? "an empty" : "no");
     pr->title = optional_string(c, body, "title");
     ck_scopes_of(c, body, what, &pr->scopes);
+    ck_display_of(c, body, what, &pr->display);
     const idl_node *args = idl_map_get(body, "arguments");
     const char **names = NULL;
     if (args && args->kind != IDL_NODE_NULL) {

@@ -12,6 +12,8 @@
  *   check_beyond.c   resources, resource templates, prompts, elicitations
  *   check_meta.c     header, task, cache, list_changed, scopes, schema_extra
  *   check_registry.c the `registry` section (server.json)
+
+ *   check_display.c  icons and _meta of what is listed; the server's description and websiteUrl
  */
 #ifndef MCPIDL_IDL_CHECK_INT_H
 #define MCPIDL_IDL_CHECK_INT_H
@@ -264,6 +266,10 @@ void ck_scopes_of(checker *c, const idl_node *body, const char *what, ir_scopes 
 /* Where a schema_extra is merged: the root of a tool's inputSchema, a named
  * type's schema, a property's schema. */
 typedef enum ck_extra_site { CK_EXTRA_TOOL, CK_EXTRA_TYPE, CK_EXTRA_FIELD } ck_extra_site;
+/* Whether the YAML value n is one JSON can carry: no infinite or NaN float,
+ * no integer beyond 64 bits. Reports the first one found, as inside key `key`
+ * of `what`. The loader bounds the depth. */
+bool ck_json_value_ok(checker *c, const idl_node *n, const char *key, const char *what);
 /* The 'schema_extra' of mapping `body` as a JSON object, or NULL (absent,
  * empty, or after an error). */
 const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_site site, const char *what);
@@ -272,5 +278,15 @@ const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_si
 
 /* The `registry` section, once the server is read. */
 void ck_registry(checker *c, const idl_node *root);
+
+/* ---------------------------------------------------------------- check_display.c */
+
+/* The 'icons' and '_meta' of mapping `body` (`what` names it: "tool 'x'"). */
+void ck_display_of(checker *c, const idl_node *body, const char *what, ir_display *out);
+/* The server's 'description', 'websiteUrl', 'icons' and '_meta'. */
+void ck_server_display(checker *c, const idl_node *server);
+/* Whether s starts with a URI scheme and its ':' (RFC 3986: ALPHA *( ALPHA /
+ * DIGIT / "+" / "-" / "." ) ":"). */
+bool ck_has_scheme(const char *s);
 
 #endif

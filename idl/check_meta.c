@@ -341,32 +341,29 @@ static const struct {
 
 static const char *const CONSTRAINT_KEYS[] = {CK_CONSTRAINT_KEY_NAMES};
 
-/* Whether the YAML value n is one JSON can carry: no infinite or NaN float,
- * no integer beyond 64 bits. Reports the first one found. The loader bounds
- * the depth. */
-static bool json_value_ok(checker *c, const idl_node *n, const char *what)
+bool ck_json_value_ok(checker *c, const idl_node *n, const char *key, const char *what)
 {
     switch (n->kind) {
     case IDL_NODE_FLOAT:
         if (!isfinite(n->v.f) || n->overflow) {
-            ERR(c, n->loc, "'schema_extra' of %s holds the float %s, which JSON cannot carry", what, n->str);
+            ERR(c, n->loc, "'%s' of %s holds the float %s, which JSON cannot carry", key, what, n->str);
             return false;
         }
         return true;
     case IDL_NODE_INT:
         if (n->overflow) {
-            ERR(c, n->loc, "'schema_extra' of %s holds the integer %s, which does not fit in 64 bits", what, n->str);
+            ERR(c, n->loc, "'%s' of %s holds the integer %s, which does not fit in 64 bits", key, what, n->str);
             return false;
         }
         return true;
     case IDL_NODE_SEQ:
         for (size_t i = 0; i < n->n; i++)
-            if (!json_value_ok(c, n->items[i], what))
+            if (!ck_json_value_ok(c, n->items[i], key, what))
                 return false;
         return true;
     case IDL_NODE_MAP:
         for (size_t i = 0; i < n->n; i++)
-            if (!json_value_ok(c, n->pairs[i].value, what))
+            if (!ck_json_value_ok(c, n->pairs[i].value, key, what))
                 return false;
         return true;
     default:
@@ -406,7 +403,7 @@ const mcp_json *ck_schema_extra_of(checker *c, const idl_node *body, ck_extra_si
             ERR(c, k->loc, "a key of 'schema_extra' cannot contain a NUL character");
             ok = false;
         }
-        if (!json_value_ok(c, m->pairs[i].value, what))
+        if (!ck_json_value_ok(c, m->pairs[i].value, "schema_extra", what))
             ok = false;
     }
     return ok && m->n ? ck_value(c, m) : NULL;

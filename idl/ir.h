@@ -101,6 +101,27 @@ typedef struct ir_cache {
     int64_t ttl_ms;     /* >= 0 */
 } ir_cache;
 
+/* An icon a client may show beside a tool, resource, template, prompt or the
+ * server (MCP's Icon, from `icons:`). */
+typedef struct ir_icon {
+    const char *src;       /* a URI: https:, http:, data: ... */
+    const char *mime_type; /* NULL when absent */
+    const char **sizes;    /* "48x48", "any"; NULL when absent */
+    size_t nsizes;
+    const char *theme; /* "light", "dark", or NULL */
+    idl_loc loc;
+} ir_icon;
+
+/* What every listed thing may carry for clients to show or keep: `icons:`
+ * and `_meta:` (an object of the IDL's values, keys checked against MCP's
+ * rules; NULL when absent). */
+typedef struct ir_display {
+    ir_icon *icons;
+    size_t nicons;
+    bool has_icons; /* `icons:` was written (an empty list is published as []) */
+    const mcp_json *meta;
+} ir_display;
+
 /* The JSON type of a value mirrored in a header. */
 typedef enum ir_header_kind { IR_HEADER_STRING, IR_HEADER_INTEGER, IR_HEADER_BOOLEAN } ir_header_kind;
 
@@ -171,6 +192,7 @@ typedef struct ir_tool {
     ir_task task;
     const mcp_json *schema_extra; /* an object merged into the root of its inputSchema, or NULL */
     ir_scopes scopes;
+    ir_display display; /* icons, _meta */
     idl_loc loc;
 } ir_tool;
 
@@ -195,6 +217,7 @@ typedef struct ir_resource {
     const char *blob;                            /* static content (base64), or NULL; neither: a handler reads it */
     ir_cache cache;
     ir_scopes scopes;
+    ir_display display;
     idl_loc loc;
 } ir_resource;
 
@@ -210,6 +233,7 @@ typedef struct ir_template {
     size_t ncomplete;
     ir_cache cache;
     ir_scopes scopes;
+    ir_display display;
     idl_loc loc;
 } ir_template;
 
@@ -230,6 +254,7 @@ typedef struct ir_prompt {
     ir_completion *complete;
     size_t ncomplete;
     ir_scopes scopes;
+    ir_display display;
     idl_loc loc;
 } ir_prompt;
 
@@ -282,6 +307,9 @@ typedef struct ir_server {
     const char *name;
     const char *version;
     const char *title;
+    const char *description; /* serverInfo.description, trimmed; NULL when absent */
+    const char *website_url; /* serverInfo.websiteUrl; NULL when absent */
+    ir_display display;      /* serverInfo.icons; _meta of initialize and server/discover */
     const char *instructions;
     const char *c_prefix;
     const char *schema_dialect;

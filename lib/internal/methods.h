@@ -205,8 +205,9 @@ int mcp_task_create25(mcp_tasks *ts, const mcp_tool *tool, const mcp_json *argum
 void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool tasks25);
 /* Whether a session of this revision has 2025-11-25's experimental tasks. */
 bool mcp_version_has_tasks25(const char *version);
-/* The server's Implementation object: {"name","title"?,"version"}. */
-void mcp_server_info_write(mcp_buf *r, const mcp_server *srv);
+/* The server's Implementation object: {"name","title"?,"version"}, and when
+ * `full` its "description", "icons" and "websiteUrl" too. */
+void mcp_server_info_write(mcp_buf *r, const mcp_server *srv, bool full);
 /* Whether a tool of the server can run as a task. */
 bool mcp_server_has_tasks(const mcp_server *srv);
 
@@ -215,8 +216,20 @@ typedef struct mcp_listing mcp_listing;
 enum { MCP_LIST_TOOLS, MCP_LIST_RESOURCES, MCP_LIST_TEMPLATES, MCP_LIST_PROMPTS };
 /* Answer a list request from the state's pages (cursor checked). */
 void mcp_list_answer(mcp_req *r, int which);
-/* The tool named name[0..len), by binary search; NULL when none. */
+/* The tool named name[0..len), by binary search; NULL when none, or when
+ * the program disabled it. */
 const mcp_tool *mcp_find_tool(const mcp_methods_state *st, const char *name, size_t len);
+/* Whether item i of the server table's list `which` (MCP_LIST_*) is
+ * disabled (mcp_runtime_tool_enable and its siblings). */
+bool mcp_item_off(const mcp_methods_state *st, int which, size_t i);
+/* The server table the state is for. */
+const mcp_server *mcp_methods_server(const mcp_methods_state *st);
+/* Enable or disable the items of a kind (tools; prompts; resources and
+ * templates) named `name`, and render their lists again. */
+enum { MCP_ENABLE_UNKNOWN = -1, MCP_ENABLE_OOM = -2, MCP_ENABLE_SAME = 0, MCP_ENABLE_CHANGED = 1 };
+int mcp_methods_enable(mcp_methods_state *st, mcp_list_kind kind, const char *name, bool on);
+/* Whether an item of that kind and name is there and enabled. */
+bool mcp_methods_enabled(const mcp_methods_state *st, mcp_list_kind kind, const char *name);
 /* The resource-side state (subscriptions) of resources.c. */
 typedef struct mcp_subs mcp_subs;
 mcp_subs *mcp_subs_new(void);
@@ -226,9 +239,9 @@ void mcp_subs_updated(mcp_subs *subs, const char *uri);
 mcp_subs *mcp_methods_subs(const mcp_methods_state *st);
 const mcp_methods_state *mcp_req_methods(const mcp_req *r);
 
-/* Whether the server serves `uri` (a resource's, or one a template
- * matches); false with *oom when out of memory. */
-bool mcp_uri_served(const mcp_server *srv, const char *uri, mcp_arena *a, bool *oom);
+/* Whether the server serves `uri` (an enabled resource's, or one an enabled
+ * template matches); false with *oom when out of memory. */
+bool mcp_uri_served(const mcp_methods_state *st, const char *uri, mcp_arena *a, bool *oom);
 /* What listens for changes (listen.c): modern subscriptions
  * (subscriptions/listen) and, for list changes, the initialized 2025
  * sessions. */
@@ -244,8 +257,8 @@ void mcp_listeners_updated(mcp_listeners *l, const char *uri);
 /* notifications/KIND/list_changed to whoever listens. */
 void mcp_listeners_list_changed(mcp_listeners *l, const mcp_server *srv, mcp_list_kind which);
 
-/* The prompt named name[0..len) (prompts.c); NULL when none. */
-const mcp_prompt *mcp_find_prompt(const mcp_server *srv, const char *name, size_t len);
+/* The prompt named name[0..len) (prompts.c); NULL when none, or disabled. */
+const mcp_prompt *mcp_find_prompt(const mcp_methods_state *st, const mcp_server *srv, const char *name, size_t len);
 /* A required string member of params; after the -32602 answer, NULL. */
 const mcp_json *mcp_need_string(mcp_req *r, const mcp_json *params, const char *key);
 /* params.arguments: an object, or NULL when absent or null. False after the

@@ -119,6 +119,7 @@ enum {
     MCP_METHOD_MODERN_ONLY = 1 << 3, /* new in the modern revisions (server/discover, ...) */
     MCP_METHOD_CACHEABLE = 1 << 4,   /* modern results carry ttlMs and cacheScope */
     MCP_METHOD_PRIVATE = 1 << 5,     /* with CACHEABLE: cacheScope "private", ttlMs 0 */
+    MCP_METHOD_FULL_INFO = 1 << 6,   /* a modern result's _meta has env->meta_full (server/discover) */
 };
 
 /* A run's return for an InputRequiredResult (MRTR): out holds its members
@@ -167,6 +168,9 @@ typedef struct mcp_env {
      * caching hints of cacheable ones (ttlMs, cacheScope "public" or
      * "private"; resources/read has its own). */
     const char *server_info;
+    /* The members of the _meta of MCP_METHOD_FULL_INFO results: the whole
+     * serverInfo (icons, description, websiteUrl) and the server's _meta. */
+    const char *meta_full;
     long long cache_ttl_ms;
     const char *cache_scope;
     /* The key that seals what clients carry for the server (requestState). */

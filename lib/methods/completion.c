@@ -94,7 +94,7 @@ static void complete_start(mcp_req *r)
         const mcp_json *name = mcp_need_string(r, ref, "name");
         if (!name)
             return;
-        const mcp_prompt *p = mcp_find_prompt(srv, name->s, name->len);
+        const mcp_prompt *p = mcp_find_prompt(mcp_req_methods(r), srv, name->s, name->len);
         if (!p) {
             mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, name->s, name->len, "Invalid params: unknown prompt: ");
             return;
@@ -108,7 +108,8 @@ static void complete_start(mcp_req *r)
             return;
         const mcp_resource_template *t = NULL;
         for (size_t i = 0; i < srv->ntemplates && !t; i++)
-            if (strcmp(srv->templates[i].uri_template, uri->s) == 0)
+            if (strcmp(srv->templates[i].uri_template, uri->s) == 0 &&
+                !mcp_item_off(mcp_req_methods(r), MCP_LIST_TEMPLATES, i))
                 t = &srv->templates[i];
         if (!t) {
             mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, uri->s, uri->len, "Invalid params: no resource template ");

@@ -28,7 +28,7 @@ void mcp_capabilities_write(mcp_buf *r, const mcp_server *srv, bool modern, bool
     mcp_buf_putc(r, '}');
 }
 
-void mcp_server_info_write(mcp_buf *r, const mcp_server *srv)
+void mcp_server_info_write(mcp_buf *r, const mcp_server *srv, bool full)
 {
     mcp_buf_puts(r, "{\"name\":");
     mcp_json_cstring(r, srv->name ? srv->name : "");
@@ -38,6 +38,18 @@ void mcp_server_info_write(mcp_buf *r, const mcp_server *srv)
     }
     mcp_buf_puts(r, ",\"version\":");
     mcp_json_cstring(r, srv->version ? srv->version : "");
+    if (full && srv->description) {
+        mcp_buf_puts(r, ",\"description\":");
+        mcp_json_cstring(r, srv->description);
+    }
+    if (full && srv->icons) {
+        mcp_buf_puts(r, ",\"icons\":");
+        mcp_buf_puts(r, srv->icons);
+    }
+    if (full && srv->website_url) {
+        mcp_buf_puts(r, ",\"websiteUrl\":");
+        mcp_json_cstring(r, srv->website_url);
+    }
     mcp_buf_putc(r, '}');
 }
 
@@ -68,10 +80,14 @@ static void initialize_start(mcp_req *r)
     mcp_buf_puts(&b, ",\"capabilities\":");
     mcp_capabilities_write(&b, srv, false, mcp_version_has_tasks25(version));
     mcp_buf_puts(&b, ",\"serverInfo\":");
-    mcp_server_info_write(&b, srv);
+    mcp_server_info_write(&b, srv, true);
     if (srv->instructions) {
         mcp_buf_puts(&b, ",\"instructions\":");
         mcp_json_cstring(&b, srv->instructions);
+    }
+    if (srv->meta) {
+        mcp_buf_puts(&b, ",\"_meta\":");
+        mcp_buf_puts(&b, srv->meta);
     }
     mcp_buf_putc(&b, '}');
     if (b.oom) {
@@ -86,7 +102,8 @@ static void initialize_start(mcp_req *r)
 }
 
 /* server/discover: the revisions served, the capabilities, the
- * instructions (the server's identity rides in every modern result's _meta). */
+ * instructions (the server's identity rides in every modern result's _meta;
+ * discover's has the whole of it, and the server's own _meta: MCP_METHOD_FULL_INFO). */
 static void discover_start(mcp_req *r)
 {
     const mcp_server *srv = mcp_req_env(r)->server;
@@ -113,7 +130,8 @@ static void ping_start(mcp_req *r) { mcp_req_result(r, "{}", 2); }
 const mcp_method mcp_method_initialize = {.name = "initialize",
                                           .flags = MCP_METHOD_EARLY | MCP_METHOD_INITIALIZE | MCP_METHOD_LEGACY_ONLY,
                                           .start = initialize_start};
-const mcp_method mcp_method_discover = {
-    .name = "server/discover", .flags = MCP_METHOD_MODERN_ONLY | MCP_METHOD_CACHEABLE, .start = discover_start};
+const mcp_method mcp_method_discover = {.name = "server/discover",
+                                        .flags = MCP_METHOD_MODERN_ONLY | MCP_METHOD_CACHEABLE | MCP_METHOD_FULL_INFO,
+                                        .start = discover_start};
 const mcp_method mcp_method_ping = {
     .name = "ping", .flags = MCP_METHOD_EARLY | MCP_METHOD_LEGACY_ONLY, .start = ping_start};

@@ -256,7 +256,7 @@ static void listen_start(mcp_req *r)
         oom = !x->uris;
         for (size_t i = 0; !oom && i < uris->n; i++) {
             const mcp_json *u = uris->items[i];
-            if (u->len > MCP_MAX_SUBSCRIBE_URI || !mcp_uri_served(srv, u->s, mcp_req_arena(r), &oom))
+            if (u->len > MCP_MAX_SUBSCRIBE_URI || !mcp_uri_served(mcp_req_methods(r), u->s, mcp_req_arena(r), &oom))
                 continue;
             bool dup = false;
             for (size_t k = 0; k < x->nuris && !dup; k++)

@@ -1,6 +1,9 @@
 /* lists.c: the state the methods share across a runtime's sessions: the
- * four list methods' pages, rendered once, and the tools sorted by name;
- * and tools/list, resources/list, resources/templates/list, prompts/list. */
+ * four list methods' pages, rendered at start and again when a program
+ * enables or disables an item, and the tools sorted by name; and tools/list,
+ * resources/list, resources/templates/list, prompts/list. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +16,13 @@ typedef struct page {
     char cursor[24]; /* the cursor that selects this page ("" for the first) */
 } page;
 
+/* One rendering of a list's pages. A request holds a reference while it
+ * answers from it (under the state's `mu`), so that a new rendering can
+ * replace it at any time. */
 struct mcp_listing {
     page *pages;
     size_t npages;
+    size_t refs; /* under mcp_methods_state.mu */
 };
 
 typedef struct tool_ref {
@@ -25,8 +32,13 @@ typedef struct tool_ref {
 } tool_ref;
 
 struct mcp_methods_state {
-    mcp_listing lists[4]; /* MCP_LIST_* */
-    tool_ref *tools;      /* sorted by name */
+    const mcp_server *srv;
+    size_t page_size;
+    pthread_mutex_t mu;     /* lists[] and the listings' refs */
+    pthread_mutex_t change; /* one change of what is enabled at a time */
+    mcp_listing *lists[4];  /* MCP_LIST_*: the current rendering of each */
+    atomic_bool *off[4];    /* MCP_LIST_*: per item of the table, disabled */
+    tool_ref *tools;        /* sorted by name */
     size_t ntools;
     mcp_subs *subs;
     mcp_listeners *listeners;
@@ -44,14 +56,24 @@ static int tool_ref_cmp(const void *x, const void *y)
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
+static void listing_free(mcp_listing *l)
+{
+    if (!l)
+        return;
+    for (size_t p = 0; l->pages && p < l->npages; p++)
+        mcp_buf_free(&l->pages[p].text);
+    free(l->pages);
+    free(l);
+}
+
 /* A list method's pages: each page's whole result text,
  * {"KEY":[entries...],"nextCursor":"N"}, N the index of the next page's first
  * entry. Entries are `stride` bytes apart, a `const char *` at `offset`
- * (NULL entries are skipped). */
-static bool render_list(mcp_listing *l, const char *key, const void *items, size_t n_items, size_t stride,
-                        size_t offset, size_t per)
+ * (NULL entries, and those `off` marks, are skipped). */
+static bool render_pages(mcp_listing *l, const char *key, const void *items, size_t n_items, size_t stride,
+                         size_t offset, size_t per, const atomic_bool *off)
 {
-#define ENTRY(i) (*(const char *const *)((const char *)items + (i)*stride + offset))
+#define ENTRY(i) (atomic_load(&off[i]) ? NULL : *(const char *const *)((const char *)items + (i)*stride + offset))
     size_t n = 0;
     for (size_t i = 0; i < n_items; i++)
         n += ENTRY(i) != NULL;
@@ -86,20 +108,178 @@ static bool render_list(mcp_listing *l, const char *key, const void *items, size
 #undef ENTRY
 }
 
+/* A new rendering of list `which` (MCP_LIST_*) as the flags now say; NULL
+ * when out of memory. */
+static mcp_listing *render_list(const mcp_methods_state *st, int which)
+{
+    const mcp_server *srv = st->srv;
+    mcp_listing *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->refs = 1;
+    bool ok = false;
+    switch (which) {
+    case MCP_LIST_TOOLS:
+        ok = render_pages(l, "tools", srv->tools, srv->ntools, sizeof *srv->tools, offsetof(mcp_tool, list_entry),
+                          st->page_size, st->off[which]);
+        break;
+    case MCP_LIST_RESOURCES:
+        ok = render_pages(l, "resources", srv->resources, srv->nresources, sizeof *srv->resources,
+                          offsetof(mcp_resource, list_entry), st->page_size, st->off[which]);
+        break;
+    case MCP_LIST_TEMPLATES:
+        ok = render_pages(l, "resourceTemplates", srv->templates, srv->ntemplates, sizeof *srv->templates,
+                          offsetof(mcp_resource_template, list_entry), st->page_size, st->off[which]);
+        break;
+    case MCP_LIST_PROMPTS:
+        ok = render_pages(l, "prompts", srv->prompts, srv->nprompts, sizeof *srv->prompts,
+                          offsetof(mcp_prompt, list_entry), st->page_size, st->off[which]);
+        break;
+    default:
+        break;
+    }
+    if (!ok) {
+        listing_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static size_t count_of(const mcp_server *srv, int which)
+{
+    return which == MCP_LIST_TOOLS       ? srv->ntools
+           : which == MCP_LIST_RESOURCES ? srv->nresources
+           : which == MCP_LIST_TEMPLATES ? srv->ntemplates
+                                         : srv->nprompts;
+}
+
+static mcp_listing *listing_take(mcp_methods_state *st, int which)
+{
+    pthread_mutex_lock(&st->mu);
+    mcp_listing *l = st->lists[which];
+    l->refs++;
+    pthread_mutex_unlock(&st->mu);
+    return l;
+}
+
+static void listing_drop(mcp_methods_state *st, mcp_listing *l)
+{
+    pthread_mutex_lock(&st->mu);
+    bool last = --l->refs == 0;
+    pthread_mutex_unlock(&st->mu);
+    if (last)
+        listing_free(l);
+}
+
+/* The name of item i of list `which`. */
+static const char *item_name(const mcp_server *srv, int which, size_t i)
+{
+    return which == MCP_LIST_TOOLS       ? srv->tools[i].name
+           : which == MCP_LIST_RESOURCES ? srv->resources[i].name
+           : which == MCP_LIST_TEMPLATES ? srv->templates[i].name
+                                         : srv->prompts[i].name;
+}
+
+int mcp_methods_enable(mcp_methods_state *st, mcp_list_kind kind, const char *name, bool on)
+{
+    /* A kind of list change covers one list, or resources and templates. */
+    int lists[2] = {-1, -1};
+    switch (kind) {
+    case MCP_LIST_KIND_TOOLS:
+        lists[0] = MCP_LIST_TOOLS;
+        break;
+    case MCP_LIST_KIND_PROMPTS:
+        lists[0] = MCP_LIST_PROMPTS;
+        break;
+    case MCP_LIST_KIND_RESOURCES:
+        lists[0] = MCP_LIST_RESOURCES;
+        lists[1] = MCP_LIST_TEMPLATES;
+        break;
+    default:
+        return MCP_ENABLE_UNKNOWN;
+    }
+    pthread_mutex_lock(&st->change);
+    bool found = false, changed[2] = {false, false};
+    for (int k = 0; k < 2 && lists[k] >= 0; k++) {
+        int w = lists[k];
+        for (size_t i = 0; i < count_of(st->srv, w); i++) {
+            const char *n = item_name(st->srv, w, i);
+            if (!n || strcmp(n, name) != 0)
+                continue;
+            found = true;
+            if (atomic_exchange(&st->off[w][i], !on) != !on)
+                changed[k] = true;
+        }
+    }
+    mcp_listing *fresh[2] = {NULL, NULL};
+    bool oom = false;
+    for (int k = 0; k < 2; k++)
+        if (changed[k] && !(fresh[k] = render_list(st, lists[k])))
+            oom = true;
+    if (oom) {
+        /* Nothing changes: the flags go back as they were. */
+        for (int k = 0; k < 2; k++) {
+            listing_free(fresh[k]);
+            if (!changed[k])
+                continue;
+            for (size_t i = 0; i < count_of(st->srv, lists[k]); i++) {
+                const char *n = item_name(st->srv, lists[k], i);
+                if (n && strcmp(n, name) == 0)
+                    atomic_store(&st->off[lists[k]][i], on);
+            }
+        }
+        pthread_mutex_unlock(&st->change);
+        return MCP_ENABLE_OOM;
+    }
+    for (int k = 0; k < 2; k++)
+        if (fresh[k]) {
+            pthread_mutex_lock(&st->mu);
+            mcp_listing *old = st->lists[lists[k]];
+            st->lists[lists[k]] = fresh[k];
+            pthread_mutex_unlock(&st->mu);
+            listing_drop(st, old);
+        }
+    pthread_mutex_unlock(&st->change);
+    return !found ? MCP_ENABLE_UNKNOWN : changed[0] || changed[1] ? MCP_ENABLE_CHANGED : MCP_ENABLE_SAME;
+}
+
+bool mcp_item_off(const mcp_methods_state *st, int which, size_t i) { return atomic_load(&st->off[which][i]); }
+
+bool mcp_methods_enabled(const mcp_methods_state *st, mcp_list_kind kind, const char *name)
+{
+    int lists[2] = {kind == MCP_LIST_KIND_TOOLS     ? MCP_LIST_TOOLS
+                    : kind == MCP_LIST_KIND_PROMPTS ? MCP_LIST_PROMPTS
+                                                    : MCP_LIST_RESOURCES,
+                    kind == MCP_LIST_KIND_RESOURCES ? MCP_LIST_TEMPLATES : -1};
+    for (int k = 0; k < 2 && lists[k] >= 0; k++)
+        for (size_t i = 0; i < count_of(st->srv, lists[k]); i++) {
+            const char *n = item_name(st->srv, lists[k], i);
+            if (n && strcmp(n, name) == 0 && !mcp_item_off(st, lists[k], i))
+                return true;
+        }
+    return false;
+}
+
+const mcp_server *mcp_methods_server(const mcp_methods_state *st) { return st->srv; }
+
 mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_options *opt)
 {
     mcp_methods_state *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
-    size_t per = opt->page_size;
-    bool ok = render_list(&st->lists[MCP_LIST_TOOLS], "tools", srv->tools, srv->ntools, sizeof *srv->tools,
-                          offsetof(mcp_tool, list_entry), per) &&
-              render_list(&st->lists[MCP_LIST_RESOURCES], "resources", srv->resources, srv->nresources,
-                          sizeof *srv->resources, offsetof(mcp_resource, list_entry), per) &&
-              render_list(&st->lists[MCP_LIST_TEMPLATES], "resourceTemplates", srv->templates, srv->ntemplates,
-                          sizeof *srv->templates, offsetof(mcp_resource_template, list_entry), per) &&
-              render_list(&st->lists[MCP_LIST_PROMPTS], "prompts", srv->prompts, srv->nprompts, sizeof *srv->prompts,
-                          offsetof(mcp_prompt, list_entry), per);
+    st->srv = srv;
+    st->page_size = opt->page_size;
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_mutex_init(&st->change, NULL);
+    bool ok = true;
+    for (int w = 0; ok && w < 4; w++) {
+        size_t n = count_of(srv, w);
+        st->off[w] = malloc((n ? n : 1) * sizeof *st->off[w]);
+        ok = st->off[w] != NULL;
+        for (size_t i = 0; ok && i < n; i++)
+            atomic_init(&st->off[w][i], false);
+        ok = ok && (st->lists[w] = render_list(st, w)) != NULL;
+    }
     if (ok && srv->ntools > 0) {
         st->tools = calloc(srv->ntools, sizeof *st->tools);
         ok = st->tools != NULL;
@@ -130,11 +310,12 @@ void mcp_methods_state_free(mcp_methods_state *st)
     if (!st)
         return;
     mcp_tasks_free(st->tasks); /* first: its runs use the rest */
-    for (size_t l = 0; l < sizeof st->lists / sizeof *st->lists; l++) {
-        for (size_t p = 0; st->lists[l].pages && p < st->lists[l].npages; p++)
-            mcp_buf_free(&st->lists[l].pages[p].text);
-        free(st->lists[l].pages);
+    for (int w = 0; w < 4; w++) {
+        listing_free(st->lists[w]);
+        free(st->off[w]);
     }
+    pthread_mutex_destroy(&st->mu);
+    pthread_mutex_destroy(&st->change);
     free(st->tools);
     mcp_subs_free(st->subs);
     mcp_listeners_free(st->listeners);
@@ -176,7 +357,7 @@ const mcp_tool *mcp_find_tool(const mcp_methods_state *st, const char *name, siz
         if (c == 0)
             c = t->len < len ? -1 : t->len > len ? 1 : 0;
         if (c == 0)
-            return t->tool;
+            return mcp_item_off(st, MCP_LIST_TOOLS, (size_t)(t->tool - st->srv->tools)) ? NULL : t->tool;
         if (c < 0)
             lo = mid + 1;
         else
@@ -197,21 +378,22 @@ static const page *find_page(const mcp_listing *l, const mcp_json *cursor)
 
 void mcp_list_answer(mcp_req *r, int which)
 {
-    const mcp_listing *l = &mcp_req_methods(r)->lists[which];
     const mcp_json *cursor = mcp_json_get(mcp_req_params(r), "cursor");
-    const page *p = &l->pages[0];
-    if (cursor && cursor->kind != MCP_JNULL) {
-        if (cursor->kind != MCP_JSTRING) {
-            mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: cursor must be a string");
-            return;
-        }
-        p = find_page(l, cursor);
-        if (!p) {
-            mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, cursor->s, cursor->len, "Invalid params: invalid cursor: ");
-            return;
-        }
+    if (cursor && cursor->kind != MCP_JNULL && cursor->kind != MCP_JSTRING) {
+        mcp_req_error(r, MCP_RPC_INVALID_PARAMS, "Invalid params: cursor must be a string");
+        return;
     }
-    mcp_req_result(r, p->text.data, p->text.len);
+    /* The state is the runtime's: only the listings' references change. */
+    mcp_methods_state *st = (mcp_methods_state *)mcp_req_methods(r);
+    mcp_listing *l = listing_take(st, which);
+    const page *p = &l->pages[0];
+    if (cursor && cursor->kind != MCP_JNULL)
+        p = find_page(l, cursor);
+    if (p)
+        mcp_req_result(r, p->text.data, p->text.len);
+    else
+        mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, cursor->s, cursor->len, "Invalid params: invalid cursor: ");
+    listing_drop(st, l);
 }
 
 /* ---------------------------------------------------------------- helpers of the methods */

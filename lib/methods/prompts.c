@@ -23,11 +23,11 @@ mcp_status mcp_prompt_description(mcp_call *call, const char *description)
 
 /* ---------------------------------------------------------------- prompts/get */
 
-const mcp_prompt *mcp_find_prompt(const mcp_server *srv, const char *name, size_t len)
+const mcp_prompt *mcp_find_prompt(const mcp_methods_state *st, const mcp_server *srv, const char *name, size_t len)
 {
     for (size_t i = 0; i < srv->nprompts; i++)
         if (srv->prompts[i].name && strlen(srv->prompts[i].name) == len && memcmp(srv->prompts[i].name, name, len) == 0)
-            return &srv->prompts[i];
+            return mcp_item_off(st, MCP_LIST_PROMPTS, i) ? NULL : &srv->prompts[i];
     return NULL;
 }
 
@@ -65,7 +65,7 @@ static void get_start(mcp_req *r)
     const mcp_json *name = mcp_need_string(r, mcp_req_params(r), "name");
     if (!name)
         return;
-    const mcp_prompt *p = mcp_find_prompt(mcp_req_env(r)->server, name->s, name->len);
+    const mcp_prompt *p = mcp_find_prompt(mcp_req_methods(r), mcp_req_env(r)->server, name->s, name->len);
     if (!p) {
         mcp_req_error_named(r, MCP_RPC_INVALID_PARAMS, name->s, name->len, "Invalid params: unknown prompt: ");
         return;

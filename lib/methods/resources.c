@@ -121,15 +121,16 @@ static int read_invoke(mcp_call *call, const mcp_resource *r, const mcp_resource
 /* What serves `uri`: a resource with exactly that URI (*r), or the first
  * template that matches it (*t, with its variables' values in *vars, in
  * `a`); false when nothing does, or out of memory (*oom). */
-static bool find_served(const mcp_server *srv, const char *uri, mcp_arena *a, const mcp_resource **r,
-                        const mcp_resource_template **t, const char ***vars, bool *oom)
+static bool find_served(const mcp_methods_state *st, const mcp_server *srv, const char *uri, mcp_arena *a,
+                        const mcp_resource **r, const mcp_resource_template **t, const char ***vars, bool *oom)
 {
     *r = NULL;
     *t = NULL;
     *vars = NULL;
     *oom = false;
     for (size_t i = 0; i < srv->nresources; i++)
-        if (srv->resources[i].uri && strcmp(srv->resources[i].uri, uri) == 0) {
+        if (srv->resources[i].uri && strcmp(srv->resources[i].uri, uri) == 0 &&
+            !mcp_item_off(st, MCP_LIST_RESOURCES, i)) {
             *r = &srv->resources[i];
             return true;
         }
@@ -144,7 +145,8 @@ static bool find_served(const mcp_server *srv, const char *uri, mcp_arena *a, co
     }
     for (size_t i = 0; i < srv->ntemplates; i++) {
         const mcp_resource_template *tp = &srv->templates[i];
-        if (mcp_uri_template_match(tp->uri_template, uri, a, v, tp->nvars)) {
+        if (!mcp_item_off(st, MCP_LIST_TEMPLATES, i) &&
+            mcp_uri_template_match(tp->uri_template, uri, a, v, tp->nvars)) {
             *t = tp;
             *vars = v;
             return true;
@@ -153,12 +155,12 @@ static bool find_served(const mcp_server *srv, const char *uri, mcp_arena *a, co
     return false;
 }
 
-bool mcp_uri_served(const mcp_server *srv, const char *uri, mcp_arena *a, bool *oom)
+bool mcp_uri_served(const mcp_methods_state *st, const char *uri, mcp_arena *a, bool *oom)
 {
     const mcp_resource *r;
     const mcp_resource_template *t;
     const char **vars;
-    return find_served(srv, uri, a, &r, &t, &vars, oom);
+    return find_served(st, mcp_methods_server(st), uri, a, &r, &t, &vars, oom);
 }
 
 /* -32002 Resource not found, with the URI as its data. */
@@ -192,7 +194,8 @@ static void read_start(mcp_req *r)
     read_data *d = mcp_arena_alloc(mcp_req_arena(r), sizeof *d);
     const char **vars = NULL;
     bool oom = !d;
-    if (d && find_served(mcp_req_env(r)->server, uri->s, mcp_req_arena(r), &d->resource, &d->tmpl, &vars, &oom)) {
+    if (d && find_served(mcp_req_methods(r), mcp_req_env(r)->server, uri->s, mcp_req_arena(r), &d->resource, &d->tmpl,
+                         &vars, &oom)) {
         d->vars = vars;
         d->uri = uri->s;
         mcp_req_run(r, d);
@@ -336,7 +339,7 @@ static void subscribe(mcp_req *r, bool on)
         const mcp_resource_template *t;
         const char **vars;
         bool oom;
-        if (!find_served(env->server, uri->s, mcp_req_arena(r), &res, &t, &vars, &oom)) {
+        if (!find_served(mcp_req_methods(r), env->server, uri->s, mcp_req_arena(r), &res, &t, &vars, &oom)) {
             if (oom)
                 mcp_req_error(r, MCP_RPC_INTERNAL_ERROR, "Internal error: out of memory");
             else

@@ -487,8 +487,13 @@ static size_t put_modern_result(mcp_buf *out, const mcp_env *env, const mcp_meth
     mcp_buf_puts(out, code == MCP_RUN_INPUT_REQUIRED ? "{\"resultType\":\"input_required\""
                       : code == MCP_RUN_TASK         ? "{\"resultType\":\"task\""
                                                      : "{\"resultType\":\"complete\"");
-    mcp_buf_puts(out, ",\"_meta\":{\"" MCP_META_SERVER_INFO "\":");
-    mcp_buf_puts(out, env->server_info);
+    if ((m->flags & MCP_METHOD_FULL_INFO) && env->meta_full) {
+        mcp_buf_puts(out, ",\"_meta\":{");
+        mcp_buf_puts(out, env->meta_full);
+    } else {
+        mcp_buf_puts(out, ",\"_meta\":{\"" MCP_META_SERVER_INFO "\":");
+        mcp_buf_puts(out, env->server_info);
+    }
     mcp_buf_putc(out, '}');
     if (!input_required && (m->flags & MCP_METHOD_CACHEABLE)) {
         bool retry = mcp_json_get(params, "inputResponses") || mcp_json_get(params, "requestState");

@@ -18,6 +18,7 @@
 struct mcp_runtime {
     mcp_env env;
     mcp_buf server_info; /* env.server_info's text */
+    mcp_buf meta_full;   /* env.meta_full's */
     mcp_seal_key state_key;
     mcp_logger log;
     mcp_methods_state *mstate;
@@ -35,6 +36,26 @@ static bool set_flags(int fd)
     int fd_fl = fcntl(fd, F_GETFD);
     return fl >= 0 && fd_fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 &&
            fcntl(fd, F_SETFD, fd_fl | FD_CLOEXEC) == 0;
+}
+
+/* env.meta_full: the whole serverInfo, then the members of the server's
+ * own _meta (an object's text). False when out of memory. */
+static bool write_meta_full(mcp_buf *b, const mcp_server *srv)
+{
+    mcp_buf_puts(b, "\"" MCP_META_SERVER_INFO "\":");
+    mcp_server_info_write(b, srv, true);
+    const char *open = srv->meta ? strchr(srv->meta, '{') : NULL;
+    const char *close = srv->meta ? strrchr(srv->meta, '}') : NULL;
+    if (open && close && close > open) {
+        const char *in = open + 1;
+        while (in < close && (*in == ' ' || *in == '\n' || *in == '\t' || *in == '\r'))
+            in++;
+        if (in < close) {
+            mcp_buf_putc(b, ',');
+            mcp_buf_put(b, in, (size_t)(close - in));
+        }
+    }
+    return !b->oom;
 }
 
 /* The key of requestState: the file's, or a random one. */
@@ -80,6 +101,7 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
     rt->env.queued_bytes = &rt->queued_bytes;
     /* Modern results: who answers, and how long lists may be kept. */
     mcp_buf_init(&rt->server_info);
+    mcp_buf_init(&rt->meta_full);
     rt->env.cache_ttl_ms = MCP_DEFAULT_TTL_MS;
     rt->env.cache_scope = "public";
     const char *why = NULL;
@@ -91,8 +113,9 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
         why = strerror(errno);
     } else if (!load_state_key(rt, key_why, sizeof key_why)) {
         why = key_why;
-    } else if (mcp_server_info_write(&rt->server_info, server),
-               rt->server_info.oom || !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
+    } else if (mcp_server_info_write(&rt->server_info, server, false),
+               rt->server_info.oom || !write_meta_full(&rt->meta_full, server) ||
+                   !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
     } else if (rt->env.opt.workers > 0 && !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
         why = "cannot start the worker threads";
@@ -103,6 +126,7 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
         return NULL;
     }
     rt->env.server_info = rt->server_info.data;
+    rt->env.meta_full = rt->meta_full.data;
     if (server->cache.set) {
         rt->env.cache_ttl_ms = server->cache.ttl_ms;
         rt->env.cache_scope = server->cache.private_scope ? "private" : "public";
@@ -120,6 +144,7 @@ void mcp_runtime_free(mcp_runtime *rt)
     mcp_pool_shutdown(rt->pool);
     mcp_methods_state_free(rt->mstate);
     mcp_buf_free(&rt->server_info);
+    mcp_buf_free(&rt->meta_full);
     memset(&rt->state_key, 0, sizeof rt->state_key);
     for (int i = 0; i < 2; i++) {
         if (rt->stop_pipe[i] >= 0)
@@ -173,6 +198,47 @@ void mcp_runtime_resource_updated(mcp_runtime *rt, const char *uri) { mcp_method
 void mcp_runtime_list_changed(mcp_runtime *rt, mcp_list_kind which)
 {
     mcp_listeners_list_changed(mcp_methods_listeners(rt->mstate), rt->env.server, which);
+}
+
+static bool enable(mcp_runtime *rt, mcp_list_kind kind, const char *name, bool enabled)
+{
+    if (!rt || !name)
+        return false;
+    int r = mcp_methods_enable(rt->mstate, kind, name, enabled);
+    /* The lists already say it when the notification goes. */
+    if (r == MCP_ENABLE_CHANGED)
+        mcp_runtime_list_changed(rt, kind);
+    return r >= 0;
+}
+
+bool mcp_runtime_tool_enable(mcp_runtime *rt, const char *name, bool enabled)
+{
+    return enable(rt, MCP_LIST_KIND_TOOLS, name, enabled);
+}
+
+bool mcp_runtime_resource_enable(mcp_runtime *rt, const char *name, bool enabled)
+{
+    return enable(rt, MCP_LIST_KIND_RESOURCES, name, enabled);
+}
+
+bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled)
+{
+    return enable(rt, MCP_LIST_KIND_PROMPTS, name, enabled);
+}
+
+bool mcp_runtime_tool_enabled(const mcp_runtime *rt, const char *name)
+{
+    return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_TOOLS, name);
+}
+
+bool mcp_runtime_resource_enabled(const mcp_runtime *rt, const char *name)
+{
+    return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_RESOURCES, name);
+}
+
+bool mcp_runtime_prompt_enabled(const mcp_runtime *rt, const char *name)
+{
+    return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_PROMPTS, name);
 }
 
 mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx)

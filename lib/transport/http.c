@@ -943,12 +943,13 @@ static char *mismatch(const char *fmt, ...)
     return strdup(text);
 }
 
-/* The tool named name[0..n) among those with header parameters. */
+/* The tool named name[0..n) among those with header parameters; NULL for a
+ * disabled one too, whose call is answered as an unknown tool's. */
 static const mcp_tool *header_tool(const mcp_http *h, const char *name, size_t n)
 {
     for (size_t i = 0; i < h->nheader_tools; i++)
         if (strlen(h->header_tools[i]->name) == n && memcmp(h->header_tools[i]->name, name, n) == 0)
-            return h->header_tools[i];
+            return mcp_runtime_tool_enabled(h->rt, h->header_tools[i]->name) ? h->header_tools[i] : NULL;
     return NULL;
 }
 

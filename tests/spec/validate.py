@@ -8,7 +8,10 @@ to the client) or its result (responses): notifications/message ->
 LoggingMessageNotification, notifications/progress -> ProgressNotification,
 notifications/cancelled -> CancelledNotification, sampling/createMessage ->
 CreateMessageRequest, elicitation/create -> ElicitRequest, ping -> PingRequest;
-a result with "content" -> CallToolResult (which checks every content block),
+notifications/*/list_changed -> ToolListChangedNotification (and the
+resource and prompt ones); a result with "content" -> CallToolResult (which
+checks every content block), "tools" -> ListToolsResult, "supportedVersions"
+-> DiscoverResult (2026-07-28),
 an empty result -> EmptyResult, an error -> JSONRPCErrorResponse (or
 JSONRPCError). Exit status 1 when a message does not validate or is of no
 known kind; the schema is the spec's own file (tests/spec/mcp-schema-*.json).
@@ -26,12 +29,17 @@ BY_METHOD = {
     "elicitation/create": "ElicitRequest",
     "ping": "PingRequest",
     "notifications/resources/updated": "ResourceUpdatedNotification",
+    "notifications/tools/list_changed": "ToolListChangedNotification",
+    "notifications/resources/list_changed": "ResourceListChangedNotification",
+    "notifications/prompts/list_changed": "PromptListChangedNotification",
 }
 
 # A result's type, by the member that only it has.
 BY_RESULT_KEY = {
     "content": "CallToolResult",
     "protocolVersion": "InitializeResult",
+    "tools": "ListToolsResult",
+    "supportedVersions": "DiscoverResult",
     "resources": "ListResourcesResult",
     "resourceTemplates": "ListResourceTemplatesResult",
     "contents": "ReadResourceResult",

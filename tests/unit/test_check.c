@@ -466,6 +466,44 @@ START_TEST(many_errors_reported)
 }
 END_TEST
 
+/* icons and _meta as the checker reads them: every member kept as written,
+ * in order; `icons: []` is written, absent is not; the server's identity. */
+START_TEST(display_ir)
+{
+    result *r = compile("mcpidl: 1\nserver:\n  name: s\n  version: \"1\"\n  description: |\n    What it does.\n\n"
+                        "  websiteUrl: https://example.com/s\n  icons: [{src: \"https://example.com/s.png\"}]\n"
+                        "tools:\n  t:\n    description: d\n    returns: str\n    icons:\n"
+                        "      - {src: \"data:image/png;base64,AAAA\", mimeType: image/png, sizes: [16x16, any], "
+                        "theme: light}\n"
+                        "      - {src: \"https://example.com/t.svg\"}\n"
+                        "    _meta: {b.example/z: [1, 2], a: {x: null}, com.example.api/: true}\n"
+                        "  u:\n    description: d\n    returns: str\n    icons: []\n"
+                        "  v:\n    description: d\n    returns: str\n");
+    ck_assert_msg(r->srv != NULL, "%s", r->text);
+    const ir_server *s = r->srv;
+    ck_assert_str_eq(s->description, "What it does.");
+    ck_assert_str_eq(s->website_url, "https://example.com/s");
+    ck_assert(s->display.has_icons && s->display.nicons == 1 && !s->display.meta);
+    const ir_display *d = &s->tools[0].display;
+    ck_assert(d->has_icons);
+    ck_assert_uint_eq(d->nicons, 2);
+    ck_assert_str_eq(d->icons[0].src, "data:image/png;base64,AAAA");
+    ck_assert_str_eq(d->icons[0].mime_type, "image/png");
+    ck_assert_uint_eq(d->icons[0].nsizes, 2);
+    ck_assert_str_eq(d->icons[0].sizes[1], "any");
+    ck_assert_str_eq(d->icons[0].theme, "light");
+    ck_assert(!d->icons[1].mime_type && !d->icons[1].sizes && !d->icons[1].theme);
+    ck_assert_ptr_nonnull(d->meta);
+    ck_assert_int_eq(d->meta->kind, MCP_JOBJECT);
+    ck_assert_uint_eq(d->meta->n, 3);
+    ck_assert_str_eq(d->meta->members[0].key, "b.example/z"); /* the order written */
+    ck_assert_str_eq(d->meta->members[2].key, "com.example.api/");
+    ck_assert(s->tools[1].display.has_icons && s->tools[1].display.nicons == 0);
+    ck_assert(!s->tools[2].display.has_icons && !s->tools[2].display.meta);
+    done(r);
+}
+END_TEST
+
 START_TEST(meta_keys_ir)
 {
     result *r = compile(
@@ -613,6 +651,7 @@ int main(void)
     tcase_add_test(tc, returns_decoration_on_object);
     tcase_add_test(tc, many_errors_reported);
     tcase_add_test(tc, meta_keys_ir);
+    tcase_add_test(tc, display_ir);
     tcase_add_test(tc, header_published);
     tcase_add_test(tc, schema_extra_merged);
     tcase_add_test(tc, task_in_tool_entry);

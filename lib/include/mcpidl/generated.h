@@ -163,6 +163,13 @@ typedef struct mcp_server {
     mcp_cache cache;           /* the hints of discover and the lists */
     const char *const *scopes; /* the scopes of items that name none (IDL server `scopes:`) */
     size_t nscopes;
+    /* More of serverInfo (MCP's Implementation), each NULL when absent: */
+    const char *description; /* a human-readable description */
+    const char *website_url; /* websiteUrl */
+    const char *icons;       /* icons: a JSON array of Icon objects */
+    /* The members of the server's `_meta`: a JSON object, sent in the _meta
+     * of the initialize and server/discover results; NULL when absent. */
+    const char *meta;
 } mcp_server;
 
 MCPIDL_END_DECLS

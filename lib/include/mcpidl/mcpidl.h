@@ -29,7 +29,7 @@
 #include "mcpidl/types.h"
 
 /* The ABI generated code is written for; NAME.mcp.h checks it with #error. */
-#define MCPIDL_ABI 3
+#define MCPIDL_ABI 4
 #define MCPIDL_VERSION "0.1.0"
 
 MCPIDL_BEGIN_DECLS

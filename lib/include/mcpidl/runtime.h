@@ -167,6 +167,31 @@ typedef enum mcp_list_kind { MCP_LIST_KIND_TOOLS, MCP_LIST_KIND_PROMPTS, MCP_LIS
  * server does not announce changes of that list. Any thread, any time. */
 MCPIDL_API void mcp_runtime_list_changed(mcp_runtime *rt, mcp_list_kind which);
 
+/* Offer or withdraw a tool while serving. Every tool starts enabled; a
+ * disabled one is left out of tools/list, and a tools/call of it is
+ * answered as that of an unknown tool (-32602 "Unknown tool: NAME"); calls
+ * already running finish. When the state changes, the list is rendered
+ * again and notifications/tools/list_changed goes out as
+ * mcp_runtime_list_changed() sends it (to nobody unless the server
+ * announces tool list changes: IDL server `list_changed: [tools]`). False
+ * when the server has no tool of that name, or out of memory (nothing
+ * changes then). Any thread, any time, handlers included
+ * (mcp_call_runtime()); the state is this runtime's only. */
+MCPIDL_API bool mcp_runtime_tool_enable(mcp_runtime *rt, const char *name, bool enabled);
+/* The same for the resources and resource templates named `name`: left out
+ * of resources/list and resources/templates/list, their URIs not found by
+ * resources/read, resources/subscribe and subscriptions/listen, a template's
+ * variables not completed; notifications/resources/list_changed. */
+MCPIDL_API bool mcp_runtime_resource_enable(mcp_runtime *rt, const char *name, bool enabled);
+/* The same for a prompt: prompts/list, prompts/get and the completion of its
+ * arguments answer as for an unknown prompt; notifications/prompts/list_changed. */
+MCPIDL_API bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled);
+/* Whether the server has a tool (a resource or resource template; a
+ * prompt) of that name that is enabled. */
+MCPIDL_API bool mcp_runtime_tool_enabled(const mcp_runtime *rt, const char *name);
+MCPIDL_API bool mcp_runtime_resource_enabled(const mcp_runtime *rt, const char *name);
+MCPIDL_API bool mcp_runtime_prompt_enabled(const mcp_runtime *rt, const char *name);
+
 /* ---------------------------------------------------------------- embedding
  * A stdio session driven by the caller's event loop. */
 typedef struct mcp_stdio_conn mcp_stdio_conn;
