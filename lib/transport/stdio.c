@@ -10,8 +10,9 @@
  * the reading thread itself writes while it handles the lines of one read
  * (--workers 0 answers everything there) are gathered and written together
  * once those lines are done, before the next read: a client that pipelines
- * its requests costs one write per read, not one per answer. Workers write
- * at once.
+ * its requests costs one write per read, not one per answer. A worker writes
+ * at once, after whatever the reading thread gathered (under the same mutex),
+ * so answers never overtake what was written before them.
  *
  * One connection (mcp_stdio_conn) is the session and its input state; the
  * serving loop waits on the input and the runtime's stop descriptor and
@@ -39,7 +40,7 @@ typedef struct stdio_out {
     const mcp_runtime *rt;
     int fd;
     bool broken;
-    mcp_buf gathered; /* the reading thread's answers while it handles one read's lines */
+    mcp_buf gathered; /* under mu: the reading thread's answers, not yet written */
 } stdio_out;
 
 /* On the reading thread, while it handles one read's lines: the output its
@@ -91,16 +92,26 @@ static bool write_all(stdio_out *o, struct iovec *v, size_t niov)
     return !o->broken;
 }
 
-/* Write what the reading thread gathered. */
-static bool flush_gathered(stdio_out *o)
+/* Under o->mu: write what the reading thread gathered. */
+static bool write_gathered(stdio_out *o)
 {
     if (o->gathered.len == 0)
         return !o->broken;
     struct iovec v = {o->gathered.data, o->gathered.len};
-    pthread_mutex_lock(&o->mu);
     bool ok = write_all(o, &v, 1);
-    pthread_mutex_unlock(&o->mu);
+    if (o->gathered.cap > 2 * GATHER_MAX) { /* not kept after a burst */
+        mcp_buf_free(&o->gathered);
+        mcp_buf_init(&o->gathered);
+    }
     mcp_buf_clear(&o->gathered);
+    return ok;
+}
+
+static bool flush_gathered(stdio_out *o)
+{
+    pthread_mutex_lock(&o->mu);
+    bool ok = write_gathered(o);
+    pthread_mutex_unlock(&o->mu);
     return ok;
 }
 
@@ -111,18 +122,28 @@ static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, si
     (void) final;
     if (n == 0) /* a request answered no more: nothing to write */
         return !o->broken;
-    if (gathering == o) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += parts[i].n;
+    if (gathering == o && total < GATHER_MAX) { /* a large answer is written as it is, in order */
+        pthread_mutex_lock(&o->mu);
         size_t before = o->gathered.len;
         for (size_t i = 0; i < n; i++)
             mcp_buf_put(&o->gathered, parts[i].p, parts[i].n);
         mcp_buf_putc(&o->gathered, '\n');
-        if (!o->gathered.oom)
-            return o->gathered.len < GATHER_MAX ? !o->broken : flush_gathered(o);
-        /* No memory to gather: write what was gathered before, then this at once. */
+        bool ok = !o->broken;
+        if (!o->gathered.oom) {
+            if (o->gathered.len >= GATHER_MAX)
+                ok = write_gathered(o);
+            pthread_mutex_unlock(&o->mu);
+            return ok;
+        }
+        /* No memory to gather: what was gathered before goes first, then this. */
         o->gathered.len = before;
-        bool ok = flush_gathered(o);
+        ok = write_gathered(o);
         mcp_buf_free(&o->gathered);
         mcp_buf_init(&o->gathered);
+        pthread_mutex_unlock(&o->mu);
         if (!ok)
             return false;
     }
@@ -134,7 +155,7 @@ static bool stdio_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, si
     iov[niov++] = (struct iovec){"\n", 1};
 
     pthread_mutex_lock(&o->mu);
-    bool ok = write_all(o, iov, niov);
+    bool ok = write_gathered(o) && write_all(o, iov, niov);
     pthread_mutex_unlock(&o->mu);
     return ok;
 }
