@@ -66,6 +66,8 @@ const char *ir_registry_description(const ir_server *srv)
 {
     if (srv->registry.description)
         return srv->registry.description;
+    if (fits_description(srv->description))
+        return srv->description;
     return fits_description(srv->instructions) ? srv->instructions : NULL;
 }
 

@@ -25,7 +25,8 @@ except ImportError as e:
     sys.exit(1)
 
 CASES = ["examples/weather/weather.mcp.yaml", "examples/everything/everything.mcp.yaml",
-         "tests/serverjson/full.mcp.yaml", "tests/serverjson/derived.mcp.yaml"]
+         "tests/serverjson/full.mcp.yaml", "tests/serverjson/derived.mcp.yaml",
+         "tests/serverjson/identity.mcp.yaml"]
 # Refused: the file, and what the message must say.
 REFUSED = {"tests/serverjson/missing.mcp.yaml": ["the server's name 'plain' is not a registry name",
                                                  "server.json needs a description of 1 to 100 characters"]}
@@ -56,9 +57,11 @@ def expect_fields(case, idl, doc, out):
         out.fail(case, "version %r, expected the server's %r" % (doc.get("version"), server["version"]))
     if doc.get("title") != server.get("title"):
         out.fail(case, "title %r, expected the server's %r" % (doc.get("title"), server.get("title")))
-    desc = reg.get("description", server.get("instructions"))
+    desc = reg.get("description", server.get("description", server.get("instructions")))
     if doc.get("description") != desc:
         out.fail(case, "description %r, expected %r" % (doc.get("description"), desc))
+    if "websiteUrl" not in reg and doc.get("websiteUrl") != server.get("websiteUrl"):
+        out.fail(case, "websiteUrl %r, expected the server's %r" % (doc.get("websiteUrl"), server.get("websiteUrl")))
     for key in ("websiteUrl", "repository", "icons", "remotes"):
         if key in reg and key not in doc:
             out.fail(case, "%s is missing" % key)
