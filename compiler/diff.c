@@ -196,7 +196,7 @@ static idl_loc section_loc(const differ *d, const char *key)
         for (size_t i = 0; i < r->n; i++)
             if (strcmp(r->pairs[i].key->str, key) == 0)
                 return r->pairs[i].key->loc;
-    return (idl_loc){0, 0};
+    return (idl_loc){0, 0, 0};
 }
 
 static bool wrapped(const ir_tool *t) { return t->output == IR_OUTPUT_WRAPPED; }
@@ -232,7 +232,7 @@ static void cmp_output(differ *d, const ir_tool *o, const ir_tool *n, const char
         dx_report(d, at, K_DESCRIPTION, false, false, what, "description changed");
     d->field = n->result.loc;
     dx_cmp_type(d, what, OUT, o->returns, n->returns, at);
-    d->field = (idl_loc){0, 0};
+    d->field = (idl_loc){0, 0, 0};
 }
 
 static void cmp_tool(differ *d, const ir_tool *o, const ir_tool *n)

@@ -42,6 +42,9 @@ static const char USAGE[] =
     "  -o, --output DIR     the directory for --emit (default: the current directory;\n"
     "                       created when missing)\n"
     "  --check              report diagnostics only\n"
+    "  --depfile FILE       with --emit: also write FILE, the dependencies of the files\n"
+    "                       written (the input and every file it imports) as a Makefile\n"
+    "                       rule, for build tools\n"
     "\n"
     "Diagnostics:\n"
     "  -Werror              treat warnings as errors\n"
@@ -89,6 +92,8 @@ typedef struct options {
     bool check_only;
     bool werror;
     bool show_caret;
+    const char *depfile; /* --depfile FILE */
+    mcp_buf *written;    /* the paths written, each escaped for a Makefile rule and followed by a space */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -162,6 +167,12 @@ static int parse_args(options *o, int argc, char **argv)
             int rc = parse_emit(o, argv[i]);
             if (rc)
                 return rc;
+        } else if (strcmp(a, "--depfile") == 0) {
+            if (++i == argc)
+                return usage_error("%s needs a file name", a);
+            o->depfile = argv[i];
+        } else if (strncmp(a, "--depfile=", 10) == 0) {
+            o->depfile = a + 10;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             if (++i == argc)
                 return usage_error("%s needs a directory", a);
@@ -182,6 +193,10 @@ static int parse_args(options *o, int argc, char **argv)
         return usage_error("%s", "no input file");
     if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c || o->emit_markdown))
         return usage_error("%s", "--check cannot be combined with --print-tools or --emit");
+    if (o->depfile && !(o->emit_schema || o->emit_c || o->emit_markdown))
+        return usage_error("%s", "--depfile needs --emit: it names the files --emit writes");
+    if (o->depfile && !o->depfile[0])
+        return usage_error("%s", "--depfile needs a file name");
     return 0;
 }
 
@@ -218,6 +233,42 @@ static bool write_file(const char *path, const char *data, size_t len)
     return ok;
 }
 
+/* A path in a Makefile rule: a space, '#' or '\\' before them is escaped with a
+ * backslash, '$' doubled. */
+static void put_make_path(mcp_buf *b, const char *path)
+{
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\t') {
+            for (const char *q = p; q > path && q[-1] == '\\'; q--)
+                mcp_buf_putc(b, '\\');
+            mcp_buf_putc(b, '\\');
+        } else if (*p == '$') {
+            mcp_buf_putc(b, '$');
+        }
+        mcp_buf_putc(b, *p);
+    }
+}
+
+/* The dependency file: the files written depend on the input and on every file it imports. */
+static bool write_depfile(mcpidlc_context *cx, const options *o)
+{
+    mcp_buf rule;
+    mcp_buf_init(&rule);
+    mcp_buf_put(&rule, o->written->data, o->written->len - 1); /* without the last space */
+    mcp_buf_puts(&rule, ": ");
+    put_make_path(&rule, o->input);
+    for (size_t i = 0; i < mcpidlc_import_count(cx); i++) {
+        mcp_buf_puts(&rule, " \\\n  ");
+        put_make_path(&rule, mcpidlc_import(cx, i));
+    }
+    mcp_buf_putc(&rule, '\n');
+    bool ok = !rule.oom && write_file(o->depfile, rule.data, rule.len);
+    if (rule.oom)
+        fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
+    mcp_buf_free(&rule);
+    return ok;
+}
+
 /* Output `kind` (of `tool`) into DIR/NAME.SUFFIX. */
 static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind, const char *tool, const char *suffix)
 {
@@ -230,6 +281,10 @@ static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind
     if (!ok) /* out of memory, in the library or in `append` */
         fprintf(stderr, "mcpidlc: error: %s\n", *mcpidlc_message(cx) ? mcpidlc_message(cx) : "out of memory");
     ok = ok && write_file(path.data, out.data ? out.data : "", out.len);
+    if (ok && o->written) {
+        put_make_path(o->written, path.data);
+        mcp_buf_putc(o->written, ' ');
+    }
     mcp_buf_free(&out);
     mcp_buf_free(&path);
     return ok;
@@ -465,6 +520,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
         return EXIT_INPUT;
     }
+    mcp_buf written;
+    mcp_buf_init(&written);
+    if (o.depfile)
+        o.written = &written;
     mcpidlc_status st = mcpidlc_compile_file(cx, o.input);
     if (st == MCPIDLC_EREAD || st == MCPIDLC_ENOMEM)
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_message(cx));
@@ -476,12 +535,15 @@ int main(int argc, char **argv)
     }
     if (status == 0 && (o.emit_schema || o.emit_c || o.emit_markdown) && !make_out_dir(o.out_dir))
         status = EXIT_INPUT;
-    if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
-        status = EXIT_INPUT;
     if (status == 0 && o.emit_c && !emit_c_files(cx, &o))
+        status = EXIT_INPUT;
+    if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_markdown && !emit_file(cx, &o, MCPIDLC_MARKDOWN, NULL, "md"))
         status = EXIT_INPUT;
+    if (status == 0 && o.depfile && (written.oom || !write_depfile(cx, &o)))
+        status = EXIT_INPUT;
+    mcp_buf_free(&written);
     mcpidlc_free(cx);
     return status;
 }

@@ -113,6 +113,12 @@ MCPIDLC_API const char *mcpidlc_message(const mcpidlc_context *cx);
  * ".mcp.yml", ".yaml", ".yml"); "stdin" for standard input. The generated C
  * is named after it (NAME.mcp.h), and includes it. NULL before a source. */
 MCPIDLC_API const char *mcpidlc_stem(const mcpidlc_context *cx);
+/* The files the last source imports (`imports:`), directly or not, each once,
+ * by their paths relative to the source's as diagnostics name them (the
+ * prerequisites of its outputs, with the source itself); valid until the next
+ * call that compiles. 0 and NULL when there is none, or before a source. */
+MCPIDLC_API size_t mcpidlc_import_count(const mcpidlc_context *cx);
+MCPIDLC_API const char *mcpidlc_import(const mcpidlc_context *cx, size_t i);
 /* The tools of the last source compiled without errors, in file order (0 and
  * NULL otherwise). */
 MCPIDLC_API size_t mcpidlc_tool_count(const mcpidlc_context *cx);
