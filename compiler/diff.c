@@ -457,6 +457,8 @@ static void same_prompt(differ *d, const void *ov, const void *nv)
 static int entry_cmp(const void *x, const void *y)
 {
     const entry *a = x, *b = y;
+    if (a->key.file != b->key.file)
+        return a->key.file < b->key.file ? -1 : 1;
     if (a->key.line != b->key.line)
         return a->key.line < b->key.line ? -1 : 1;
     if (a->key.col != b->key.col)
@@ -466,13 +468,13 @@ static int entry_cmp(const void *x, const void *y)
 
 typedef struct render_ctx {
     const differ *d;
-    const char *file;
+    const idl_diags *files;
 } render_ctx;
 
 static void pass(void *ctx, const idl_diag *g, const char *text, size_t len)
 {
     const render_ctx *r = ctx;
-    r->d->opt->emit(r->d->opt->ctx, r->file, g, text, len);
+    r->d->opt->emit(r->d->opt->ctx, idl_diags_file(r->files, g->loc.file, NULL, NULL), g, text, len);
 }
 
 bool contract_diff(mcp_arena *a, const diff_source *old, const diff_source *now, const diff_options *o, size_t *errors)
@@ -498,9 +500,13 @@ bool contract_diff(mcp_arena *a, const diff_source *old, const diff_source *now,
         idl_diag g = {e->sev, e->loc, (char *)e->msg};
         idl_diags one;
         idl_diags_init(&one, a, src->file, src->src, src->len);
+        if (src->files) {
+            one.files = src->files->files;
+            one.nfiles = one.cap_files = src->files->nfiles;
+        }
         one.items = &g;
         one.len = one.cap = 1;
-        render_ctx r = {&d, src->file};
+        render_ctx r = {&d, &one};
         if (!idl_diags_render(&one, o->show_source, pass, &r))
             return false;
     }

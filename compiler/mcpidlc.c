@@ -423,8 +423,8 @@ mcpidlc_status mcpidlc_diff(mcpidlc_context *now, const mcpidlc_context *old, co
         if (!allow[i] || !diff_kind_known(allow[i]))
             return fail(now, MCPIDLC_EUSAGE, "unknown kind of change '%s' (known: %s)", allow[i] ? allow[i] : "(null)",
                         diff_kind_list());
-    diff_source o = {old->file, old->src, old->src_len, old->srv, old->root};
-    diff_source n = {now->file, now->src, now->src_len, now->srv, now->root};
+    diff_source o = {old->file, old->src, old->src_len, old->srv, old->root, &old->files};
+    diff_source n = {now->file, now->src, now->src_len, now->srv, now->root, &now->files};
     diff_sink sink = {now};
     diff_options opts = {.allow = allow,
                          .nallow = nallow,
