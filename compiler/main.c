@@ -406,6 +406,38 @@ static char *git_show(const char *spec, const char *rev_path, size_t *len)
     return data;
 }
 
+/* The reader of the files a version imports: git:REV:PATH from git, like the
+ * version, others from the file system. */
+static char *read_version_file(void *ctx, const char *path, size_t *len, const char **error)
+{
+    (void)ctx;
+    if (strncmp(path, "git:", 4) == 0) {
+        char *text = git_show(path, path + 4, len);
+        if (!text)
+            *error = "git show failed";
+        return text;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *error = strerror(errno);
+        return NULL;
+    }
+    mcp_buf b;
+    mcp_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= (16u << 20))
+        mcp_buf_put(&b, chunk, n);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    char *data = failed ? NULL : mcp_buf_take(&b, len);
+    if (!data) {
+        *error = failed ? "read error" : "out of memory";
+        mcp_buf_free(&b);
+    }
+    return data;
+}
+
 /* Compile one version: a file, '-', or git:REV:PATH. */
 static int diff_load(mcpidlc_context *cx, const char *spec)
 {
@@ -478,7 +510,11 @@ static int diff_main(int argc, char **argv)
                             .no_source_lines = !show_caret,
                             .on_diagnostic = print_diagnostic,
                             .diagnostic_ctx = stderr};
-    mcpidlc_context *old = mcpidlc_new(&opts), *now = mcpidlc_new(&opts);
+    /* A version from git imports the files of the same revision. */
+    mcpidlc_options from_git = opts;
+    from_git.read_import = read_version_file;
+    mcpidlc_context *old = mcpidlc_new(strncmp(files[0], "git:", 4) == 0 ? &from_git : &opts);
+    mcpidlc_context *now = mcpidlc_new(strncmp(files[1], "git:", 4) == 0 ? &from_git : &opts);
     int status = DIFF_ERROR;
     if (!old || !now) {
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));

@@ -157,6 +157,24 @@ static const char *read_import(void *ctx, mcp_arena *a, const char *path, size_t
                                const char **error)
 {
     mcpidlc_context *cx = ctx;
+    if (cx->opt.read_import) {
+        char *data = cx->opt.read_import(cx->opt.read_import_ctx, path, len, error);
+        if (!data) {
+            if (!*error)
+                *error = "cannot be read";
+            return NULL;
+        }
+        char *text = *len <= MAX_INPUT ? mcp_arena_alloc(a, *len + 1) : NULL;
+        if (text) {
+            memcpy(text, data, *len);
+            text[*len] = 0;
+        } else {
+            *error = *len > MAX_INPUT ? "larger than 16 MiB" : "out of memory";
+        }
+        free(data);
+        *id = text ? path : NULL; /* the name is the identity: there is no file to resolve */
+        return text;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         *error = mcp_arena_strdup(a, strerror(errno));
@@ -182,6 +200,20 @@ static const char *read_import(void *ctx, mcp_arena *a, const char *path, size_t
     if (!text)
         *error = "out of memory";
     return text;
+}
+
+/* What the imports of a source named `shown` are relative to: its directory
+ * (up to its last '/'); for a name without one, up to its last ':', so that
+ * the imports of git:REV:PATH are git:REV:... of the same revision; "" for
+ * standard input (the current directory). */
+static const char *import_dir(mcp_arena *a, const char *shown)
+{
+    if (strcmp(shown, "<stdin>") == 0)
+        return "";
+    const char *end = strrchr(shown, '/');
+    if (!end)
+        end = strrchr(shown, ':');
+    return end ? mcp_arena_strndup(a, shown, (size_t)(end - shown) + 1) : "";
 }
 
 /* Compile src[0..len), named `shown` in diagnostics, `base` the file's name;
@@ -211,8 +243,7 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     idl_reader reader = {read_import, cx};
     idl_unit *units = NULL;
     size_t nunits = 0;
-    if (!idl_load_imports(a, &diags, root, strcmp(shown, "<stdin>") == 0 ? "" : shown, file_id, &reader, NULL, &units,
-                          &nunits))
+    if (!idl_load_imports(a, &diags, root, file, import_dir(a, shown), file_id, &reader, NULL, &units, &nunits))
         return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);
     units[0].path = file;
     units[0].stem = cx->stem;

@@ -24,29 +24,18 @@ typedef struct importer {
     idl_unit *units;
     size_t n, cap;
     const char **ids;      /* per unit: what the reader says identifies its file (NULL: unknown) */
+    const char **dirs;     /* per unit: what its imports' paths are relative to */
     uint8_t *state;        /* per unit: 0 not yet walked, 1 on the walk, 2 done */
     idl_loc *via;          /* per unit on the walk: the import that is being followed from it */
     const char **via_path; /* and the path it imports */
     bool oom;
 } importer;
 
-/* The directory part of path, with its final '/' ("" for none). */
-static char *dir_of(mcp_arena *a, const char *path)
+/* The part of `name` up to and including its last '/' ("" for none). */
+static char *dir_of(mcp_arena *a, const char *name)
 {
-    const char *slash = strrchr(path, '/');
-    return mcp_arena_strndup(a, path, slash ? (size_t)(slash - path) + 1 : 0);
-}
-
-/* `name` relative to the directory of `from` (an absolute name as it is);
- * "./" steps are left out. */
-static char *resolve(mcp_arena *a, const char *from, const char *name)
-{
-    if (name[0] == '/')
-        return mcp_arena_strdup(a, name);
-    while (name[0] == '.' && name[1] == '/')
-        name += 2;
-    char *dir = dir_of(a, from);
-    return dir ? mcp_arena_printf(a, "%s%s", dir, name) : NULL;
+    const char *slash = strrchr(name, '/');
+    return mcp_arena_strndup(a, name, slash ? (size_t)(slash - name) + 1 : 0);
 }
 
 /* NAME of a file: its name without directories and without ".mcp.yaml" (or
@@ -67,12 +56,16 @@ const char *idl_file_stem(mcp_arena *a, const char *path)
     return mcp_arena_strndup(a, base, n);
 }
 
-static size_t add_unit(importer *im, const char *path, const char *id, uint32_t file, const idl_node *root)
+static size_t add_unit(importer *im, const char *path, const char *dir, const char *id, uint32_t file,
+                       const idl_node *root)
 {
     if (im->n == im->cap) {
         size_t cap = im->cap ? im->cap * 2 : 8;
         idl_unit *units = mcp_arena_realloc(im->a, im->units, im->cap * sizeof *units, cap * sizeof *units);
         const char **ids = mcp_arena_realloc(im->a, im->ids, im->cap * sizeof *ids, cap * sizeof *ids);
+        const char **dirs = mcp_arena_realloc(im->a, im->dirs, im->cap * sizeof *dirs, cap * sizeof *dirs);
+        if (dirs)
+            im->dirs = dirs;
         uint8_t *state = mcp_arena_realloc(im->a, im->state, im->cap, cap);
         idl_loc *via = mcp_arena_realloc(im->a, im->via, im->cap * sizeof *via, cap * sizeof *via);
         const char **via_path = mcp_arena_realloc(im->a, im->via_path, im->cap * sizeof *via_path,
@@ -87,7 +80,7 @@ static size_t add_unit(importer *im, const char *path, const char *id, uint32_t 
             im->state = state;
         if (via)
             im->via = via;
-        if (!units || !ids || !state || !via || !via_path) {
+        if (!units || !ids || !dirs || !state || !via || !via_path) {
             im->oom = true;
             return SIZE_MAX;
         }
@@ -100,6 +93,7 @@ static size_t add_unit(importer *im, const char *path, const char *id, uint32_t 
     }
     im->units[im->n] = (idl_unit){.path = path, .stem = stem, .root = root, .file = file};
     im->ids[im->n] = id;
+    im->dirs[im->n] = dir;
     im->state[im->n] = 0;
     im->via[im->n] = (idl_loc){0, 0, 0};
     im->via_path[im->n] = NULL;
@@ -136,8 +130,11 @@ static void follow(importer *im, size_t u, const idl_node *item, size_t depth)
                   item->kind == IDL_NODE_STR ? "an empty string" : idl_node_kind_name(item));
         return;
     }
-    const char *path = resolve(im->a, im->units[u].path, item->str);
-    if (!path) {
+    /* Relative to the importing file's directory; an absolute path as it is. */
+    const char *path = item->str[0] == '/' ? item->str : mcp_arena_printf(im->a, "%s%s", im->dirs[u], item->str);
+    const char *sub = dir_of(im->a, item->str);
+    const char *dir = sub && item->str[0] != '/' ? mcp_arena_printf(im->a, "%s%s", im->dirs[u], sub) : sub;
+    if (!path || !dir) {
         im->oom = true;
         return;
     }
@@ -180,7 +177,7 @@ static void follow(importer *im, size_t u, const idl_node *item, size_t depth)
         return;
     }
     idl_node *root = idl_load_yaml_file(im->a, im->d, file, text, len, im->limits);
-    size_t v = add_unit(im, path, id, file, root);
+    size_t v = add_unit(im, path, dir, id, file, root);
     if (v == SIZE_MAX || !add_edge(im, u, v, item->loc))
         return;
     if (root) {
@@ -205,11 +202,12 @@ static void walk(importer *im, size_t u, size_t depth)
     im->state[u] = 2;
 }
 
-bool idl_load_imports(mcp_arena *a, idl_diags *d, const idl_node *root, const char *path, const char *id,
-                      const idl_reader *r, const idl_load_limits *limits, idl_unit **units, size_t *nunits)
+bool idl_load_imports(mcp_arena *a, idl_diags *d, const idl_node *root, const char *path, const char *dir,
+                      const char *id, const idl_reader *r, const idl_load_limits *limits, idl_unit **units,
+                      size_t *nunits)
 {
     importer im = {.a = a, .d = d, .r = r, .limits = limits};
-    if (add_unit(&im, path, id, 0, root) == SIZE_MAX)
+    if (add_unit(&im, path, dir ? dir : "", id, 0, root) == SIZE_MAX)
         return false;
     walk(&im, 0, 0);
     *units = im.units;

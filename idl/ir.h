@@ -329,13 +329,14 @@ typedef struct idl_reader {
 const char *idl_file_stem(mcp_arena *a, const char *path);
 
 /* The units of the file at `path` (its tree `root`, which may be NULL; `id`
- * as the reader gives ids, or NULL): units[0] is that file, then every file
+ * as the reader gives ids, or NULL; `dir` what its imports are relative to,
+ * "" or a prefix ending in '/'): units[0] is that file, then every file
  * it imports, directly or not, each once, in the order met (depth first).
  * Errors (an import that cannot be read, a cycle, an import that is not a
  * string) go to d. False only without memory. */
 IDL_NODISCARD bool idl_load_imports(mcp_arena *a, idl_diags *d, const struct idl_node *root, const char *path,
-                                    const char *id, const idl_reader *r, const struct idl_load_limits *limits,
-                                    idl_unit **units, size_t *nunits);
+                                    const char *dir, const char *id, const idl_reader *r,
+                                    const struct idl_load_limits *limits, idl_unit **units, size_t *nunits);
 
 /* Check units[0] with the types of the files it imports (units[1..n)): an
  * imported file holds types only (and its own imports); each file sees its own

@@ -16,7 +16,8 @@ shop_single.mcp.yaml is shop.mcp.yaml with every imported type written in it. Ch
 3. the C: each file's header defines its own types only and includes the headers of
    the files it imports; a library has no server table;
 4. mcpidlc diff follows the imports (a change in common.mcp.yaml is found, and named
-   by its place in that file); the split and the unsplit contract do not differ;
+   by its place in that file), also for a version from git (git:REV:PATH, whose imports
+   come from the same revision); the split and the unsplit contract do not differ;
    --emit=markdown writes a page for a server and for a library;
 5. with --server: the program of tests/CMakeLists.txt that serves shop and billing,
    both built from the shared C types, answers a tools/call of each;
@@ -117,6 +118,20 @@ def diff_and_markdown(o):
             "[input-narrowed]" % common)
     check(p.returncode == 1 and want in p.stderr.splitlines(),
           "diff follows the imports: a change in an imported file is found there", p.stderr)
+    # A version from git imports the files of its own revision.
+    repo = os.path.join(o.work, "repo")
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(repo)
+    for f in ("shop.mcp.yaml", "geo.mcp.yaml", "common.mcp.yaml"):
+        shutil.copy(os.path.join(HERE, f), repo)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    ok = all(run(git + a, cwd=repo).returncode == 0 for a in (["init", "-q"], ["add", "."], ["commit", "-qm", "v1"]))
+    shutil.copy(common, repo)
+    p = run([o.mcpidlc, "diff", "-fno-diagnostics-show-caret", "git:HEAD:shop.mcp.yaml", "shop.mcp.yaml"], cwd=repo)
+    want = ("common.mcp.yaml:8:20: error: field 'city' of type 'Address': minLength raised from 1 to 2; breaks "
+            "clients [input-narrowed]")
+    check(ok and p.returncode == 1 and want in p.stderr.splitlines(),
+          "diff git:REV:PATH reads the files it imports from the same revision", p.stderr)
     md = os.path.join(o.work, "md")
     a = run([o.mcpidlc, "--emit=markdown", "-o", md, "shop.mcp.yaml"])
     b = run([o.mcpidlc, "--emit=markdown", "-o", md, "common.mcp.yaml"])

@@ -78,6 +78,13 @@ typedef struct mcpidlc_options {
     bool no_source_lines;                /* -fno-diagnostics-show-caret */
     mcpidlc_diagnostic_fn on_diagnostic; /* NULL: the diagnostics are dropped */
     void *diagnostic_ctx;                /* its first argument */
+    /* How the files a source imports are read (their paths made from the
+     * source's name, e.g. "git:HEAD:common.mcp.yaml" for a buffer named
+     * "git:HEAD:shop.mcp.yaml"); NULL: from the file system. Returns the text
+     * (malloc'd, freed by the caller) and its length in *len, or NULL and a
+     * reason (a string that stays valid) in *error. */
+    char *(*read_import)(void *ctx, const char *path, size_t *len, const char **error);
+    void *read_import_ctx; /* its first argument */
 } mcpidlc_options;
 
 typedef struct mcpidlc_context mcpidlc_context;
