@@ -230,6 +230,17 @@ ir_server *idl_check_units(mcp_arena *arena, idl_diags *d, const idl_unit *units
         if (units[u].root)
             check_imported(&c, units, nunits, u);
 
+    /* Each file's generated C is named after it: two of one name would clash. */
+    for (size_t u = 1; u < nunits; u++)
+        for (size_t v = 0; v < u; v++)
+            if (units[u].stem && units[v].stem && strcmp(units[u].stem, units[v].stem) == 0) {
+                ERR(&c, import_place(units, nunits, u),
+                    "'%s' and '%s' have the same name: their generated files would both be %s.mcp.h; rename one",
+                    units[u].path, units[v].path, units[u].stem);
+                if (v)
+                    idl_note(c.d, import_place(units, nunits, v), "'%s' is imported here", units[v].path);
+                break;
+            }
     c.srv->library = is_library(root);
     if (c.srv->library)
         c.srv->c_prefix = idl_c_ident(arena, units[0].stem ? units[0].stem : "library");
