@@ -3,8 +3,11 @@
 #
 # Runs mcpidlc at build time on each IDL file, adds the generated NAME.mcp.c (and, with MOCK,
 # NAME.mock.c) to the target, puts the output directory on its include path, and links the
-# runtime. The files are generated again when an IDL file or the compiler changes; IDL
-# diagnostics fail the build with FILE:LINE:COLUMN messages (the IDL's absolute path).
+# runtime. The files are generated again when an IDL file, a file it imports (imports:) or
+# the compiler changes; IDL diagnostics fail the build with FILE:LINE:COLUMN messages (the
+# IDL's absolute path). A file that imports others includes their headers: list the imported
+# files in IDL too (in this call, or in one for a library the target links), so that their
+# NAME.mcp.c is compiled once.
 #
 #   TARGET      the executable (or library) the generated sources belong to
 #   IDL         one or more .mcp.yaml files, relative to the current source directory;
@@ -91,9 +94,12 @@ function(mcpidl_generate)
       list(APPEND outputs "${out}/${stem}.mock.c")
       list(APPEND sources "${out}/${stem}.mock.c")
     endif()
+    # mcpidlc names the files the IDL imports in a dependency file, so that editing one
+    # regenerates the files of every IDL that imports it.
+    set(depfile "${out}/${stem}.mcp.d")
     set(commands
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${out}"
-      COMMAND ${compiler_command} --emit=${emit} -o "${out}" "${idl}")
+      COMMAND ${compiler_command} --emit=${emit} -o "${out}" --depfile "${depfile}" "${idl}")
     if(ARG_SCHEMA_DIR)
       # The per-tool files are named after the tools, which only mcpidlc knows: NAME.tools.json
       # stands for them all.
@@ -103,12 +109,18 @@ function(mcpidl_generate)
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${schema_out}"
         COMMAND ${compiler_command} --emit=schema -o "${schema_out}" "${idl}")
     endif()
+    cmake_policy(PUSH)
+    if(POLICY CMP0116)
+      cmake_policy(SET CMP0116 NEW) # the depfile's paths are absolute: the same either way
+    endif()
     add_custom_command(
       OUTPUT ${outputs}
       ${commands}
       DEPENDS "${idl}" ${compiler_depends}
+      DEPFILE "${depfile}"
       COMMENT "mcpidlc ${name}"
       VERBATIM)
+    cmake_policy(POP)
     target_sources(${ARG_TARGET} PRIVATE ${sources})
   endforeach()
 

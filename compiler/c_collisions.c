@@ -171,8 +171,9 @@ static void collect_names(c_names *n, c_registry *r)
 {
     const ir_server *srv = n->srv;
     const char *p = n->prefix;
-    const c_origin *server = origin(n, ORIGIN_SERVER, NULL, (idl_loc){0, 0});
-    name_add(n, r, server, c_fmt(n, C_NAME_SERVER, p));
+    const c_origin *server = origin(n, ORIGIN_SERVER, NULL, (idl_loc){0, 0, 0});
+    if (!srv->library)
+        name_add(n, r, server, c_fmt(n, C_NAME_SERVER, p));
     static const char *const TABLES[] = {"tools", "resources", "templates", "prompts"};
     const size_t counts[] = {srv->ntools, srv->nresources, srv->ntemplates, srv->nprompts};
     for (size_t i = 0; i < 4; i++)

@@ -50,6 +50,8 @@ bool emit_c_mock(c_names *n, const char *stem, const char *source_name, mcp_buf 
                    " * (mcp_mock_main: --mock FILE). The generated code is yours to use under any terms. */\n"
                    "#include <mcpidl/mock.h>\n\n#include \"%s.mcp.h\"\n",
                    stem, MCPIDL_VERSION_STRING, c_comment(n, source_name), stem);
+    if (srv->library)
+        return !n->oom && !m->oom; /* types only: no server to mock */
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];
         mcp_buf_putc(m, '\n');

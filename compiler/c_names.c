@@ -637,6 +637,15 @@ static c_desc *desc_at(c_names *n, const ir_type *t, c_hold h, const char *site)
     c_desc *d = c_table_get(n->desc_keys, key);
     if (d)
         return d;
+    if (t->kind == IR_NAMED && h == C_HOLD_VALUE && c_def_imported(t->def)) {
+        /* Defined (and exported) by the imported file's own C. */
+        d = new_desc(n, key, c_fmt(n, C_NAME_DESC, t->def->c_name), t, h);
+        if (d) {
+            d->ctype = t->def->c_name;
+            d->exported = d->imported = true;
+        }
+        return d;
+    }
     const char *name;
     if (at_site)
         name = c_fmt(n, "%s_%s_desc", n->prefix, site);
@@ -691,13 +700,17 @@ static bool add_types(c_names *n)
         c_struct *s = mcp_arena_alloc(a, sizeof *s);
         if (!s)
             return false;
-        *s = (c_struct){.key = def->name, .name = def->c_name, .def = def, .is_enum = def->kind == IR_DEF_ENUM};
+        *s = (c_struct){.key = def->name,
+                        .name = def->c_name,
+                        .def = def,
+                        .is_enum = def->kind == IR_DEF_ENUM,
+                        .imported = c_def_imported(def)};
         if (s->is_enum)
             s->consts = enum_consts(n, s->name, def->values, def->nvalues);
         add_struct(n, s);
     }
     for (size_t i = 0; i < srv->ndefs; i++)
-        for (size_t j = 0; j < srv->defs[i]->nfields; j++)
+        for (size_t j = 0; j < srv->defs[i]->nfields && !c_def_imported(srv->defs[i]); j++)
             c_type_of(n, srv->defs[i]->fields[j].type, C_HOLD_VALUE);
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];

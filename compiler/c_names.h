@@ -81,6 +81,7 @@ typedef struct c_struct {
     bool is_enum;                  /* an enum or a Literal */
     const char **consts;           /* an enum's or a Literal's constants, per value */
     const char **arms;             /* a union's members, per arm */
+    bool imported;                 /* a type of an imported file: its header defines it */
     size_t index;                  /* in c_names.structs */
 } c_struct;
 
@@ -105,6 +106,7 @@ typedef struct c_desc {
     /* A named type's (by value): declared in the header, for its JSON
      * functions; the others are static. */
     bool exported;
+    bool imported; /* a named type's of an imported file: defined by that file's NAME.mcp.c */
     /* One that holds the constraints of a field: the field, for messages. */
     bool site;
     const char *what;
@@ -132,6 +134,10 @@ typedef struct c_names {
     bool building;
     bool oom;
 } c_names;
+
+/* Whether a named type is defined in another file than the one compiled
+ * (imports): its C lives in that file's NAME.mcp.h and NAME.mcp.c. */
+static inline bool c_def_imported(const ir_def *def) { return def->loc.file != 0; }
 
 /* The model of srv's generated C, in arena a. Collisions of names are errors
  * added to d (each with a note at the other place); `collisions` counts them.

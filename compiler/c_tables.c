@@ -735,9 +735,9 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
                    "#include <stddef.h>\n\n#include <mcpidl/generated.h>\n\n#include \"%s.mcp.h\"\n\n",
                    stem, MCPIDL_VERSION_STRING, c_comment(n, source_name), stem);
     mcp_buf_puts(c, "/* Type descriptors, read by libmcpidl's codec. */\n");
-    for (size_t i = 0; i < n->ndescs; i++) { /* the named types' are declared in the header */
+    for (size_t i = 0; i < n->ndescs; i++) { /* the named types' are declared in the headers */
         const c_desc *d = n->descs[i];
-        if (!d->exported)
+        if (!d->exported && !d->imported)
             mcp_buf_printf(c, "static const mcp_type %s; /* %s */\n", d->name,
                            c_comment(n, d->t ? c_type_text(n, d->t, d->h, true) : d->key));
     }
@@ -745,6 +745,8 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
     for (size_t i = 0; i < n->nbodies; i++)
         desc_body(&w, n->bodies[i]);
 
+    if (srv->library)
+        return !n->oom && !c->oom; /* types only: no handlers, no server */
     mcp_buf_puts(c, "/* Thunks: the runtime calls handlers through these. */\n");
     for (size_t i = 0; i < srv->ntools; i++) {
         const ir_tool *t = &srv->tools[i];

@@ -196,7 +196,7 @@ static idl_loc section_loc(const differ *d, const char *key)
         for (size_t i = 0; i < r->n; i++)
             if (strcmp(r->pairs[i].key->str, key) == 0)
                 return r->pairs[i].key->loc;
-    return (idl_loc){0, 0};
+    return (idl_loc){0, 0, 0};
 }
 
 static bool wrapped(const ir_tool *t) { return t->output == IR_OUTPUT_WRAPPED; }
@@ -232,7 +232,7 @@ static void cmp_output(differ *d, const ir_tool *o, const ir_tool *n, const char
         dx_report(d, at, K_DESCRIPTION, false, false, what, "description changed");
     d->field = n->result.loc;
     dx_cmp_type(d, what, OUT, o->returns, n->returns, at);
-    d->field = (idl_loc){0, 0};
+    d->field = (idl_loc){0, 0, 0};
 }
 
 static bool icons_equal(const ir_display *o, const ir_display *n)
@@ -486,6 +486,8 @@ static void same_prompt(differ *d, const void *ov, const void *nv)
 static int entry_cmp(const void *x, const void *y)
 {
     const entry *a = x, *b = y;
+    if (a->key.file != b->key.file)
+        return a->key.file < b->key.file ? -1 : 1;
     if (a->key.line != b->key.line)
         return a->key.line < b->key.line ? -1 : 1;
     if (a->key.col != b->key.col)
@@ -495,13 +497,13 @@ static int entry_cmp(const void *x, const void *y)
 
 typedef struct render_ctx {
     const differ *d;
-    const char *file;
+    const idl_diags *files;
 } render_ctx;
 
 static void pass(void *ctx, const idl_diag *g, const char *text, size_t len)
 {
     const render_ctx *r = ctx;
-    r->d->opt->emit(r->d->opt->ctx, r->file, g, text, len);
+    r->d->opt->emit(r->d->opt->ctx, idl_diags_file(r->files, g->loc.file, NULL, NULL), g, text, len);
 }
 
 bool contract_diff(mcp_arena *a, const diff_source *old, const diff_source *now, const diff_options *o, size_t *errors)
@@ -527,9 +529,13 @@ bool contract_diff(mcp_arena *a, const diff_source *old, const diff_source *now,
         idl_diag g = {e->sev, e->loc, (char *)e->msg};
         idl_diags one;
         idl_diags_init(&one, a, src->file, src->src, src->len);
+        if (src->files) {
+            one.files = src->files->files;
+            one.nfiles = one.cap_files = src->files->nfiles;
+        }
         one.items = &g;
         one.len = one.cap = 1;
-        render_ctx r = {&d, src->file};
+        render_ctx r = {&d, &one};
         if (!idl_diags_render(&one, o->show_source, pass, &r))
             return false;
     }

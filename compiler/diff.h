@@ -37,6 +37,7 @@ typedef struct diff_source {
     size_t len;
     const ir_server *srv;
     const idl_node *root;
+    const idl_diags *files; /* the files places point into (imports), or NULL */
 } diff_source;
 
 /* Receives each diagnostic, in order, with the name of the file it points into. */

@@ -280,6 +280,19 @@ static void put_def(mcp_buf *b, const ir_def *d)
 
 bool emit_markdown(const ir_server *srv, const char *source_name, mcp_buf *b)
 {
+    if (srv->library) {
+        /* A file of types for servers to import. */
+        mcp_buf_puts(b, "# ");
+        put_text(b, source_name);
+        mcp_buf_puts(b, "\n\n<!-- Written by mcpidlc --emit=markdown from ");
+        put_text(b, source_name);
+        mcp_buf_puts(b, ": edit that file, not this one. -->\n\nTypes for MCP servers to import.\n\n");
+        if (srv->ndefs)
+            mcp_buf_puts(b, "## Types\n\n");
+        for (size_t i = 0; i < srv->ndefs; i++)
+            put_def(b, srv->defs[i]);
+        return !b->oom;
+    }
     mcp_buf_puts(b, "# ");
     put_text(b, srv->title ? srv->title : srv->name);
     mcp_buf_printf(b, " %s\n\n", srv->version);

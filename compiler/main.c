@@ -44,6 +44,9 @@ static const char USAGE[] =
     "  -o, --output DIR     the directory for --emit (default: the current directory;\n"
     "                       created when missing)\n"
     "  --check              report diagnostics only\n"
+    "  --depfile FILE       with --emit: also write FILE, the dependencies of the files\n"
+    "                       written (the input and every file it imports) as a Makefile\n"
+    "                       rule, for build tools\n"
     "\n"
     "Diagnostics:\n"
     "  -Werror              treat warnings as errors\n"
@@ -92,6 +95,8 @@ typedef struct options {
     bool check_only;
     bool werror;
     bool show_caret;
+    const char *depfile; /* --depfile FILE */
+    mcp_buf *written;    /* the paths written, each escaped for a Makefile rule and followed by a space */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -167,6 +172,12 @@ static int parse_args(options *o, int argc, char **argv)
             int rc = parse_emit(o, argv[i]);
             if (rc)
                 return rc;
+        } else if (strcmp(a, "--depfile") == 0) {
+            if (++i == argc)
+                return usage_error("%s needs a file name", a);
+            o->depfile = argv[i];
+        } else if (strncmp(a, "--depfile=", 10) == 0) {
+            o->depfile = a + 10;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             if (++i == argc)
                 return usage_error("%s needs a directory", a);
@@ -188,6 +199,10 @@ static int parse_args(options *o, int argc, char **argv)
         return usage_error("%s", "no input file");
     if (o->check_only && (o->print_tools || o->emit_schema || o->emit_c || o->emit_markdown || o->emit_server_json))
         return usage_error("%s", "--check cannot be combined with --print-tools or --emit");
+    if (o->depfile && !(o->emit_schema || o->emit_c || o->emit_markdown || o->emit_server_json))
+        return usage_error("%s", "--depfile needs --emit: it names the files --emit writes");
+    if (o->depfile && !o->depfile[0])
+        return usage_error("%s", "--depfile needs a file name");
     return 0;
 }
 
@@ -224,6 +239,42 @@ static bool write_file(const char *path, const char *data, size_t len)
     return ok;
 }
 
+/* A path in a Makefile rule: a space, '#' or '\\' before them is escaped with a
+ * backslash, '$' doubled. */
+static void put_make_path(mcp_buf *b, const char *path)
+{
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\t') {
+            for (const char *q = p; q > path && q[-1] == '\\'; q--)
+                mcp_buf_putc(b, '\\');
+            mcp_buf_putc(b, '\\');
+        } else if (*p == '$') {
+            mcp_buf_putc(b, '$');
+        }
+        mcp_buf_putc(b, *p);
+    }
+}
+
+/* The dependency file: the files written depend on the input and on every file it imports. */
+static bool write_depfile(mcpidlc_context *cx, const options *o)
+{
+    mcp_buf rule;
+    mcp_buf_init(&rule);
+    mcp_buf_put(&rule, o->written->data, o->written->len - 1); /* without the last space */
+    mcp_buf_puts(&rule, ": ");
+    put_make_path(&rule, o->input);
+    for (size_t i = 0; i < mcpidlc_import_count(cx); i++) {
+        mcp_buf_puts(&rule, " \\\n  ");
+        put_make_path(&rule, mcpidlc_import(cx, i));
+    }
+    mcp_buf_putc(&rule, '\n');
+    bool ok = !rule.oom && write_file(o->depfile, rule.data, rule.len);
+    if (rule.oom)
+        fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
+    mcp_buf_free(&rule);
+    return ok;
+}
+
 /* Output `kind` (of `tool`) into DIR/NAME.SUFFIX. */
 static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind, const char *tool, const char *suffix)
 {
@@ -236,6 +287,10 @@ static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind
     if (!ok) /* out of memory, in the library or in `append` */
         fprintf(stderr, "mcpidlc: error: %s\n", *mcpidlc_message(cx) ? mcpidlc_message(cx) : "out of memory");
     ok = ok && write_file(path.data, out.data ? out.data : "", out.len);
+    if (ok && o->written) {
+        put_make_path(o->written, path.data);
+        mcp_buf_putc(o->written, ' ');
+    }
     mcp_buf_free(&out);
     mcp_buf_free(&path);
     return ok;
@@ -357,6 +412,38 @@ static char *git_show(const char *spec, const char *rev_path, size_t *len)
     return data;
 }
 
+/* The reader of the files a version imports: git:REV:PATH from git, like the
+ * version, others from the file system. */
+static char *read_version_file(void *ctx, const char *path, size_t *len, const char **error)
+{
+    (void)ctx;
+    if (strncmp(path, "git:", 4) == 0) {
+        char *text = git_show(path, path + 4, len);
+        if (!text)
+            *error = "git show failed";
+        return text;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *error = strerror(errno);
+        return NULL;
+    }
+    mcp_buf b;
+    mcp_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= (16u << 20))
+        mcp_buf_put(&b, chunk, n);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    char *data = failed ? NULL : mcp_buf_take(&b, len);
+    if (!data) {
+        *error = failed ? "read error" : "out of memory";
+        mcp_buf_free(&b);
+    }
+    return data;
+}
+
 /* Compile one version: a file, '-', or git:REV:PATH. */
 static int diff_load(mcpidlc_context *cx, const char *spec)
 {
@@ -429,7 +516,11 @@ static int diff_main(int argc, char **argv)
                             .no_source_lines = !show_caret,
                             .on_diagnostic = print_diagnostic,
                             .diagnostic_ctx = stderr};
-    mcpidlc_context *old = mcpidlc_new(&opts), *now = mcpidlc_new(&opts);
+    /* A version from git imports the files of the same revision. */
+    mcpidlc_options from_git = opts;
+    from_git.read_import = read_version_file;
+    mcpidlc_context *old = mcpidlc_new(strncmp(files[0], "git:", 4) == 0 ? &from_git : &opts);
+    mcpidlc_context *now = mcpidlc_new(strncmp(files[1], "git:", 4) == 0 ? &from_git : &opts);
     int status = DIFF_ERROR;
     if (!old || !now) {
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
@@ -471,6 +562,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));
         return EXIT_INPUT;
     }
+    mcp_buf written;
+    mcp_buf_init(&written);
+    if (o.depfile)
+        o.written = &written;
     mcpidlc_status st = mcpidlc_compile_file(cx, o.input);
     if (st == MCPIDLC_EREAD || st == MCPIDLC_ENOMEM)
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_message(cx));
@@ -482,14 +577,17 @@ int main(int argc, char **argv)
     }
     if (status == 0 && (o.emit_schema || o.emit_c || o.emit_markdown || o.emit_server_json) && !make_out_dir(o.out_dir))
         status = EXIT_INPUT;
-    if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
-        status = EXIT_INPUT;
     if (status == 0 && o.emit_c && !emit_c_files(cx, &o))
+        status = EXIT_INPUT;
+    if (status == 0 && o.emit_schema && !emit_schemas(cx, &o))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_markdown && !emit_file(cx, &o, MCPIDLC_MARKDOWN, NULL, "md"))
         status = EXIT_INPUT;
     if (status == 0 && o.emit_server_json && !emit_file(cx, &o, MCPIDLC_SERVER_JSON, NULL, "server.json"))
         status = EXIT_INPUT;
+    if (status == 0 && o.depfile && (written.oom || !write_depfile(cx, &o)))
+        status = EXIT_INPUT;
+    mcp_buf_free(&written);
     mcpidlc_free(cx);
     return status;
 }

@@ -1,5 +1,7 @@
 /* mcpidlc.c: the compiler as a library (include/mcpidlc/mcpidlc.h): the
  * front end and the back ends behind one context. */
+#define _XOPEN_SOURCE 700 /* realpath */
+
 #include "mcpidlc/mcpidlc.h"
 
 #include <assert.h>
@@ -30,6 +32,9 @@ struct mcpidlc_context {
     const char *src;         /* its text, kept for the source lines of mcpidlc_diff */
     size_t src_len;
     const idl_node *root; /* its YAML tree, when it loaded */
+    idl_diags files;      /* the files diagnostics point into: this one and those it imports */
+    const char **deps;    /* the paths of the files it imports, directly or not */
+    size_t ndeps;
     size_t errors, warnings;
     ir_server *srv;          /* NULL unless the source compiled without errors */
     schema_emitter *schemas; /* built on first use */
@@ -98,6 +103,9 @@ static void reset(mcpidlc_context *cx)
     cx->file = cx->src = NULL;
     cx->src_len = 0;
     cx->root = NULL;
+    memset(&cx->files, 0, sizeof cx->files);
+    cx->deps = NULL;
+    cx->ndeps = 0;
     cx->errors = cx->warnings = 0;
     cx->srv = NULL;
     cx->schemas = NULL;
@@ -123,7 +131,8 @@ static const char *stem_of(mcp_arena *a, const char *base)
 
 typedef struct diag_sink {
     mcpidlc_context *cx;
-    const char *file;
+    const char *file;       /* the file of every diagnostic, or NULL: */
+    const idl_diags *files; /* the files by number */
 } diag_sink;
 
 static void pass_on(void *ctx, const idl_diag *g, const char *text, size_t len)
@@ -132,7 +141,7 @@ static void pass_on(void *ctx, const idl_diag *g, const char *text, size_t len)
     static const mcpidlc_severity SEVERITY[] =
         {[IDL_NOTE] = MCPIDLC_NOTE, [IDL_WARNING] = MCPIDLC_WARNING, [IDL_ERROR] = MCPIDLC_ERROR};
     mcpidlc_diagnostic d = {.severity = SEVERITY[g->severity],
-                            .file = sink->file,
+                            .file = sink->file ? sink->file : idl_diags_file(sink->files, g->loc.file, NULL, NULL),
                             .line = g->loc.line,
                             .column = g->loc.col,
                             .message = g->message,
@@ -141,9 +150,78 @@ static void pass_on(void *ctx, const idl_diag *g, const char *text, size_t len)
     sink->cx->opt.on_diagnostic(sink->cx->opt.diagnostic_ctx, &d);
 }
 
-/* Compile src[0..len), named `shown` in diagnostics, `base` the file's name. */
+static char *read_all(mcpidlc_context *cx, FILE *f, const char *path, size_t *len, mcpidlc_status *st);
+
+/* The reader of imported files (idl_reader): the text in the arena, the real
+ * path as the file's identity. */
+static const char *read_import(void *ctx, mcp_arena *a, const char *path, size_t *len, const char **id,
+                               const char **error)
+{
+    mcpidlc_context *cx = ctx;
+    if (cx->opt.read_import) {
+        char *data = cx->opt.read_import(cx->opt.read_import_ctx, path, len, error);
+        if (!data) {
+            if (!*error)
+                *error = "cannot be read";
+            return NULL;
+        }
+        char *text = *len <= MAX_INPUT ? mcp_arena_alloc(a, *len + 1) : NULL;
+        if (text) {
+            memcpy(text, data, *len);
+            text[*len] = 0;
+        } else {
+            *error = *len > MAX_INPUT ? "larger than 16 MiB" : "out of memory";
+        }
+        free(data);
+        *id = text ? path : NULL; /* the name is the identity: there is no file to resolve */
+        return text;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *error = mcp_arena_strdup(a, strerror(errno));
+        return NULL;
+    }
+    mcpidlc_status st;
+    char *data = read_all(cx, f, path, len, &st);
+    fclose(f);
+    if (!data) {
+        *error = st == MCPIDLC_ENOMEM ? "out of memory" : mcp_arena_strdup(a, cx->message);
+        cx->message[0] = 0;
+        return NULL;
+    }
+    char *text = mcp_arena_alloc(a, *len + 1);
+    if (text) {
+        memcpy(text, data, *len);
+        text[*len] = 0;
+    }
+    free(data);
+    char *real = realpath(path, NULL);
+    *id = real ? mcp_arena_strdup(a, real) : NULL;
+    free(real);
+    if (!text)
+        *error = "out of memory";
+    return text;
+}
+
+/* What the imports of a source named `shown` are relative to: its directory
+ * (up to its last '/'); for a name without one, up to its last ':', so that
+ * the imports of git:REV:PATH are git:REV:... of the same revision; "" for
+ * standard input (the current directory). */
+static const char *import_dir(mcp_arena *a, const char *shown)
+{
+    if (strcmp(shown, "<stdin>") == 0)
+        return "";
+    const char *end = strrchr(shown, '/');
+    if (!end)
+        end = strrchr(shown, ':');
+    return end ? mcp_arena_strndup(a, shown, (size_t)(end - shown) + 1) : "";
+}
+
+/* Compile src[0..len), named `shown` in diagnostics, `base` the file's name;
+ * `file_id` identifies the file (its real path; NULL for standard input or a
+ * buffer). */
 static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char *base, const char *stem,
-                              const char *src, size_t len)
+                              const char *src, size_t len, const char *file_id)
 {
     mcp_arena *a = &cx->arena;
     const char *file = mcp_arena_strdup(a, shown);
@@ -162,8 +240,20 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     idl_diags_init(&diags, a, file, copy, len);
     idl_options opts = {.warnings_as_errors = cx->opt.warnings_as_errors};
     idl_node *root = idl_load_yaml(a, &diags, copy, len, NULL);
-    ir_server *srv = root ? idl_check(a, &diags, root, &opts) : NULL;
+    /* The files it imports, relative to it (to the current directory for standard input). */
+    idl_reader reader = {read_import, cx};
+    idl_unit *units = NULL;
+    size_t nunits = 0;
+    if (!idl_load_imports(a, &diags, root, file, import_dir(a, shown), file_id, &reader, NULL, &units, &nunits))
+        return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);
+    units[0].path = file;
+    units[0].stem = cx->stem;
+    ir_server *srv = root ? idl_check_units(a, &diags, units, nunits, &opts) : NULL;
     cx->root = root;
+    cx->files = diags;
+    cx->deps = nunits > 1 ? mcp_arena_alloc(a, (nunits - 1) * sizeof *cx->deps) : NULL;
+    for (size_t i = 1; cx->deps && i < nunits; i++)
+        cx->deps[cx->ndeps++] = units[i].path;
     /* The names of the generated C, whose collisions are errors of the source. */
     bool nomem = false;
     if (srv && !diags.errors)
@@ -171,7 +261,7 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     cx->errors = diags.errors;
     cx->warnings = diags.warnings;
     if (cx->opt.on_diagnostic) {
-        diag_sink sink = {cx, file};
+        diag_sink sink = {cx, NULL, &diags};
         if (!idl_diags_render(&diags, !cx->opt.no_source_lines, pass_on, &sink))
             return fail(cx, MCPIDLC_ENOMEM, "out of memory reporting the diagnostics of '%s'", shown);
     }
@@ -187,7 +277,7 @@ mcpidlc_status mcpidlc_compile_buffer(mcpidlc_context *cx, const char *name, con
 {
     reset(cx);
     const char *slash = strrchr(name, '/');
-    return compile(cx, name, slash ? slash + 1 : name, NULL, text, len);
+    return compile(cx, name, slash ? slash + 1 : name, NULL, text, len, NULL);
 }
 
 /* The whole of f, in a heap buffer; NULL (and the message set) when it cannot
@@ -236,12 +326,19 @@ mcpidlc_status mcpidlc_compile_file(mcpidlc_context *cx, const char *path)
     if (!src)
         return st;
     const char *slash = strrchr(path, '/');
-    st = compile(cx, is_stdin ? "<stdin>" : path, slash ? slash + 1 : path, is_stdin ? "stdin" : NULL, src, len);
+    char *real = is_stdin ? NULL : realpath(path, NULL);
+    st = compile(cx, is_stdin ? "<stdin>" : path, slash ? slash + 1 : path, is_stdin ? "stdin" : NULL, src, len,
+                 is_stdin ? NULL
+                 : real   ? real
+                          : path);
+    free(real);
     free(src);
     return st;
 }
 
 size_t mcpidlc_error_count(const mcpidlc_context *cx) { return cx->errors; }
+size_t mcpidlc_import_count(const mcpidlc_context *cx) { return cx->ndeps; }
+const char *mcpidlc_import(const mcpidlc_context *cx, size_t i) { return i < cx->ndeps ? cx->deps[i] : NULL; }
 size_t mcpidlc_warning_count(const mcpidlc_context *cx) { return cx->warnings; }
 const char *mcpidlc_message(const mcpidlc_context *cx) { return cx->message; }
 const char *mcpidlc_stem(const mcpidlc_context *cx) { return cx->has_source ? cx->stem : NULL; }
@@ -350,7 +447,7 @@ typedef struct diff_sink {
 
 static void pass_diff(void *ctx, const char *file, const idl_diag *g, const char *text, size_t len)
 {
-    diag_sink sink = {((diff_sink *)ctx)->cx, file};
+    diag_sink sink = {((diff_sink *)ctx)->cx, file, NULL};
     pass_on(&sink, g, text, len);
 }
 
@@ -366,8 +463,8 @@ mcpidlc_status mcpidlc_diff(mcpidlc_context *now, const mcpidlc_context *old, co
         if (!allow[i] || !diff_kind_known(allow[i]))
             return fail(now, MCPIDLC_EUSAGE, "unknown kind of change '%s' (known: %s)", allow[i] ? allow[i] : "(null)",
                         diff_kind_list());
-    diff_source o = {old->file, old->src, old->src_len, old->srv, old->root};
-    diff_source n = {now->file, now->src, now->src_len, now->srv, now->root};
+    diff_source o = {old->file, old->src, old->src_len, old->srv, old->root, &old->files};
+    diff_source n = {now->file, now->src, now->src_len, now->srv, now->root, &now->files};
     diff_sink sink = {now};
     diff_options opts = {.allow = allow,
                          .nallow = nallow,

@@ -18,8 +18,12 @@
 
 #include "check_int.h"
 
-static const char *const TOP_KEYS[] = {"mcpidl",  "server",       "types",   "tools", "resources", "resource_templates",
-                                       "prompts", "elicitations", "registry"};
+static const char *const TOP_KEYS[] = {"mcpidl",    "imports",            "server",  "types",        "tools",
+                                       "resources", "resource_templates", "prompts", "elicitations", "registry"};
+/* What an imported file may hold. */
+static const char *const IMPORTED_KEYS[] = {"mcpidl", "imports", "types"};
+/* The sections of a server's items: a file with none of them and no 'server' is a library. */
+static const char *const ITEM_KEYS[] = {"tools", "resources", "resource_templates", "prompts", "elicitations"};
 static const char *const SERVER_KEYS[] = {"name",           "version", "title",        "instructions", "c_prefix",
                                           "schema_dialect", "cache",   "list_changed", "scopes",       "description",
                                           "websiteUrl",     "icons",   "_meta"};
@@ -77,11 +81,139 @@ static void parse_server(checker *c, const idl_node *root)
     }
 }
 
-ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const idl_options *opts)
+/* The format version of a file: 'mcpidl: 1'. */
+static void check_version(checker *c, const idl_node *root)
+{
+    const idl_node *version = idl_map_get(root, "mcpidl");
+    if (!version)
+        ERR(c, root->loc, "missing 'mcpidl: 1' (the version of the format) at the top level");
+    else if (version->kind == IDL_NODE_STR && strcmp(version->str, "1") == 0)
+        ERR(c, version->loc, "'mcpidl' must be the number 1, not the string \"1\"; write 'mcpidl: 1' without quotes");
+    else if (version->kind != IDL_NODE_INT || version->v.i != 1)
+        ERR(c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'",
+            ck_scalar_text(version));
+}
+
+/* Where unit u is imported first (by a unit met before it). */
+static idl_loc import_place(const idl_unit *units, size_t nunits, size_t u)
+{
+    for (size_t i = 0; i < nunits; i++)
+        for (size_t k = 0; k < units[i].nimports; k++)
+            if (units[i].imports[k] == u)
+                return units[i].import_locs[k];
+    return (idl_loc){0, 0, 0};
+}
+
+/* An imported file: types and imports only. */
+static void check_imported(checker *c, const idl_unit *units, size_t nunits, size_t u)
+{
+    const idl_node *root = units[u].root;
+    if (root->kind != IDL_NODE_MAP) {
+        ERR(c, root->loc, "an imported file must be a mapping with 'mcpidl: 1' and 'types', not %s",
+            idl_node_kind_name(root));
+        idl_note(c->d, import_place(units, nunits, u), "'%s' is imported here", units[u].path);
+        return;
+    }
+    check_version(c, root);
+    for (size_t i = 0; i < root->n; i++) {
+        const idl_node *k = root->pairs[i].key;
+        bool known = false;
+        for (size_t j = 0; j < COUNT(IMPORTED_KEYS) && !known; j++)
+            known = strcmp(k->str, IMPORTED_KEYS[j]) == 0;
+        if (known)
+            continue;
+        bool top = false;
+        for (size_t j = 0; j < COUNT(TOP_KEYS) && !top; j++)
+            top = strcmp(k->str, TOP_KEYS[j]) == 0;
+        const char *near = top ? NULL : idl_did_you_mean(k->str, IMPORTED_KEYS, COUNT(IMPORTED_KEYS));
+        if (top)
+            ERR(c, k->loc, "'%s' is not allowed in an imported file, which holds only types (and its own imports)",
+                k->str);
+        else if (near)
+            ERR(c, k->loc, "unknown key '%s' in the top level of an imported file; did you mean '%s'?", k->str, near);
+        else
+            ERR(c, k->loc, "unknown key '%s' in the top level of an imported file", k->str);
+        idl_note(c->d, import_place(units, nunits, u), "'%s' is imported here", units[u].path);
+    }
+}
+
+/* Whether the file is a library of types: 'types' (or 'imports'), but no
+ * 'server' and none of the items' sections. */
+static bool is_library(const idl_node *root)
+{
+    if (idl_map_get(root, "server") || !(idl_map_get(root, "types") || idl_map_get(root, "imports")))
+        return false;
+    for (size_t i = 0; i < COUNT(ITEM_KEYS); i++)
+        if (idl_map_get(root, ITEM_KEYS[i]))
+            return false;
+    return true;
+}
+
+/* The units in the order their types are read: every file after the files it
+ * imports (depth first from the file compiled, which comes last). */
+static size_t *unit_order(checker *c, const idl_unit *units, size_t n)
+{
+    size_t *order = mcp_arena_alloc(c->a, n * sizeof *order);
+    size_t *stack = mcp_arena_alloc(c->a, n * sizeof *stack);
+    size_t *next = mcp_arena_alloc(c->a, n * sizeof *next);
+    uint8_t *seen = mcp_arena_alloc(c->a, n);
+    if (!order || !stack || !next || !seen)
+        return NULL;
+    size_t m = 0, sp = 0;
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+        size_t u = stack[sp - 1];
+        if (next[u] < units[u].nimports) {
+            size_t v = units[u].imports[next[u]++];
+            if (v < n && !seen[v]) {
+                seen[v] = 1;
+                stack[sp++] = v;
+            }
+            continue;
+        }
+        order[m++] = u;
+        sp--;
+    }
+    return m == n ? order : NULL;
+}
+
+/* c->sees[u * n + v]: whether file u sees the types of file v (itself, and
+ * the files it imports, directly or not). */
+static bool build_sees(checker *c, const idl_unit *units, size_t n)
+{
+    c->sees = mcp_arena_alloc(c->a, n * n);
+    size_t *stack = mcp_arena_alloc(c->a, (n ? n : 1) * sizeof *stack);
+    if (!c->sees || !stack)
+        return false;
+    for (size_t u = 0; u < n; u++) {
+        bool *row = c->sees + u * n;
+        size_t sp = 0;
+        row[u] = true;
+        stack[sp++] = u;
+        while (sp) {
+            size_t w = stack[--sp];
+            for (size_t k = 0; k < units[w].nimports; k++) {
+                size_t v = units[w].imports[k];
+                if (v < n && !row[v]) {
+                    row[v] = true;
+                    stack[sp++] = v;
+                }
+            }
+        }
+    }
+    c->nunits = n;
+    c->units = units;
+    return true;
+}
+
+ir_server *idl_check_units(mcp_arena *arena, idl_diags *d, const idl_unit *units, size_t nunits,
+                           const idl_options *opts)
 {
     static const idl_options DEFAULTS = {0};
     checker c = {.a = arena, .d = d, .opts = opts ? opts : &DEFAULTS, .suggest_budget = 5000000};
     size_t errors_before = d->errors;
+    const idl_node *root = nunits ? units[0].root : NULL;
     if (!root)
         return NULL;
     if (root->kind != IDL_NODE_MAP) {
@@ -90,26 +222,72 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
         return NULL;
     }
     c.srv = mcp_arena_alloc(arena, sizeof *c.srv);
-    if (!c.srv)
+    c.srv->files = c.srv ? mcp_arena_alloc(arena, nunits * sizeof *c.srv->files) : NULL;
+    if (!c.srv || !c.srv->files || !build_sees(&c, units, nunits))
         return NULL;
+    c.srv->nfiles = nunits;
     ck_keys(&c, root, TOP_KEYS, COUNT(TOP_KEYS), NULL, 0, "the top level");
-    const idl_node *version = idl_map_get(root, "mcpidl");
-    if (!version)
-        ERR(&c, root->loc, "missing 'mcpidl: 1' (the version of the format) at the top level");
-    else if (version->kind == IDL_NODE_STR && strcmp(version->str, "1") == 0)
-        ERR(&c, version->loc, "'mcpidl' must be the number 1, not the string \"1\"; write 'mcpidl: 1' without quotes");
-    else if (version->kind != IDL_NODE_INT || version->v.i != 1)
-        ERR(&c, version->loc, "unsupported format version '%s': this mcpidlc reads 'mcpidl: 1'",
-            ck_scalar_text(version));
+    check_version(&c, root);
+    for (size_t u = 1; u < nunits; u++)
+        if (units[u].root)
+            check_imported(&c, units, nunits, u);
 
-    parse_server(&c, root);
-    ck_registry(&c, root);
-    const idl_node *types = ck_section(&c, root, "types", "definition");
-    ck_declare_types(&c, types);
-    ck_define_types(&c, types);
+    /* Each file's generated C is named after it: two of one name would clash. */
+    for (size_t u = 1; u < nunits; u++)
+        for (size_t v = 0; v < u; v++)
+            if (units[u].stem && units[v].stem && strcmp(units[u].stem, units[v].stem) == 0) {
+                ERR(&c, import_place(units, nunits, u),
+                    "'%s' and '%s' have the same name: their generated files would both be %s.mcp.h; rename one",
+                    units[u].path, units[v].path, units[u].stem);
+                if (v)
+                    idl_note(c.d, import_place(units, nunits, v), "'%s' is imported here", units[v].path);
+                break;
+            }
+    c.srv->library = is_library(root);
+    if (c.srv->library)
+        c.srv->c_prefix = idl_c_ident(arena, units[0].stem ? units[0].stem : "library");
+    else
+        parse_server(&c, root);
+    if (!c.srv->library)
+        ck_registry(&c, root);
+    for (size_t u = 0; u < nunits; u++) {
+        ir_file *f = &c.srv->files[u];
+        f->path = units[u].path;
+        f->stem = units[u].stem;
+        f->c_prefix = u == 0 ? c.srv->c_prefix : idl_c_ident(arena, units[u].stem ? units[u].stem : "imported");
+        f->imports = units[u].imports;
+        f->nimports = units[u].nimports;
+        if (!f->c_prefix)
+            return NULL;
+    }
+
+    /* The types of every file, each file's after those of the files it imports. */
+    size_t *order = unit_order(&c, units, nunits);
+    if (!order)
+        return NULL;
+    const idl_node **types = mcp_arena_alloc(arena, nunits * sizeof *types);
+    if (!types)
+        return NULL;
+    size_t ntypes = 0;
+    for (size_t u = 0; u < nunits; u++) {
+        const idl_node *r = units[u].root;
+        types[u] = r && r->kind == IDL_NODE_MAP ? ck_section(&c, r, "types", "definition") : NULL;
+        ntypes += types[u] ? types[u]->n : 0;
+    }
+    ck_alloc_types(&c, ntypes);
+    for (size_t i = 0; i < nunits; i++) {
+        c.prefix = c.srv->files[order[i]].c_prefix;
+        ck_declare_types(&c, types[order[i]]);
+    }
+    for (size_t i = 0; i < nunits; i++) {
+        c.prefix = c.srv->files[order[i]].c_prefix;
+        ck_define_types(&c, types[order[i]]);
+    }
+    c.prefix = c.srv->c_prefix;
     ck_parse_tools(&c, ck_section(&c, root, "tools", "tool"));
     ck_beyond(&c, root);
-    ck_list_changed(&c, idl_map_get(root, "server"));
+    if (!c.srv->library)
+        ck_list_changed(&c, idl_map_get(root, "server"));
 
     /* The whole-file checks also run after errors, over what did resolve, so a
      * run reports as much as it can. */
@@ -118,9 +296,15 @@ ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const
     ck_check_by_value_cycles(&c);
     ck_mark_cycles(&c);
     ck_check_c_names(&c);
-    free(c.line_starts);
+    ck_free_lines(&c);
     assert(d->errors >= errors_before);
     return d->errors == errors_before ? c.srv : NULL;
+}
+
+ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const idl_options *opts)
+{
+    idl_unit unit = {.path = d->path, .stem = "server", .root = root};
+    return idl_check_units(arena, d, &unit, 1, opts);
 }
 
 ir_server *idl_compile(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_options *opts)

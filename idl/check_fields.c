@@ -223,7 +223,7 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
                                  ? first[a] \
                                  : first[b]) \
                                 ->loc \
-                          : (idl_loc){0, 0})
+                          : (idl_loc){0, 0, 0})
     if (k->has_minimum && k->has_maximum && ir_number_value(k->minimum) > ir_number_value(k->maximum))
         ERR(c, LATER(0, 1), "minimum is greater than maximum: no value can satisfy both");
     if (k->has_exclusive_minimum && k->has_exclusive_maximum &&
@@ -258,9 +258,9 @@ static void visit_literals(checker *c, ir_type *t, const char *base, size_t tota
     case IR_LITERAL:
         ++*k;
         if (base && total == 1)
-            t->c_name = mcp_arena_printf(c->a, "%s_%s", c->srv->c_prefix, base);
+            t->c_name = mcp_arena_printf(c->a, "%s_%s", c->prefix, base);
         else if (base)
-            t->c_name = mcp_arena_printf(c->a, "%s_%s_%zu", c->srv->c_prefix, base, *k);
+            t->c_name = mcp_arena_printf(c->a, "%s_%s_%zu", c->prefix, base, *k);
         return;
     case IR_LIST:
     case IR_SET:

@@ -302,7 +302,7 @@ void ck_check_c_names(checker *c)
         const char *args = mcp_arena_printf(c->a, "%s_args", t->c_name);
         const ir_def *clash[2] = {ck_find_def(c, t->c_name), args ? ck_find_def(c, args) : NULL};
         for (size_t j = 0; j < 2; j++)
-            if (clash[j])
+            if (clash[j] && strcmp(s->files[clash[j]->loc.file].c_prefix, s->c_prefix) == 0)
                 ERR(c, clash[j]->loc,
                     "type '%s' has the same C name as a name generated for tool '%s' (%s_%s); rename the type "
                     "or give the tool a 'c_name'",
@@ -319,7 +319,7 @@ void ck_check_c_names(checker *c)
         }
     }
     const ir_def *server = ck_find_def(c, "server");
-    if (server)
+    if (server && !s->library && strcmp(s->files[server->loc.file].c_prefix, s->c_prefix) == 0)
         ERR(c, server->loc, "type 'server' has the same C name as the server table (%s_server); rename it",
             s->c_prefix);
 }

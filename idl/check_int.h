@@ -34,6 +34,13 @@ typedef struct ck_default {
     const char *owner;
 } ck_default;
 
+/* The start of each line of one source file, built when first needed. */
+typedef struct ck_lines {
+    size_t *starts;
+    size_t n;
+    bool built;
+} ck_lines;
+
 typedef struct checker {
     mcp_arena *a;
     idl_diags *d;
@@ -44,9 +51,12 @@ typedef struct checker {
     const char **def_names;           /* for "did you mean" */
     size_t suggest_budget;            /* type names left to compare for "did you mean" */
     const ir_field **never_finite_at; /* per type: the field reported as never finite, or NULL */
-    size_t *line_starts;              /* byte offset of each line of the source, built when first needed */
-    size_t nlines;
-    bool lines_built;
+    ck_lines *lines;                  /* per file of the diagnostics */
+    size_t nline_files;
+    const idl_unit *units; /* the files of the compilation (units[0]: the one compiled) */
+    size_t nunits;
+    bool *sees;           /* sees[u * nunits + v]: file u sees the types of file v */
+    const char *prefix;   /* the C prefix of the file being read */
     ck_default *defaults; /* in the order the fields were read */
     size_t ndefaults, cap_defaults;
 } checker;
@@ -92,6 +102,9 @@ void ck_scalar_pos_start(checker *c, ck_scalar_pos *sp, const idl_node *n);
 idl_loc ck_scalar_pos_at(checker *c, ck_scalar_pos *sp, size_t off);
 /* The place of byte `off` of scalar n's value in the source. */
 idl_loc ck_loc_in_scalar(checker *c, const idl_node *n, size_t off);
+
+/* Free the line tables. */
+void ck_free_lines(checker *c);
 
 /* A scalar's text, or "a mapping" / "a sequence". */
 const char *ck_scalar_text(const idl_node *n);
@@ -176,7 +189,10 @@ size_t ck_sorted_find(const ck_name_ix *v, size_t n, const char *name, size_t le
 ir_def *ck_find_def(checker *c, const char *name);
 /* "model", "record" or "enum". */
 const char *ck_def_kind_word(const ir_def *def);
-/* Pass 2: a shell for every named type of `types` (the section, or NULL). */
+/* Room for n named types (of every file). */
+void ck_alloc_types(checker *c, size_t n);
+/* Pass 2: a shell for every named type of `types` (the section of one file, or
+ * NULL), its C name with c->prefix. */
 void ck_declare_types(checker *c, const idl_node *types);
 /* Pass 3a: the bodies of the named types. */
 void ck_define_types(checker *c, const idl_node *types);

@@ -75,6 +75,9 @@ static bool is_type_name(const char *s)
     return true;
 }
 
+/* The path of the file a place lies in, for messages. */
+static const char *file_of(const checker *c, idl_loc loc) { return idl_diags_file(c->d, loc.file, NULL, NULL); }
+
 /* ---------------------------------------------------------------- type expressions */
 
 typedef struct texpr_ctx {
@@ -220,6 +223,13 @@ static ir_type *resolve_name(checker *c, texpr_ctx *x, const texpr *e, idl_loc l
             ERR(c, loc, "unknown type '%s'; did you mean '%s'?", e->name, near);
         else
             ERR(c, loc, "unknown type '%s'", e->name);
+        return NULL;
+    }
+    uint32_t from = x->node->loc.file;
+    if (c->sees && from < c->nunits && def->loc.file < c->nunits && !c->sees[from * c->nunits + def->loc.file]) {
+        ERR(c, loc, "type '%s' is defined in '%s', which '%s' does not import; add it to 'imports'", e->name,
+            file_of(c, def->loc), file_of(c, x->node->loc));
+        idl_note(c->d, def->loc, "'%s' is defined here", e->name);
         return NULL;
     }
     ir_type *t = ck_new_type(c, IR_NAMED, loc);
@@ -408,20 +418,23 @@ const char *ck_def_kind_word(const ir_def *def)
     return def->kind == IR_DEF_ENUM ? "enum" : def->kind == IR_DEF_RECORD ? "record" : "model";
 }
 
+void ck_alloc_types(checker *c, size_t n)
+{
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    c->table = mcp_arena_alloc(c->a, cap * sizeof *c->table);
+    c->def_names = mcp_arena_alloc(c->a, (n ? n : 1) * sizeof *c->def_names);
+    c->srv->defs = mcp_arena_alloc(c->a, (n ? n : 1) * sizeof *c->srv->defs);
+    if (c->table && c->def_names && c->srv->defs)
+        c->table_cap = cap;
+}
+
 /* A shell for every named type, so that references resolve in any order. */
 void ck_declare_types(checker *c, const idl_node *types)
 {
-    if (!types)
+    if (!types || !c->table_cap)
         return;
-    size_t cap = 16;
-    while (cap < types->n * 2)
-        cap *= 2;
-    c->table = mcp_arena_alloc(c->a, cap * sizeof *c->table);
-    c->def_names = mcp_arena_alloc(c->a, (types->n ? types->n : 1) * sizeof *c->def_names);
-    c->srv->defs = mcp_arena_alloc(c->a, (types->n ? types->n : 1) * sizeof *c->srv->defs);
-    if (!c->table || !c->def_names || !c->srv->defs)
-        return;
-    c->table_cap = cap;
     for (size_t i = 0; i < types->n; i++) {
         const idl_node *k = types->pairs[i].key, *v = types->pairs[i].value;
         if (!is_type_name(k->str)) {
@@ -433,12 +446,19 @@ void ck_declare_types(checker *c, const idl_node *types)
             ERR(c, k->loc, "'%s' is a built-in type name; choose another name", k->str);
             continue;
         }
+        const ir_def *first = ck_find_def(c, k->str);
+        if (first) {
+            /* Keys of one mapping are unique: the other is in another file. */
+            ERR(c, k->loc, "type '%s' is already defined in '%s'", k->str, file_of(c, first->loc));
+            idl_note(c->d, first->loc, "'%s' first defined here", k->str);
+            continue;
+        }
         ir_def *def = mcp_arena_alloc(c->a, sizeof *def);
         if (!def)
             return;
         def->name = k->str;
         def->loc = k->loc;
-        def->c_name = mcp_arena_printf(c->a, "%s_%s", c->srv->c_prefix, k->str);
+        def->c_name = mcp_arena_printf(c->a, "%s_%s", c->prefix, k->str);
         def->kind = IR_DEF_MODEL;
         if (v->kind == IDL_NODE_MAP) {
             const idl_node *kind = idl_map_get(v, "kind");
@@ -522,7 +542,7 @@ void ck_define_types(checker *c, const idl_node *types)
     for (size_t i = 0; i < types->n; i++) {
         const idl_node *k = types->pairs[i].key, *body = types->pairs[i].value;
         ir_def *def = ck_find_def(c, k->str);
-        if (!def || def->loc.line != k->loc.line || def->loc.col != k->loc.col)
+        if (!def || def->loc.line != k->loc.line || def->loc.col != k->loc.col || def->loc.file != k->loc.file)
             continue; /* not declared, or a repeated name */
         if (!ck_body_ok(c, &types->pairs[i], "type", "kind, fields or values, ..."))
             continue;

@@ -104,28 +104,47 @@ static bool is_break(const char *src, size_t len, size_t i)
     return src[i] == '\n' || (src[i] == '\r' && (i + 1 >= len || src[i + 1] != '\n'));
 }
 
-/* Byte offset of the start of line `line` (1-based), or SIZE_MAX. */
-static size_t line_start(checker *c, uint32_t line)
+/* Byte offset of the start of line `line` (1-based) of file `file`, or SIZE_MAX. */
+static size_t line_start(checker *c, uint32_t file, uint32_t line)
 {
-    const idl_diags *d = c->d;
-    if (!c->lines_built) {
-        c->lines_built = true;
+    if (!c->lines) {
+        c->nline_files = c->d->nfiles + 1;
+        c->lines = calloc(c->nline_files, sizeof *c->lines);
+        if (!c->lines)
+            return SIZE_MAX;
+    }
+    if (file >= c->nline_files)
+        return SIZE_MAX;
+    ck_lines *l = &c->lines[file];
+    if (!l->built) {
+        l->built = true;
+        const char *src;
+        size_t len;
+        idl_diags_file(c->d, file, &src, &len);
         size_t n = 1;
-        for (size_t i = 0; i < d->src_len; i++)
-            n += is_break(d->src, d->src_len, i);
-        c->line_starts = d->src ? malloc(n * sizeof *c->line_starts) : NULL;
-        if (c->line_starts) {
+        for (size_t i = 0; i < len; i++)
+            n += is_break(src, len, i);
+        l->starts = src ? malloc(n * sizeof *l->starts) : NULL;
+        if (l->starts) {
             /* libyaml does not count a byte-order mark as a character */
-            c->line_starts[0] = d->src_len >= 3 && memcmp(d->src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-            c->nlines = 1;
-            for (size_t i = 0; i < d->src_len; i++)
-                if (is_break(d->src, d->src_len, i))
-                    c->line_starts[c->nlines++] = i + 1;
+            l->starts[0] = len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+            l->n = 1;
+            for (size_t i = 0; i < len; i++)
+                if (is_break(src, len, i))
+                    l->starts[l->n++] = i + 1;
         }
     }
-    if (!c->line_starts || line == 0 || line > c->nlines)
+    if (!l->starts || line == 0 || line > l->n)
         return SIZE_MAX;
-    return c->line_starts[line - 1];
+    return l->starts[line - 1];
+}
+
+void ck_free_lines(checker *c)
+{
+    for (size_t i = 0; c->lines && i < c->nline_files; i++)
+        free(c->lines[i].starts);
+    free(c->lines);
+    c->lines = NULL;
 }
 
 /* The byte length of the source character at src[p] (the loader has checked
@@ -158,13 +177,14 @@ void ck_scalar_pos_start(checker *c, ck_scalar_pos *sp, const idl_node *n)
 {
     *sp = (ck_scalar_pos){.node = n, .loc = n->loc};
     sp->lost = n->style != IDL_STYLE_PLAIN && n->style != IDL_STYLE_SINGLE && n->style != IDL_STYLE_DOUBLE;
-    size_t p = sp->lost ? SIZE_MAX : line_start(c, n->loc.line);
+    size_t p = sp->lost ? SIZE_MAX : line_start(c, n->loc.file, n->loc.line);
     if (p == SIZE_MAX) {
         sp->lost = true;
         return;
     }
-    const char *src = c->d->src;
-    size_t len = c->d->src_len;
+    const char *src;
+    size_t len;
+    idl_diags_file(c->d, n->loc.file, &src, &len);
     for (uint32_t col = 1; col < n->loc.col && p < len && src[p] != '\n' && src[p] != '\r'; col++)
         p += utf8_width(src, len, p);
     if (n->style != IDL_STYLE_PLAIN) {
@@ -176,7 +196,10 @@ void ck_scalar_pos_start(checker *c, ck_scalar_pos *sp, const idl_node *n)
 
 idl_loc ck_scalar_pos_at(checker *c, ck_scalar_pos *sp, size_t off)
 {
-    if (!c->d->src) {
+    const char *src;
+    size_t len;
+    idl_diags_file(c->d, sp->node->loc.file, &src, &len);
+    if (!src) {
         /* No source at hand: count the value's characters, as if nothing were escaped. */
         const idl_node *n = sp->node;
         idl_loc l = n->loc;
@@ -190,8 +213,6 @@ idl_loc ck_scalar_pos_at(checker *c, ck_scalar_pos *sp, size_t off)
     }
     if (off < sp->off)
         ck_scalar_pos_start(c, sp, sp->node);
-    const char *src = c->d->src;
-    size_t len = c->d->src_len;
     const idl_node *n = sp->node;
     while (!sp->lost && sp->off < off && sp->off < n->len) {
         size_t p = sp->pos;

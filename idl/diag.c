@@ -18,6 +18,37 @@ void idl_diags_init(idl_diags *d, mcp_arena *arena, const char *path, const char
     d->max_items = 1000;
 }
 
+uint32_t idl_diags_add_file(idl_diags *d, const char *path, const char *src, size_t src_len)
+{
+    if (d->nfiles == d->cap_files) {
+        size_t cap = d->cap_files ? d->cap_files * 2 : 4;
+        idl_file *files = mcp_arena_realloc(d->arena, d->files, d->cap_files * sizeof *files, cap * sizeof *files);
+        if (!files)
+            return 0;
+        d->files = files;
+        d->cap_files = cap;
+    }
+    d->files[d->nfiles++] = (idl_file){path, src, src_len};
+    return (uint32_t)d->nfiles;
+}
+
+const char *idl_diags_file(const idl_diags *d, uint32_t file, const char **src, size_t *src_len)
+{
+    if (file == 0 || file > d->nfiles) {
+        if (src)
+            *src = d->src;
+        if (src_len)
+            *src_len = d->src_len;
+        return d->path;
+    }
+    const idl_file *f = &d->files[file - 1];
+    if (src)
+        *src = f->src;
+    if (src_len)
+        *src_len = f->src_len;
+    return f->path;
+}
+
 void idl_diag_vadd(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt, va_list ap)
 {
     if (sev == IDL_ERROR)
@@ -81,12 +112,15 @@ idl_loc idl_loc_of_offset(const char *src, size_t len, size_t off)
             line++;
             line_start = i + 1;
         }
-    return (idl_loc){line, idl_char_col(src, line_start, off)};
+    return (idl_loc){line, idl_char_col(src, line_start, off), 0};
 }
 
 static int loc_cmp(idl_loc a, idl_loc b)
 {
-    /* Diagnostics without a place (whole-file ones) come first. */
+    /* By file (the compiled one first, then the imported ones as they were
+     * met); in each, diagnostics without a place (whole-file ones) come first. */
+    if (a.file != b.file)
+        return a.file < b.file ? -1 : 1;
     if (a.line != b.line)
         return a.line < b.line ? -1 : 1;
     if (a.col != b.col)
@@ -107,7 +141,7 @@ static void sort_stable(idl_diag *v, size_t n)
     idl_loc *key = malloc(n * sizeof *key);
     if (!key)
         return; /* printed in the order they were added */
-    idl_loc head = {0, 0};
+    idl_loc head = {0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         if (v[i].severity != IDL_NOTE || i == 0)
             head = v[i].loc;
@@ -136,17 +170,17 @@ static const char *severity_name(idl_severity s)
 /* Source line `line`, which starts at byte `start`, and a caret under column
  * `col`. Tabs are kept so the caret lines up; control characters and bytes
  * that are not UTF-8 are shown as '?'. */
-static void put_source_line(const idl_diags *d, mcp_buf *out, uint32_t line, size_t start, uint32_t col)
+static void put_source_line(const char *src, size_t src_len, mcp_buf *out, uint32_t line, size_t start, uint32_t col)
 {
-    if (start == 0 && d->src_len >= 3 && memcmp(d->src, "\xEF\xBB\xBF", 3) == 0)
+    if (start == 0 && src_len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
         start = 3; /* a byte-order mark is not a column */
     size_t end = start;
-    while (end < d->src_len && d->src[end] != '\n' && d->src[end] != '\r')
+    while (end < src_len && src[end] != '\n' && src[end] != '\r')
         end++;
     if (end - start > 240)
         return; /* a very long line would drown the message */
     mcp_buf_printf(out, "%5u | ", (unsigned)line);
-    const unsigned char *s = (const unsigned char *)d->src;
+    const unsigned char *s = (const unsigned char *)src;
     for (size_t k = start; k < end;) {
         size_t w = mcp_utf8_seq(s + k, end - k, NULL, NULL);          /* 0: not a valid character */
         bool control = (w == 2 && s[k] == 0xC2 && s[k + 1] < 0xA0) || /* C1 controls, U+2028, U+2029 */
@@ -170,18 +204,18 @@ static void put_source_line(const idl_diags *d, mcp_buf *out, uint32_t line, siz
 
 /* The start of each line that a diagnostic points at, found in one pass over the
  * source: lines[i] (sorted, unique) starts at starts[i], or SIZE_MAX past the end. */
-static void find_lines(const idl_diags *d, const uint32_t *lines, size_t n, size_t *starts)
+static void find_lines(const char *src, size_t src_len, const uint32_t *lines, size_t n, size_t *starts)
 {
     size_t i = 0, k = 0;
     uint32_t line = 1;
     while (k < n) {
         while (k < n && lines[k] == line)
             starts[k++] = i;
-        if (k == n || i >= d->src_len)
+        if (k == n || i >= src_len)
             break;
-        while (i < d->src_len && !is_line_end(d->src, d->src_len, i))
+        while (i < src_len && !is_line_end(src, src_len, i))
             i++;
-        if (i < d->src_len) {
+        if (i < src_len) {
             i++;
             line++;
         } else {
@@ -192,9 +226,9 @@ static void find_lines(const idl_diags *d, const uint32_t *lines, size_t n, size
         starts[k] = SIZE_MAX;
 }
 
-static int u32_cmp(const void *a, const void *b)
+static int u64_cmp(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
@@ -221,11 +255,12 @@ static void put_message(mcp_buf *out, const char *m)
 /* The head line of a diagnostic: "path:line:col: severity: message". */
 static void put_head(const idl_diags *d, mcp_buf *out, const idl_diag *g)
 {
+    const char *path = idl_diags_file(d, g->loc.file, NULL, NULL);
     if (g->loc.line)
-        mcp_buf_printf(out, "%s:%u:%u: %s: ", d->path, (unsigned)g->loc.line, (unsigned)g->loc.col,
+        mcp_buf_printf(out, "%s:%u:%u: %s: ", path, (unsigned)g->loc.line, (unsigned)g->loc.col,
                        severity_name(g->severity));
     else
-        mcp_buf_printf(out, "%s: %s: ", d->path, severity_name(g->severity));
+        mcp_buf_printf(out, "%s: %s: ", path, severity_name(g->severity));
     put_message(out, g->message);
 }
 
@@ -233,25 +268,41 @@ bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx)
 {
     assert(d->len <= d->cap && (d->len == 0 || d->items));
     sort_stable(d->items, d->len);
-    uint32_t *lines = NULL;
+    /* The lines pointed at, as (file << 32 | line), sorted and unique; each file's
+     * run found in one pass over its text. */
+    uint64_t *lines = NULL;
     size_t *starts = NULL, nlines = 0;
-    if (show_source && d->src && d->len) {
+    if (show_source && d->len) {
         lines = malloc(d->len * sizeof *lines);
         starts = malloc(d->len * sizeof *starts);
-        if (lines && starts) {
+        uint32_t *run = malloc(d->len * sizeof *run);
+        if (lines && starts && run) {
             for (size_t i = 0; i < d->len; i++)
                 if (d->items[i].loc.line)
-                    lines[nlines++] = d->items[i].loc.line;
-            qsort(lines, nlines, sizeof *lines, u32_cmp);
+                    lines[nlines++] = (uint64_t)d->items[i].loc.file << 32 | d->items[i].loc.line;
+            qsort(lines, nlines, sizeof *lines, u64_cmp);
             size_t u = 0;
             for (size_t i = 0; i < nlines; i++)
                 if (u == 0 || lines[u - 1] != lines[i])
                     lines[u++] = lines[i];
             nlines = u;
-            find_lines(d, lines, nlines, starts);
+            for (size_t i = 0, e; i < nlines; i = e) {
+                uint32_t file = (uint32_t)(lines[i] >> 32);
+                for (e = i; e < nlines && (uint32_t)(lines[e] >> 32) == file; e++)
+                    run[e - i] = (uint32_t)lines[e];
+                const char *src;
+                size_t src_len;
+                idl_diags_file(d, file, &src, &src_len);
+                if (src)
+                    find_lines(src, src_len, run, e - i, starts + i);
+                else
+                    for (size_t k = i; k < e; k++)
+                        starts[k] = SIZE_MAX;
+            }
         } else {
             show_source = false;
         }
+        free(run);
     }
     mcp_buf text;
     mcp_buf_init(&text);
@@ -260,16 +311,20 @@ bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx)
         mcp_buf_clear(&text);
         put_head(d, &text, g);
         if (show_source && g->loc.line) {
+            uint64_t want = (uint64_t)g->loc.file << 32 | g->loc.line;
             size_t lo = 0, hi = nlines;
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
-                if (lines[mid] < g->loc.line)
+                if (lines[mid] < want)
                     lo = mid + 1;
                 else
                     hi = mid;
             }
-            if (lo < nlines && lines[lo] == g->loc.line && starts[lo] != SIZE_MAX)
-                put_source_line(d, &text, g->loc.line, starts[lo], g->loc.col);
+            const char *src;
+            size_t src_len;
+            idl_diags_file(d, g->loc.file, &src, &src_len);
+            if (lo < nlines && lines[lo] == want && starts[lo] != SIZE_MAX)
+                put_source_line(src, src_len, &text, g->loc.line, starts[lo], g->loc.col);
         }
         if (text.oom)
             break;
@@ -281,7 +336,7 @@ bool idl_diags_render(idl_diags *d, bool show_source, idl_diag_fn fn, void *ctx)
     if (ok && d->truncated) {
         char message[80];
         snprintf(message, sizeof message, "too many diagnostics; the first %zu are shown", d->len);
-        idl_diag note = {IDL_NOTE, {0, 0}, message};
+        idl_diag note = {IDL_NOTE, {0, 0, 0}, message};
         mcp_buf_clear(&text);
         put_head(d, &text, &note);
         ok = !text.oom;

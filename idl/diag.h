@@ -27,10 +27,13 @@
 #endif
 
 /* A place in the source: 1-based line and column, the column counted in
- * characters (UTF-8 code points), as libyaml counts them. {0,0}: no place. */
+ * characters (UTF-8 code points), as libyaml counts them. {0,0}: no place.
+ * `file` is the file it lies in: 0 the file compiled, others the files it
+ * imports (idl_diags_add_file). */
 typedef struct idl_loc {
     uint32_t line;
     uint32_t col;
+    uint32_t file;
 } idl_loc;
 
 typedef enum idl_severity { IDL_NOTE, IDL_WARNING, IDL_ERROR } idl_severity;
@@ -41,11 +44,20 @@ typedef struct idl_diag {
     char *message;
 } idl_diag;
 
+/* A file diagnostics may point into, besides the one compiled. */
+typedef struct idl_file {
+    const char *path;
+    const char *src;
+    size_t src_len;
+} idl_file;
+
 typedef struct idl_diags {
     mcp_arena *arena;
     const char *path; /* the file name as given on the command line */
     const char *src;  /* the whole source text (may contain NULs), for caret lines */
     size_t src_len;
+    idl_file *files; /* file i (i >= 1) of idl_loc.file is files[i - 1] */
+    size_t nfiles, cap_files;
     idl_diag *items;
     size_t len, cap;
     size_t errors, warnings;
@@ -54,6 +66,12 @@ typedef struct idl_diags {
 } idl_diags;
 
 void idl_diags_init(idl_diags *d, mcp_arena *arena, const char *path, const char *src, size_t src_len);
+
+/* Add a file (its path as diagnostics name it, and its text, which must live
+ * as long as d): its number for idl_loc.file, or 0 without memory. */
+IDL_NODISCARD uint32_t idl_diags_add_file(idl_diags *d, const char *path, const char *src, size_t src_len);
+/* The path and text of file number `file` (the compiled one for 0 or an unknown number). */
+const char *idl_diags_file(const idl_diags *d, uint32_t file, const char **src, size_t *src_len);
 
 void idl_diag_add(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -303,7 +303,20 @@ typedef struct ir_registry {
     const mcp_json *remotes;
 } ir_registry;
 
+/* A file of the compilation: the one compiled (files[0]) or one it imports. A
+ * type lies in the file of its place (ir_def.loc.file). */
+typedef struct ir_file {
+    const char *path;     /* as diagnostics name it */
+    const char *stem;     /* NAME: the file's name without .mcp.yaml; its generated files are NAME.mcp.h, ... */
+    const char *c_prefix; /* the prefix of its C names */
+    size_t *imports;      /* the files it imports itself, in the order written */
+    size_t nimports;
+} ir_file;
+
 typedef struct ir_server {
+    bool library;   /* a file of types only, without 'server': no tools, no server table */
+    ir_file *files; /* files[0]: this one; then the files it imports, directly or not */
+    size_t nfiles;
     const char *name;
     const char *version;
     const char *title;
@@ -348,6 +361,47 @@ typedef struct idl_options {
 } idl_options;
 
 struct idl_node;
+struct idl_load_limits;
+
+/* One file of a compilation, loaded (idl_load_imports). */
+typedef struct idl_unit {
+    const char *path;            /* as diagnostics name it */
+    const char *stem;            /* NAME */
+    const struct idl_node *root; /* NULL when it did not load */
+    uint32_t file;               /* its number in the diagnostics; the unit's index */
+    size_t *imports;             /* the units it imports, in the order written */
+    idl_loc *import_locs;        /* where each is written */
+    size_t nimports;
+} idl_unit;
+
+/* How imported files are read: `read` returns the text of `path` in arena a
+ * (*len bytes), and in *id what identifies the file (two paths of one file
+ * give equal ids; NULL when unknown); NULL when it cannot be read, *error
+ * saying why. */
+typedef struct idl_reader {
+    const char *(*read)(void *ctx, mcp_arena *a, const char *path, size_t *len, const char **id, const char **error);
+    void *ctx;
+} idl_reader;
+
+/* NAME of a file: its name without directories and without ".mcp.yaml" (or ".mcp.yml", ".yaml", ".yml"). */
+const char *idl_file_stem(mcp_arena *a, const char *path);
+
+/* The units of the file at `path` (its tree `root`, which may be NULL; `id`
+ * as the reader gives ids, or NULL; `dir` what its imports are relative to,
+ * "" or a prefix ending in '/'): units[0] is that file, then every file
+ * it imports, directly or not, each once, in the order met (depth first).
+ * Errors (an import that cannot be read, a cycle, an import that is not a
+ * string) go to d. False only without memory. */
+IDL_NODISCARD bool idl_load_imports(mcp_arena *a, idl_diags *d, const struct idl_node *root, const char *path,
+                                    const char *dir, const char *id, const idl_reader *r,
+                                    const struct idl_load_limits *limits, idl_unit **units, size_t *nunits);
+
+/* Check units[0] with the types of the files it imports (units[1..n)): an
+ * imported file holds types only (and its own imports); each file sees its own
+ * types and those of the files it imports, directly or not. */
+IDL_NODISCARD ir_server *idl_check_units(mcp_arena *arena, idl_diags *d, const idl_unit *units, size_t nunits,
+                                         const idl_options *opts);
+
 /* Check a loaded YAML tree (node.h) and build the IR. Returns NULL when any
  * error was reported (warnings do not count, unless opts->warnings_as_errors). */
 IDL_NODISCARD ir_server *idl_check(mcp_arena *arena, idl_diags *d, const struct idl_node *root,

@@ -93,6 +93,11 @@ typedef struct idl_load_limits {
 IDL_NODISCARD idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len,
                                       const idl_load_limits *limits);
 
+/* idl_load_yaml for file number `file` of the diagnostics (idl_diags_add_file): every
+ * place of the tree and of the diagnostics names it. */
+IDL_NODISCARD idl_node *idl_load_yaml_file(mcp_arena *arena, idl_diags *d, uint32_t file, const char *src, size_t len,
+                                           const idl_load_limits *limits);
+
 /* Convenience: the value of key `key` in a mapping, or NULL. */
 idl_node *idl_map_get(const idl_node *map, const char *key);
 /* A short name of the node's kind for messages: "null", "a boolean", "an integer",

@@ -146,7 +146,8 @@ typedef struct loader {
     idl_diags *d;
     const char *src;
     size_t len;
-    bool bom; /* src starts with a UTF-8 BOM, which libyaml does not count */
+    uint32_t file; /* the index of the file in the diagnostics (idl_loc.file) */
+    bool bom;      /* src starts with a UTF-8 BOM, which libyaml does not count */
     size_t max_depth, max_alias_nodes;
 
     frame *stack;
@@ -219,7 +220,7 @@ static void index_lines(loader *L)
 static idl_loc mark_loc(const loader *L, yaml_mark_t m)
 {
     if (!L->line_starts)
-        return (idl_loc){clamp32(sat_add(m.line, 1)), clamp32(sat_add(m.column, 1))};
+        return (idl_loc){clamp32(sat_add(m.line, 1)), clamp32(sat_add(m.column, 1)), L->file};
     size_t lo = 0, hi = L->nlines; /* the last line starting at or before m.index */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -228,16 +229,17 @@ static idl_loc mark_loc(const loader *L, yaml_mark_t m)
         else
             hi = mid;
     }
-    return (idl_loc){clamp32(sat_add(lo, 1)), clamp32(sat_add(m.index - L->line_starts[lo], 1))};
+    return (idl_loc){clamp32(sat_add(lo, 1)), clamp32(sat_add(m.index - L->line_starts[lo], 1)), L->file};
 }
 
 /* The place of a byte offset, counted as libyaml counts: a leading BOM is not a
  * character (whatever idl_loc_of_offset makes of it, it does not see it). */
 static idl_loc offset_loc(const loader *L, size_t off)
 {
-    if (L->bom && off >= 3)
-        return idl_loc_of_offset(L->src + 3, L->len - 3, off - 3);
-    return idl_loc_of_offset(L->src, L->len, off);
+    idl_loc loc = L->bom && off >= 3 ? idl_loc_of_offset(L->src + 3, L->len - 3, off - 3)
+                                     : idl_loc_of_offset(L->src, L->len, off);
+    loc.file = L->file;
+    return loc;
 }
 
 /* The byte offset of a libyaml mark: its index counts characters after the BOM. */
@@ -262,13 +264,14 @@ static void error_at(loader *L, idl_loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    loc.file = L->file;
     idl_diag_vadd(L->d, IDL_ERROR, loc, fmt, ap);
     va_end(ap);
 }
 
 static void out_of_memory(loader *L)
 {
-    error_at(L, (idl_loc){0, 0}, "out of memory while reading the YAML");
+    error_at(L, (idl_loc){0, 0, 0}, "out of memory while reading the YAML");
     L->stop = true;
 }
 
@@ -1038,6 +1041,12 @@ static void yaml_error(loader *L, const yaml_parser_t *p)
 
 idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t len, const idl_load_limits *limits)
 {
+    return idl_load_yaml_file(arena, d, 0, src, len, limits);
+}
+
+idl_node *idl_load_yaml_file(mcp_arena *arena, idl_diags *d, uint32_t file, const char *src, size_t len,
+                             const idl_load_limits *limits)
+{
     size_t errors_before = d->errors;
     if (!src) {
         src = "";
@@ -1048,6 +1057,7 @@ idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t 
         .d = d,
         .src = src,
         .len = len,
+        .file = file,
         .bom = len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0,
         .max_depth = limits && limits->max_depth ? limits->max_depth : DEFAULT_MAX_DEPTH,
         .max_alias_nodes = limits && limits->max_alias_nodes ? limits->max_alias_nodes : DEFAULT_MAX_ALIAS_NODES,
@@ -1056,7 +1066,7 @@ idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t 
 
     if (len >= 2 && ((unsigned char)src[0] == 0xFE || (unsigned char)src[0] == 0xFF) &&
         ((unsigned char)src[1] ^ (unsigned char)src[0]) == 0x01) {
-        error_at(&L, (idl_loc){1, 1}, "the file is encoded in UTF-16: save it as UTF-8");
+        error_at(&L, (idl_loc){1, 1, 0}, "the file is encoded in UTF-16: save it as UTF-8");
         goto done;
     }
     const char *nul = memchr(src, 0, len);
@@ -1092,7 +1102,7 @@ idl_node *idl_load_yaml(mcp_arena *arena, idl_diags *d, const char *src, size_t 
             break;
         case YAML_STREAM_END_EVENT:
             if (L.documents == 0)
-                error_at(&L, (idl_loc){1, 1}, "empty file: expected a mapping with 'mcpidl: 1' at the top");
+                error_at(&L, (idl_loc){1, 1, 0}, "empty file: expected a mapping with 'mcpidl: 1' at the top");
             L.stop = true;
             break;
         case YAML_SCALAR_EVENT:

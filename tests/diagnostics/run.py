@@ -11,6 +11,11 @@ A case is either
                                   same name below (the file only names and describes
                                   it); the input goes into the --work directory, and the
                                   generator gives the expected lines.
+  NAME/                           a case of several files: the folder holds
+                                  NAME.mcp.yaml (the file compiled), the files it
+                                  imports, and NAME.expected (and NAME.args ...);
+                                  it runs from the folder, so diagnostics in the
+                                  imported files name them by their bare names.
 Optional next to either:
   NAME.args    extra command-line arguments, one per line (e.g. -Werror)
   NAME.xfail   a known compiler problem, reported as "xfail": the case shows what is
@@ -263,12 +268,17 @@ def main():
     os.makedirs(work, exist_ok=True)
 
     names = sorted({f[:-len(".mcp.yaml")] for f in os.listdir(cases_dir) if f.endswith(".mcp.yaml")} |
-                   {f[:-len(".gen")] for f in os.listdir(cases_dir) if f.endswith(".gen")})
+                   {f[:-len(".gen")] for f in os.listdir(cases_dir) if f.endswith(".gen")} |
+                   {f for f in os.listdir(cases_dir)
+                    if os.path.isfile(os.path.join(cases_dir, f, f + ".mcp.yaml"))})
     passed = failed = xfailed = 0
     for name in names:
-        xfail_path = os.path.join(cases_dir, name + ".xfail")
+        case_dir = os.path.join(cases_dir, name)
+        if not os.path.isdir(case_dir):
+            case_dir = cases_dir
+        xfail_path = os.path.join(case_dir, name + ".xfail")
         xfail = read_lines(xfail_path)[0] if os.path.exists(xfail_path) else None
-        problems = check_case(mcpidlc, cases_dir, work, name)
+        problems = check_case(mcpidlc, case_dir, work, name)
         if xfail and problems:
             xfailed += 1
             print("xfail %s: %s" % (name, xfail))

@@ -3,7 +3,8 @@
 
 - every ```yaml block that is a whole IDL file (it has `mcpidl: 1`) compiles with
   `mcpidlc --check -Werror`, unless the line before its fence is `<!-- invalid example -->` (a
-  file shown for its errors: it must then fail);
+  file shown for its errors: it must then fail); a block whose first line is `# NAME.mcp.yaml`
+  is saved as that file, for the blocks after it to import;
 - a ```console block after such a file whose commands are `$ mcpidlc ... NAME.mcp.yaml` (and
   `$ echo $?`) is run on that file, saved as NAME.mcp.yaml: the output and the exit status must
   be the ones the page shows;
@@ -100,7 +101,10 @@ def main():
                 if lang == "yaml" and re.search(r"^mcpidl: 1\s*$", body, re.M):
                     last_idl = body
                     checked += 1
-                    idl = os.path.join(tmp, "block.mcp.yaml")
+                    # A block that starts with `# NAME.mcp.yaml` is saved under that name, so that
+                    # a later block can import it (imports: [NAME.mcp.yaml]).
+                    named = re.match(r"#\s*([\w-]+\.mcp\.yaml)\b", body)
+                    idl = os.path.join(tmp, named.group(1) if named else "block.mcp.yaml")
                     with open(idl, "w", encoding="utf-8") as f:
                         f.write(body)
                     warning = before == "<!-- warning example -->"

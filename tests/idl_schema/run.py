@@ -196,7 +196,7 @@ def find_valid_files(root):
 _FENCE = re.compile(r"^```(?:yaml|yml)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
-TOP_LEVEL_KEYS = {"mcpidl", "server", "types", "tools", "resources", "resource_templates",
+TOP_LEVEL_KEYS = {"mcpidl", "imports", "server", "types", "tools", "resources", "resource_templates",
                   "prompts", "elicitations"}
 _TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):", re.MULTILINE)
 

@@ -341,6 +341,62 @@ START_TEST(files)
 }
 END_TEST
 
+/* Imported files, read through the context's reader: here from memory. */
+static char *from_memory(void *ctx, const char *path, size_t *len, const char **error)
+{
+    (void)ctx;
+    static const char COMMON[] = "mcpidl: 1\ntypes:\n  Place:\n    fields:\n      name: str\n";
+    static const char BROKEN[] = "mcpidl: 1\ntypes:\n  Bad:\n    fields:\n      x: Strr\n";
+    const char *text = strcmp(path, "v1/lib/common.mcp.yaml") == 0   ? COMMON
+                       : strcmp(path, "v1/lib/broken.mcp.yaml") == 0 ? BROKEN
+                                                                     : NULL;
+    if (!text) {
+        *error = "not in memory";
+        return NULL;
+    }
+    *len = strlen(text);
+    char *copy = malloc(*len + 1);
+    if (copy)
+        memcpy(copy, text, *len + 1);
+    return copy;
+}
+
+START_TEST(imports)
+{
+    static seen d;
+    memset(&d, 0, sizeof d);
+    mcpidlc_options o = {.on_diagnostic = collect,
+                         .diagnostic_ctx = &d,
+                         .no_source_lines = true,
+                         .read_import = from_memory};
+    mcpidlc_context *cx = mcpidlc_new(&o);
+    static const char SHOP[] = "mcpidl: 1\nimports: [lib/common.mcp.yaml]\n"
+                               "server: {name: shop, version: \"1\"}\n"
+                               "tools:\n  find:\n    description: Find.\n    returns: Place\n";
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "v1/shop.mcp.yaml", SHOP, sizeof SHOP - 1), MCPIDLC_OK);
+    ck_assert_int_eq(d.n, 0);
+    ck_assert_uint_eq(mcpidlc_import_count(cx), 1);
+    ck_assert_str_eq(mcpidlc_import(cx, 0), "v1/lib/common.mcp.yaml");
+    ck_assert_ptr_null(mcpidlc_import(cx, 1));
+    static sink s;
+    ck_assert_int_eq(emit(cx, MCPIDLC_C_HEADER, NULL, &s), MCPIDLC_OK);
+    ck_assert_ptr_nonnull(strstr(s.data, "#include \"common.mcp.h\""));
+    ck_assert_ptr_null(strstr(s.data, "struct common_Place {")); /* common.mcp.h defines it */
+    ck_assert_ptr_nonnull(strstr(s.data, "common_Place *out);"));
+
+    /* An error in an imported file names that file. */
+    static const char BAD[] = "mcpidl: 1\nimports: [lib/broken.mcp.yaml, nowhere.mcp.yaml]\n"
+                              "server: {name: shop, version: \"1\"}\n";
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "v1/shop.mcp.yaml", BAD, sizeof BAD - 1), MCPIDLC_INVALID);
+    ck_assert_int_eq(d.n, 2);
+    ck_assert_str_eq(d.all, "v1/shop.mcp.yaml:2:32: error: cannot read imported file 'v1/nowhere.mcp.yaml': "
+                            "not in memory\n"
+                            "v1/lib/broken.mcp.yaml:5:10: error: unknown type 'Strr'; did you mean 'str'?\n");
+    ck_assert_str_eq(d.first_file, "v1/shop.mcp.yaml");
+    mcpidlc_free(cx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mcpidlc");
@@ -351,6 +407,7 @@ int main(void)
     tcase_add_test(t, diagnostics);
     tcase_add_test(t, files);
     tcase_add_test(t, diff);
+    tcase_add_test(t, imports);
     suite_add_tcase(s, t);
     return check_run(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

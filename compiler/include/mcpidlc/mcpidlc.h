@@ -78,6 +78,13 @@ typedef struct mcpidlc_options {
     bool no_source_lines;                /* -fno-diagnostics-show-caret */
     mcpidlc_diagnostic_fn on_diagnostic; /* NULL: the diagnostics are dropped */
     void *diagnostic_ctx;                /* its first argument */
+    /* How the files a source imports are read (their paths made from the
+     * source's name, e.g. "git:HEAD:common.mcp.yaml" for a buffer named
+     * "git:HEAD:shop.mcp.yaml"); NULL: from the file system. Returns the text
+     * (malloc'd, freed by the caller) and its length in *len, or NULL and a
+     * reason (a string that stays valid) in *error. */
+    char *(*read_import)(void *ctx, const char *path, size_t *len, const char **error);
+    void *read_import_ctx; /* its first argument */
 } mcpidlc_options;
 
 typedef struct mcpidlc_context mcpidlc_context;
@@ -113,6 +120,12 @@ MCPIDLC_API const char *mcpidlc_message(const mcpidlc_context *cx);
  * ".mcp.yml", ".yaml", ".yml"); "stdin" for standard input. The generated C
  * is named after it (NAME.mcp.h), and includes it. NULL before a source. */
 MCPIDLC_API const char *mcpidlc_stem(const mcpidlc_context *cx);
+/* The files the last source imports (`imports:`), directly or not, each once,
+ * by their paths relative to the source's as diagnostics name them (the
+ * prerequisites of its outputs, with the source itself); valid until the next
+ * call that compiles. 0 and NULL when there is none, or before a source. */
+MCPIDLC_API size_t mcpidlc_import_count(const mcpidlc_context *cx);
+MCPIDLC_API const char *mcpidlc_import(const mcpidlc_context *cx, size_t i);
 /* The tools of the last source compiled without errors, in file order (0 and
  * NULL otherwise). */
 MCPIDLC_API size_t mcpidlc_tool_count(const mcpidlc_context *cx);
