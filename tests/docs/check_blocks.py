@@ -1,30 +1,73 @@
 #!/usr/bin/env python3
-"""The code blocks of README.md and docs/*.md that can be checked mechanically, checked:
+"""Every fenced block of README.md and docs/*.md is checked, or marked as not checkable with a
+reason: a block that is neither fails the test, so that a page cannot drift from the code.
 
-- every ```yaml block that is a whole IDL file (it has `mcpidl: 1`) compiles with
-  `mcpidlc --check -Werror`, unless the line before its fence is `<!-- invalid example -->` (a
-  file shown for its errors: it must then fail);
-- a ```console block after such a file whose commands are `$ mcpidlc ... NAME.mcp.yaml` (and
-  `$ echo $?`) is run on that file, saved as NAME.mcp.yaml: the output and the exit status must
-  be the ones the page shows;
-- every ```json block is JSON (one value, or one JSON-RPC message per line);
-- every ```make block is the Makefile of tests/consumer/makefile (checked by consumer_makefile).
+A block's markers are the HTML comments on the lines right above its opening fence. Checked:
 
-Blocks of other languages are not run here; the tutorial and the consumer tests build what the
-C, CMake and shell blocks show. Exit status 0 when every checked block holds.
+- ```yaml, a whole IDL file (it has `mcpidl: 1`): compiles with `mcpidlc --check -Werror`;
+  `<!-- invalid example -->`: it must fail; `<!-- warning example -->`: it must warn;
+- ```yaml, a part of one: put into the smallest file that holds it (`types:`, `tools:` or
+  `resources:` at the top; `params:` or `returns:`, the body of a tool; `fields:`, the body of a
+  model; two-space indented, entries of `tools:`), which must compile with -Werror;
+  `<!-- yaml: with FILE -->` adds the whole IDL file FILE (see IDL below) to it instead,
+  `<!-- yaml: in tools -->` makes it entries of `tools:`, `<!-- yaml: in fields -->` fields of a
+  model; a marker that says `no -Werror` (and why) lets it warn;
+- ```console after an IDL file, commands `$ mcpidlc ... NAME.mcp.yaml` (and `$ echo $?`): run
+  on that file saved as NAME.mcp.yaml; the output and exit status must be the ones shown (a
+  line `...` stands for any lines); `$ mcpidlc diff ... git:HEAD:NAME NAME` compares the page's
+  last two whole IDL files, the one before committed in a scratch git repository;
+- ```json: JSON (one value, or one JSON-RPC message per line);
+- ```make: the Makefile of tests/consumer/makefile (checked by consumer_makefile);
+- ```python: Python (compiled, not run); ```js: an ES module `node --check` accepts (when
+  tests/e2e has its Node);
+- ```c, with `<!-- c: MODE [IDL] [; given: DECLARATIONS] -->`; the code is compiled
+  (-fsyntax-only) after <mcpidl/mcpidl.h>, <mcpidl/mock.h> and the C header mcpidlc writes for
+  IDL:
+    file     a whole C file (it includes the header itself);
+    decls    declarations and definitions (handlers, main), after DECLARATIONS;
+    body     statements, in a function whose parameters are DECLARATIONS (default: mcp_call *call);
+    protos   prototypes of functions the headers declare: each must be there, with this type;
+    header   declarations of the generated header (or of the runtime's headers): each one of the
+             block (a preprocessor line; text up to a ';' outside braces) as mcpidlc writes
+             it, comments and spacing aside, in any order; a line `...` leaves some out;
+    excerpt  the same, of a file of the sources, IDL naming the file (or a folder of headers);
+  a line `...` in code stands for code left out; IDL is `above` (the last whole IDL file shown
+  before the block on the same page), `fragment` (the file the last part of an IDL file shown
+  on the page was checked in; its server is `doc`) or the path of an .mcp.yaml file in the
+  sources (tests/docs/idl has those of handlers a page shows without their IDL); `sub=OLD:NEW` replaces OLD by NEW in the block first (a
+  page's prefix `demo` for the one of the example it is checked against);
+- ```sh or ```console with `<!-- run: DIR -->`: run in a copy of DIR of the sources (`-` for an
+  empty folder), with the mcpidlc under test on PATH: a sh block must succeed, a console
+  block's commands must print what it shows (a command shown without output must succeed);
+- a block with `<!-- output of: COMMAND -->`: what COMMAND prints (its first word is a program
+  of the build: mcpidlc, or an example server; "here N" CPUs is the shown N);
+- docs/tutorial.md: each block the tutorial test (tutorial.py, CTest docs_tutorial) runs or
+  compares.
 
-    check_blocks.py --mcpidlc PATH ROOT
+Not checked, and so marked: `<!-- illustrative: REASON -->` (a command that installs system
+packages, needs the network or a long-running server, a sketch with placeholders, an output
+that depends on the machine). Exit status 0 when every block is checked and holds, or is marked.
+
+    check_blocks.py --mcpidlc PATH --build BUILD_DIR ROOT
 """
 import argparse
+import collections
 import glob
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tutorial  # noqa: E402
+
+PROTO = re.compile(r"^(?!typedef|#|extern)[\w\s*]+\b\w+\s*\([^{}]*\)\s*;$")
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
+MARKER = re.compile(r"^<!--\s*(.*?)\s*-->$")
 
 
 def blocks(path):
@@ -33,14 +76,26 @@ def blocks(path):
     end = 0
     for m in FENCE.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
-        before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        above = text[:m.start()].rstrip("\n").split("\n")
+        markers = []
+        while above and MARKER.match(above[-1].strip()):
+            markers.insert(0, MARKER.match(above[-1].strip()).group(1))
+            above.pop()
         heading = re.search(r"^#{1,6} ", text[end:m.start()], re.M) is not None
         end = m.end()
-        yield line, m.group(1), m.group(2), before.strip(), heading
+        yield line, m.group(1), m.group(2), markers, heading, text
 
 
-def run_console(mcpidlc, tmp, idl, body, where):
-    """The commands of a console block on the IDL file shown before it; what differs."""
+def lines_match(got, shown):
+    """The lines printed are the lines shown, where a line `...` stands for any lines."""
+    pattern = "".join("(?:.*\n)*?" if l == "..." else re.escape(l) + "\n" for l in shown)
+    return re.fullmatch(pattern, "".join(l + "\n" for l in got)) is not None
+
+
+def run_console(mcpidlc, tmp, idl, body, where, old_idl=None):
+    """The commands of a console block on the IDL file shown before it; what differs. `mcpidlc
+    diff ... git:HEAD:NAME NAME` compares the file shown before it (OLD_IDL, committed in a
+    scratch git repository) with it."""
     failures, status = [], None
     lines = body.rstrip("\n").split("\n")
     i = 0
@@ -59,9 +114,20 @@ def run_console(mcpidlc, tmp, idl, body, where):
             if shown != [str(status)]:
                 failures.append("%s: the page shows exit status %s, mcpidlc exited with %s" % (where, shown, status))
             continue
-        if (not cmd or cmd[0] != "mcpidlc" or cmd[1:2] == ["diff"] or not cmd[-1].endswith(".mcp.yaml")
-                or "/" in cmd[-1]):
-            break  # another command (ls, cc, ...): the rest of the block is not checked here
+        diff = (cmd[1:2] == ["diff"] and old_idl is not None and len(cmd) > 3
+                and cmd[-2] == "git:HEAD:" + cmd[-1] and shutil.which("git"))
+        if (not cmd or cmd[0] != "mcpidlc" or (cmd[1:2] == ["diff"] and not diff)
+                or not cmd[-1].endswith(".mcp.yaml") or "/" in cmd[-1]):
+            failures.append("%s: '%s' is not a command this check runs on the IDL file above; mark the block"
+                            % (where, " ".join(cmd)))
+            break
+        if diff:
+            git = ["git", "-c", "user.name=docs", "-c", "user.email=docs@example.com", "-c", "init.defaultBranch=main"]
+            subprocess.run(git + ["init", "-q"], cwd=tmp, check=True)
+            with open(os.path.join(tmp, cmd[-1]), "w", encoding="utf-8") as f:
+                f.write(old_idl)
+            subprocess.run(git + ["add", cmd[-1]], cwd=tmp, check=True)
+            subprocess.run(git + ["commit", "-q", "-m", "old"], cwd=tmp, check=True)
         with open(os.path.join(tmp, cmd[-1]), "w", encoding="utf-8") as f:
             f.write(idl)
         p = subprocess.run([mcpidlc] + cmd[1:], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -69,69 +135,408 @@ def run_console(mcpidlc, tmp, idl, body, where):
         got = p.stdout.rstrip("\n").split("\n") if p.stdout.strip() else []
         if echo_status:
             got.append("exit status %d" % status)
-        if got != shown:
+        if not lines_match(got, shown):
             failures.append("%s: '%s' prints\n%s\nbut the page shows\n%s"
                             % (where, " ".join(cmd), "\n".join(got), "\n".join(shown)))
     return failures
 
 
+class Checker:
+    def __init__(self, args, tmp):
+        self.root = os.path.abspath(args.root)
+        self.build = os.path.abspath(args.build)
+        self.mcpidlc = os.path.abspath(args.mcpidlc)
+        self.cc = args.cc
+        self.tmp = tmp
+        self.gen = {}
+        self.last_fragment = None
+        self.failures = []
+        self.checked = collections.Counter()
+        self.marked = collections.Counter()
+        self.reasons = []
+        self.count = 0
+        node = os.path.join(self.root, "tests", "e2e", "node_modules", ".bin", "node")
+        self.node = node if os.path.isfile(node) else None
+        p = subprocess.run(["pkg-config", "--cflags", "json-c"], stdout=subprocess.PIPE, text=True)
+        self.json_c_cflags = p.stdout.split() if p.returncode == 0 else []
+
+    def fail(self, where, msg):
+        self.failures.append("%s: %s" % (where, msg))
+
+    def scratch(self, name):
+        self.count += 1
+        path = os.path.join(self.tmp, "%s-%d" % (name, self.count))
+        os.makedirs(path)
+        return path
+
+    def mcpidlc_check(self, idl_text, werror=True):
+        path = os.path.join(self.scratch("idl"), "block.mcp.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(idl_text)
+        return subprocess.run([self.mcpidlc, "--check"] + (["-Werror"] if werror else []) + [path],
+                              capture_output=True, text=True)
+
+    # -- IDL ----------------------------------------------------------------------------------
+
+    def idl_source(self, name, above):
+        """(file name, text) of the IDL a marker names."""
+        if name == "fragment":
+            if self.last_fragment is None:
+                raise ValueError("no IDL fragment above the block on this page")
+            return "doc.mcp.yaml", self.last_fragment
+        if name == "above":
+            if above is None:
+                raise ValueError("no whole IDL file above the block on this page")
+            m = re.search(r"^server:\s*\{?\s*(?:\n\s+)?name:\s*([\w-]+)", above, re.M)
+            return (m.group(1) if m else "doc") + ".mcp.yaml", above
+        with open(os.path.join(self.root, name), encoding="utf-8") as f:
+            return os.path.basename(name), f.read()
+
+    def generated(self, name, above):
+        """The folder mcpidlc --emit=c wrote the header of IDL into, and the header's name."""
+        fname, text = self.idl_source(name, above)
+        key = hashlib.sha256((fname + "\0" + text).encode()).hexdigest()
+        if key not in self.gen:
+            d = self.scratch("gen")
+            with open(os.path.join(d, fname), "w", encoding="utf-8") as f:
+                f.write(text)
+            p = subprocess.run([self.mcpidlc, "--emit=c", "-o", "gen", fname], cwd=d, capture_output=True, text=True)
+            if p.returncode != 0:
+                raise ValueError("mcpidlc --emit=c %s fails:\n%s" % (name, p.stderr))
+            self.gen[key] = (os.path.join(d, "gen"), fname[: -len(".yaml")] + ".h")
+        return self.gen[key]
+
+    def yaml_fragment(self, where, body, markers, above):
+        first = body.lstrip("\n").split("\n")[0]
+        with_file = [m for m in markers if m.startswith("yaml: with ")]
+        head = 'mcpidl: 1\nserver: {name: doc, version: "1.0.0"}\n'
+        if with_file:
+            _, text = self.idl_source(with_file[0][len("yaml: with "):].strip(), above)
+            idl = text.rstrip("\n") + "\n" + body
+        elif re.match(r"(types|tools|resources|resource_templates|prompts|elicitations):", first):
+            idl = head + body
+        elif re.match(r"(params|returns):", first):
+            desc = "" if re.search(r"^description:", body, re.M) else "description: A tool.\n"
+            ret = "" if re.search(r"^returns:", body, re.M) else "returns: int\n"
+            idl = head + "tools:\n  t:\n" + indent(desc + body + ret, 4)
+        elif any(m.startswith("yaml: in tools") for m in markers):
+            idl = head + "tools:\n" + indent(body, 2)
+        elif any(m.startswith("yaml: in fields") for m in markers) or re.match(r"[\w-]+: \{", first):
+            idl = head + "types:\n  T:\n    fields:\n" + indent(body, 6)
+        elif re.match(r"fields:", first):
+            idl = head + "types:\n  T:\n" + indent(body, 4)
+        elif re.match(r"  \w+:", first):
+            idl = head + "tools:\n" + body
+        else:
+            self.fail(where, "a part of an IDL file this check cannot place: mark it <!-- yaml: with FILE --> "
+                             "or <!-- illustrative: REASON -->")
+            return
+        self.last_fragment = idl
+        p = self.mcpidlc_check(idl, werror=not any("no -Werror" in m for m in markers))
+        if p.returncode != 0:
+            self.fail(where, "the IDL fragment does not compile, as this file:\n%s\n%s" % (idl, p.stderr))
+        self.checked["yaml fragment"] += 1
+
+    # -- C ------------------------------------------------------------------------------------
+
+    def c_check(self, where, body, spec, above):
+        given = None
+        if ";" in spec and "given:" in spec:
+            spec, given = spec.split(";", 1)
+            given = given.strip()[len("given:"):].strip()
+        words = spec.split()
+        for w in [w for w in words if w.startswith("sub=")]:
+            words.remove(w)
+            old, new = w[len("sub="):].split(":", 1)
+            body = body.replace(old, new)
+        mode, src = words[0], (words[1] if len(words) > 1 else None)
+        if mode in ("excerpt", "header"):
+            # prototypes are compared by the compiler (attributes, names of parameters aside);
+            # the rest as text
+            protos = [d for d in declarations(body) if PROTO.match(" ".join(d.split()))]
+            rest = [d for d in declarations(body) if d not in protos]
+            if mode == "excerpt":
+                paths, src = [os.path.join(self.root, src)], None
+            else:
+                gen, header = self.generated(src, above)
+                paths = [os.path.join(gen, header), os.path.join(self.root, "lib", "include", "mcpidl")]
+            if not self.excerpt(where, "\n".join(rest), paths) or not protos:
+                return
+            self.checked["c"] -= 1
+            mode, body = "protos", "\n".join(protos)
+        gen, header = self.generated(src, above) if src else (None, None)
+        if mode not in ("file", "decls", "body", "protos"):
+            self.fail(where, "unknown C mode '%s'" % mode)
+            return
+        body = re.sub(r"^(\s*)\.\.\.\s*$", r"\1/* ... */", body, flags=re.M)  # code left out
+        pre = ["#define _POSIX_C_SOURCE 200809L"]
+        if mode != "file":
+            pre += ["#include <%s>" % h for h in ("stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+                                                  "string.h", "unistd.h", "mcpidl/mcpidl.h", "mcpidl/mock.h",
+                                                  "mcpidl/runtime.h", "mcpidl/http.h")]
+            if header:
+                pre.append('#include "%s"' % header)
+        if mode == "body":
+            code = "\n".join(pre) + "\nmcp_status doc_block(%s);\nmcp_status doc_block(%s)\n{\n%s\nreturn MCP_OK;\n}\n" % (
+                (given or "mcp_call *call",) * 2 + (body,))
+        elif mode == "decls":
+            code = "\n".join(pre) + "\n" + (given + "\n" if given else "") + body
+        else:
+            code = "\n".join(pre) + "\n" + body
+        d = self.scratch("c")
+        path = os.path.join(d, "block.c")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(code)
+        cmd = [self.cc, "-std=c11", "-fsyntax-only", "-Werror=implicit-function-declaration",
+               "-I", os.path.join(self.root, "lib", "include"),
+               "-I", os.path.join(self.root, "compiler", "include")] + self.json_c_cflags
+        if gen:
+            cmd += ["-I", gen]
+        if mode == "protos":
+            cmd.append("-Wredundant-decls")
+        p = subprocess.run(cmd + [path], capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
+        if p.returncode != 0:
+            self.fail(where, "the C block does not compile (%s):\n%s" % (spec, p.stderr))
+        elif mode == "protos":
+            names = re.findall(r"\b(\w+)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*;", re.sub(r"/\*.*?\*/", "", body, flags=re.S))
+            for name in names:
+                if "redundant redeclaration of '%s'" % name not in p.stderr:
+                    self.fail(where, "the headers do not declare %s as the page does" % name)
+        self.checked["c"] += 1
+
+    def excerpt(self, where, body, paths):
+        files = []
+        for path in paths:
+            files += sorted(glob.glob(os.path.join(path, "*.h"))) if os.path.isdir(path) else [path]
+        path = paths[0]
+        text = ""
+        for f in files:
+            with open(f, encoding="utf-8") as fh:
+                text += "\n" + fh.read()
+        hay = tutorial.normalize_c(text)
+        for piece in declarations(body):
+            needle = tutorial.normalize_c(piece)
+            if needle and needle not in hay:
+                self.fail(where, "%s does not have (comments and spacing aside):\n%s"
+                          % (os.path.relpath(path, self.tmp if path.startswith(self.tmp) else self.root), piece))
+                return False
+        self.checked["c"] += 1
+        return True
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def env(self):
+        env = dict(os.environ)
+        env["PATH"] = os.path.dirname(self.mcpidlc) + os.pathsep + env["PATH"]
+        return env
+
+    def run_block(self, where, lang, body, folder):
+        d = self.scratch("run")
+        if folder != "-":
+            shutil.rmtree(d)
+            shutil.copytree(os.path.join(self.root, folder), d)
+        if lang == "sh":
+            p = subprocess.run(["bash", "-e", "-c", body], cwd=d, env=self.env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=300)
+            if p.returncode != 0:
+                self.fail(where, "the commands exit with status %d:\n%s" % (p.returncode, p.stdout))
+        else:
+            for command, shown in tutorial.console_commands(body):
+                p = subprocess.run(["bash", "-c", command], cwd=d, env=self.env(), stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True, timeout=300)
+                got = p.stdout.rstrip("\n").split("\n") if p.stdout.strip() else []
+                if shown and got != shown:
+                    self.fail(where, "'%s' prints\n%s\nbut the page shows\n%s" % (command, p.stdout, "\n".join(shown)))
+                elif not shown and p.returncode != 0:
+                    self.fail(where, "'%s' exits with status %d:\n%s" % (command, p.returncode, p.stdout))
+        self.checked[lang or "text"] += 1
+
+    def program(self, name):
+        if name == "mcpidlc":
+            return self.mcpidlc
+        for sub in ("examples", "compiler"):
+            path = os.path.join(self.build, sub, name)
+            if os.path.isfile(path):
+                return path
+        raise ValueError("no program %s in the build" % name)
+
+    def output_of(self, where, lang, body, command):
+        words = command.split()
+        p = subprocess.run([self.program(words[0])] + words[1:], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, cwd=self.scratch("out"))
+        got = p.stdout
+        m = re.search(r"here (\d+)\)", body)
+        if m:
+            got = re.sub(r"here \d+\)", "here %s)" % m.group(1), got)
+        if got.rstrip("\n") != body.rstrip("\n"):
+            self.fail(where, "'%s' prints\n%s\nbut the page shows\n%s" % (command, got, body))
+        self.checked[lang or "text"] += 1
+
+    # -- the pages ----------------------------------------------------------------------------
+
+    def page(self, path):
+        rel = os.path.relpath(path, self.root)
+        last_idl = None  # the whole IDL file of this section, for console blocks
+        above = None     # the last whole IDL file of the page
+        plan = None
+        wholes = []      # the whole IDL files of the page, for mcpidlc diff
+        for line, lang, body, markers, heading, text in blocks(path):
+            if plan is None and rel == tutorial.PAGE:
+                plan = tutorial.plan(text)
+            where = "%s:%d" % (rel, line)
+            if heading:
+                last_idl = None  # a console block runs the file of its own section
+            try:
+                self.block(where, line, lang, body, markers, heading, plan, last_idl, above, wholes)
+            except (ValueError, OSError, subprocess.SubprocessError) as e:
+                self.fail(where, str(e))
+            if lang == "yaml":
+                whole = re.search(r"^mcpidl: 1\s*$", body, re.M) is not None
+                last_idl = body if whole else None
+                if whole and "invalid example" not in markers:
+                    above = body
+                    wholes.append(body)
+
+    def block(self, where, line, lang, body, markers, heading, plan, last_idl, above, wholes):
+        kind = lang or "text"
+        for m in markers:
+            if m.startswith("illustrative:"):
+                reason = m[len("illustrative:"):].strip()
+                if not reason:
+                    self.fail(where, "an illustrative block needs a reason")
+                self.marked[kind] += 1
+                self.reasons.append("%s (%s): %s" % (where, kind, reason))
+                return
+        if plan is not None and plan.get(line):
+            self.checked[kind + " (tutorial)"] += 1
+            return
+        spec = [m for m in markers if m.startswith("c:")]
+        if lang == "c":
+            if not spec:
+                self.fail(where, "a C block with no <!-- c: MODE IDL --> marker")
+                return
+            self.c_check(where, body, spec[0][2:].strip(), above)
+            return
+        run = [m for m in markers if m.startswith("run:")]
+        if run and lang in ("sh", "console"):
+            self.run_block(where, lang, body, run[0][len("run:"):].strip())
+            return
+        out = [m for m in markers if m.startswith("output of:")]
+        if out:
+            self.output_of(where, lang, body, out[0][len("output of:"):].strip())
+            return
+        if lang == "console" and body.startswith("$ mcpidlc diff ") and len(wholes) >= 2:
+            self.failures += run_console(self.mcpidlc, self.scratch("console"), wholes[-1], body, where, wholes[-2])
+            self.checked["console"] += 1
+            return
+        if lang == "console" and last_idl is not None and body.startswith("$ mcpidlc "):
+            self.failures += run_console(self.mcpidlc, self.scratch("console"), last_idl, body, where)
+            self.checked["console"] += 1
+            return
+        if lang == "yaml" and re.search(r"^mcpidl: 1\s*$", body, re.M):
+            warning = "warning example" in markers
+            p = self.mcpidlc_check(body, werror=not warning)
+            invalid = "invalid example" in markers
+            if invalid and p.returncode == 0:
+                self.fail(where, "an IDL file shown for its diagnostics compiles cleanly")
+            elif not invalid and p.returncode != 0:
+                self.fail(where, "the IDL file does not compile:\n%s" % p.stderr)
+            elif warning and "warning:" not in p.stderr:
+                self.fail(where, "an IDL file shown for its warning has none")
+            self.checked["yaml"] += 1
+            return
+        if lang == "yaml":
+            self.yaml_fragment(where, body, markers, above)
+            return
+        if lang == "json":
+            try:
+                json.loads(body)
+            except ValueError:
+                try:
+                    for l in body.splitlines():
+                        if l.strip():
+                            json.loads(l)
+                except ValueError as e:
+                    self.fail(where, "not JSON: %s" % e)
+            self.checked["json"] += 1
+            return
+        if lang == "make":
+            self.checked["make (consumer_makefile)"] += 1
+            return
+        if lang == "python":
+            try:
+                compile(body, where, "exec")
+            except SyntaxError as e:
+                self.fail(where, "not Python: %s" % e)
+            self.checked["python"] += 1
+            return
+        if lang == "js" and self.node:
+            path = os.path.join(self.scratch("js"), "block.mjs")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(body)
+            p = subprocess.run([self.node, "--check", path], capture_output=True, text=True)
+            if p.returncode != 0:
+                self.fail(where, "node --check: %s" % p.stderr)
+            self.checked["js"] += 1
+            return
+        if lang == "js":
+            self.marked["js (no Node in tests/e2e)"] += 1
+            return
+        self.fail(where, "a ```%s block that is neither checked nor marked <!-- illustrative: REASON -->" % kind)
+
+
+def declarations(code):
+    """The declarations of C code, each whole: a preprocessor line, or text up to a ';' outside
+    braces (comments dropped; a line `...` ends one too)."""
+    out, cur, depth = [], [], 0
+    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
+    for line in code.split("\n"):
+        if line.strip().startswith("#") or line.strip() == "...":
+            if "".join(cur).strip():
+                out.append("".join(cur))
+            cur = []
+            if line.strip() != "...":
+                out.append(line)
+            continue
+        for ch in line + "\n":
+            cur.append(ch)
+            depth += ch == "{"
+            depth -= ch == "}"
+            if ch == ";" and depth == 0:
+                out.append("".join(cur))
+                cur = []
+    if "".join(cur).strip():
+        out.append("".join(cur))
+    return out
+
+
+def indent(text, n):
+    return "".join((" " * n + l if l.strip() else l) for l in text.splitlines(True))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mcpidlc", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list the illustrative blocks")
     ap.add_argument("root")
     args = ap.parse_args()
-    args.mcpidlc = os.path.abspath(args.mcpidlc)
     files = [os.path.join(args.root, "README.md")] + sorted(glob.glob(os.path.join(args.root, "docs", "*.md")))
-    failures, checked, unchecked = [], 0, {}
     with tempfile.TemporaryDirectory() as tmp:
+        c = Checker(args, tmp)
         for path in files:
-            rel = os.path.relpath(path, args.root)
-            last_idl = None
-            for line, lang, body, before, heading in blocks(path):
-                where = "%s:%d" % (rel, line)
-                if heading:
-                    last_idl = None  # a console block runs the file of its own section
-                if lang == "console" and last_idl is not None and body.startswith("$ mcpidlc "):
-                    checked += 1
-                    failures += run_console(args.mcpidlc, tmp, last_idl, body, where)
-                    continue
-                if lang == "yaml":
-                    last_idl = None
-                if lang == "yaml" and re.search(r"^mcpidl: 1\s*$", body, re.M):
-                    last_idl = body
-                    checked += 1
-                    idl = os.path.join(tmp, "block.mcp.yaml")
-                    with open(idl, "w", encoding="utf-8") as f:
-                        f.write(body)
-                    warning = before == "<!-- warning example -->"
-                    p = subprocess.run([args.mcpidlc, "--check"] + ([] if warning else ["-Werror"]) + [idl],
-                                       capture_output=True, text=True)
-                    expect_errors = before == "<!-- invalid example -->"
-                    if expect_errors and p.returncode == 0:
-                        failures.append("%s: an IDL file shown for its diagnostics compiles cleanly" % where)
-                    elif not expect_errors and p.returncode != 0:
-                        failures.append("%s: the IDL file does not compile:\n%s" % (where, p.stderr))
-                    elif warning and "warning:" not in p.stderr:
-                        failures.append("%s: an IDL file shown for its warning has none" % where)
-                elif lang not in ("json", "make"):
-                    unchecked[lang or "text"] = unchecked.get(lang or "text", 0) + 1
-                    continue
-                if lang == "json":
-                    checked += 1
-                    try:
-                        json.loads(body)
-                    except ValueError:
-                        try:
-                            for l in body.splitlines():
-                                if l.strip():
-                                    json.loads(l)
-                        except ValueError as e:
-                            failures.append("%s: not JSON: %s" % (where, e))
-    for f in failures:
+            c.page(path)
+    for f in c.failures:
         print("FAIL " + f)
-    print("docs: %d block(s) checked, %d failed; not checked here: %s" % (
-        checked, len(failures), ", ".join("%d %s" % (n, k) for k, n in sorted(unchecked.items()))))
-    return 1 if failures else 0
+    if args.verbose:
+        for r in c.reasons:
+            print("illustrative " + r)
+    print("docs: %d block(s) checked (%s), %d marked illustrative (%s); %d failure(s)" % (
+        sum(c.checked.values()), ", ".join("%d %s" % (n, k) for k, n in sorted(c.checked.items())),
+        sum(c.marked.values()), ", ".join("%d %s" % (n, k) for k, n in sorted(c.marked.items())),
+        len(c.failures)))
+    return 1 if c.failures else 0
 
 
 if __name__ == "__main__":
