@@ -39,8 +39,21 @@ A block's markers are the HTML comments on the lines right above its opening fen
 - ```sh or ```console with `<!-- run: DIR -->`: run in a copy of DIR of the sources (`-` for an
   empty folder), with the mcpidlc under test on PATH: a sh block must succeed, a console
   block's commands must print what it shows (a command shown without output must succeed);
-- a block with `<!-- output of: COMMAND -->`: what COMMAND prints (its first word is a program
-  of the build: mcpidlc, or an example server; "here N" CPUs is the shown N);
+  DIR `checkout` is a folder of links to the sources, with `build` the build under test; a text
+  block run that way is a sh block; `<!-- run: DIR with NAME from the next IDL file -->` also
+  saves the next whole IDL file of the page as NAME there;
+- a block with `<!-- output of: COMMAND -->`: what COMMAND prints, run by bash in a checkout
+  (as above) with mcpidlc and the example servers of the build on PATH ("here N" CPUs is the
+  shown N);
+  `<!-- lines in output of: COMMAND -->`: each of its lines is (the end of) a line COMMAND
+  prints; `<!-- output of the block above -->`: what the sh block above, run, printed;
+- a block with `<!-- found in: PATH -->`: each of its lines is in a file under PATH of the
+  sources (as written, or as a JSON string writes it): a text that a test asserts, such as a
+  validation report the golden or unit tests expect;
+- ```cmake with `<!-- cmake: project with DIR -->`: the CMakeLists.txt of a copy of DIR of the
+  sources, configured against an installation of this build and built, and its weather-server
+  answers a tools/call (`, mcpidl at PATH`: with a copy of the sources at PATH instead); run
+  with --cmake-prefix (CTest docs_cmake), only counted without;
 - docs/tutorial.md: each block the tutorial test (tutorial.py, CTest docs_tutorial) runs or
   compares.
 
@@ -150,6 +163,8 @@ class Checker:
         self.tmp = tmp
         self.gen = {}
         self.last_fragment = None
+        self.last_output = None
+        self.cmake_prefix = os.path.abspath(args.cmake_prefix) if args.cmake_prefix else None
         self.failures = []
         self.checked = collections.Counter()
         self.marked = collections.Counter()
@@ -330,16 +345,20 @@ class Checker:
         env["PATH"] = os.path.dirname(self.mcpidlc) + os.pathsep + env["PATH"]
         return env
 
-    def run_block(self, where, lang, body, folder):
-        d = self.scratch("run")
-        if folder != "-":
+    def run_block(self, where, lang, body, folder, files=None):
+        d = self.checkout() if folder == "checkout" else self.scratch("run")
+        if folder not in ("-", "checkout"):
             shutil.rmtree(d)
             shutil.copytree(os.path.join(self.root, folder), d)
-        if lang == "sh":
+        for name, text in (files or {}).items():
+            with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        if lang != "console":
             p = subprocess.run(["bash", "-e", "-c", body], cwd=d, env=self.env(), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, timeout=300)
             if p.returncode != 0:
                 self.fail(where, "the commands exit with status %d:\n%s" % (p.returncode, p.stdout))
+            self.last_output = p.stdout
         else:
             for command, shown in tutorial.console_commands(body):
                 p = subprocess.run(["bash", "-c", command], cwd=d, env=self.env(), stdout=subprocess.PIPE,
@@ -351,6 +370,75 @@ class Checker:
                     self.fail(where, "'%s' exits with status %d:\n%s" % (command, p.returncode, p.stdout))
         self.checked[lang or "text"] += 1
 
+    def cmake_project(self, where, body, spec):
+        """The CMakeLists.txt of the block, in a copy of DIR, configured against the installation
+        under test (or with a copy of the sources where it says), built, and its server called."""
+        folder, _, at = spec.partition(", mcpidl at ")
+        d = self.scratch("cmake")
+        shutil.rmtree(d)
+        shutil.copytree(os.path.join(self.root, folder.strip()), d)
+        with open(os.path.join(d, "CMakeLists.txt"), "w", encoding="utf-8") as f:
+            f.write(body)
+        cmd = ["cmake", "-S", d, "-B", os.path.join(d, "build")]
+        if at:
+            src = os.path.join(d, at.strip())
+            os.makedirs(src)
+            for name in os.listdir(self.root):
+                if not name.startswith("build") and name not in (".git", "tests", "bench"):
+                    os.symlink(os.path.join(self.root, name), os.path.join(src, name))
+        else:
+            cmd.append("-DCMAKE_PREFIX_PATH=" + self.cmake_prefix)
+        for step in (cmd, ["cmake", "--build", os.path.join(d, "build"), "--parallel", "2"]):
+            p = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
+            if p.returncode != 0:
+                self.fail(where, "'%s' exits with status %d:\n%s" % (" ".join(step), p.returncode, p.stdout[-4000:]))
+                return
+        server = os.path.join(d, "build", "weather-server")
+        calls = ('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+                 '"capabilities":{},"clientInfo":{"name":"docs","version":"0"}}}\n'
+                 '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+                 '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather",'
+                 '"arguments":{"city":"London"}}}\n')
+        p = subprocess.run([server], input=calls, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+        answers = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+        result = answers[-1].get("result", {}) if answers else {}
+        if p.returncode != 0 or result.get("isError") is not False or "structuredContent" not in result:
+            self.fail(where, "the server built answers tools/call get_weather with %s%s" % (p.stdout, p.stderr))
+
+    def checkout(self):
+        """A scratch folder of links to the sources, with `build` the build under test."""
+        d = self.scratch("checkout")
+        for name in os.listdir(self.root):
+            if not name.startswith("build") and name != ".git":
+                os.symlink(os.path.join(self.root, name), os.path.join(d, name))
+        os.symlink(self.build, os.path.join(d, "build"))
+        return d
+
+    def found_in(self, where, kind, body, folder):
+        """Each line of the block is in a file under FOLDER of the sources (as it is, or as a JSON
+        string writes it): the text a test asserts."""
+        texts = []
+        base = os.path.join(self.root, folder)
+        for dirpath, dirnames, files in os.walk(base) if os.path.isdir(base) else [(os.path.dirname(base), [], [os.path.basename(base)])]:
+            dirnames[:] = [d for d in dirnames if d != "node_modules"]
+            for name in files:
+                try:
+                    with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+                        texts.append(f.read())
+                except (UnicodeDecodeError, OSError):
+                    pass
+        # also with comment signs and spacing aside, for a signature a comment spreads over lines
+        flat = [" ".join(re.sub(r"^\s*(#|//|\*)\s?", "", t, flags=re.M).split()) for t in texts]
+        for line in body.splitlines():
+            l = line.strip()
+            if not l:
+                continue
+            forms = {l, json.dumps(l)[1:-1], json.dumps(l, ensure_ascii=False)[1:-1]}
+            if (not any(f in t for t in texts for f in forms)
+                    and not any(" ".join(l.split()) in t for t in flat)):
+                self.fail(where, "no file under %s has the line: %s" % (folder, l))
+        self.checked[kind] += 1
+
     def program(self, name):
         if name == "mcpidlc":
             return self.mcpidlc
@@ -361,9 +449,12 @@ class Checker:
         raise ValueError("no program %s in the build" % name)
 
     def output_of(self, where, lang, body, command):
-        words = command.split()
-        p = subprocess.run([self.program(words[0])] + words[1:], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, cwd=self.scratch("out"))
+        d = self.checkout()
+        env = self.env()
+        env["PATH"] = os.path.join(self.build, "examples") + os.pathsep + env["PATH"]
+        env["LC_ALL"] = "C"
+        p = subprocess.run(["bash", "-c", command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           cwd=d, env=env, timeout=120)
         got = p.stdout
         m = re.search(r"here (\d+)\)", body)
         if m:
@@ -380,7 +471,11 @@ class Checker:
         above = None     # the last whole IDL file of the page
         plan = None
         wholes = []      # the whole IDL files of the page, for mcpidlc diff
+        self.page_idls = None
         for line, lang, body, markers, heading, text in blocks(path):
+            if self.page_idls is None:
+                self.page_idls = [(text.count("\n", 0, m.start()) + 1, m.group(2)) for m in FENCE.finditer(text)
+                                  if m.group(1) == "yaml" and re.search(r"^mcpidl: 1\s*$", m.group(2), re.M)]
             if plan is None and rel == tutorial.PAGE:
                 plan = tutorial.plan(text)
             where = "%s:%d" % (rel, line)
@@ -417,9 +512,46 @@ class Checker:
                 return
             self.c_check(where, body, spec[0][2:].strip(), above)
             return
+        project = [m for m in markers if m.startswith("cmake: project with ")]
+        if self.cmake_prefix and not (project and lang == "cmake"):
+            return  # docs_cmake builds the projects only; docs_blocks checks the rest
+        if project and lang == "cmake":
+            if self.cmake_prefix:
+                self.cmake_project(where, body, project[0][len("cmake: project with "):])
+            self.checked["cmake (docs_cmake)"] += 1
+            return
         run = [m for m in markers if m.startswith("run:")]
-        if run and lang in ("sh", "console"):
-            self.run_block(where, lang, body, run[0][len("run:"):].strip())
+        if run and lang in ("sh", "console", ""):
+            folder, _, name = run[0][len("run:"):].strip().partition(" with ")
+            files = {}
+            if name:  # "NAME from the next IDL file": the next whole IDL file of the page
+                name = name.split()[0]
+                later = [b for l, b in self.page_idls if l > line]
+                if not later:
+                    raise ValueError("no IDL file after the block for %s" % name)
+                files[name] = later[0]
+            self.run_block(where, lang, body, folder.strip(), files)
+            return
+        if "output of the block above" in markers:
+            if self.last_output is None or self.last_output.rstrip("\n") != body.rstrip("\n"):
+                self.fail(where, "the block above prints\n%s\nbut the page shows\n%s" % (self.last_output, body))
+            self.checked[kind] += 1
+            return
+        self.last_output = None
+        found = [m for m in markers if m.startswith("found in:")]
+        if found:
+            self.found_in(where, kind, body, found[0][len("found in:"):].strip())
+            return
+        lines_of = [m for m in markers if m.startswith("lines in output of:")]
+        if lines_of:
+            words = lines_of[0][len("lines in output of:"):].split()
+            p = subprocess.run(["bash", "-c", " ".join(words)], stdout=subprocess.PIPE, cwd=self.checkout(),
+                               stderr=subprocess.STDOUT, text=True, env=self.env())
+            printed = [l.strip() for l in p.stdout.splitlines()]
+            for l in body.splitlines():
+                if l.strip() and l.strip() not in printed and not any(x.endswith(l.strip()) for x in printed):
+                    self.fail(where, "'%s' prints no line '%s'" % (" ".join(words), l.strip()))
+            self.checked[kind] += 1
             return
         out = [m for m in markers if m.startswith("output of:")]
         if out:
@@ -519,6 +651,7 @@ def main():
     ap.add_argument("--mcpidlc", required=True)
     ap.add_argument("--build", required=True)
     ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cmake-prefix", help="build the ```cmake projects against this installation (docs_cmake)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the illustrative blocks")
     ap.add_argument("root")
     args = ap.parse_args()
