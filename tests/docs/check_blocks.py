@@ -35,8 +35,8 @@ A block's markers are the HTML comments on the lines right above its opening fen
   a line `...` in code stands for code left out; IDL is `above` (the last whole IDL file shown
   before the block on the same page), `fragment` (the file the last part of an IDL file shown
   on the page was checked in; its server is `doc`) or the path of an .mcp.yaml file in the
-  sources (tests/docs/idl has those of handlers a page shows without their IDL); `sub=OLD:NEW` replaces OLD by NEW in the block first (a
-  page's prefix `demo` for the one of the example it is checked against);
+  sources (tests/docs/idl has those of handlers a page shows without their IDL); `sub=OLD:NEW`
+  replaces OLD by NEW in the block first (a page's prefix `demo` for the example's);
 - ```sh or ```console with `<!-- run: DIR -->`: run in a copy of DIR of the sources (`-` for an
   empty folder), with the mcpidlc under test on PATH: a sh block must succeed, a console
   block's commands must print what it shows (a command shown without output must succeed);
@@ -610,7 +610,8 @@ class Checker:
         if lang == "js":
             self.marked["js (no Node in tests/e2e)"] += 1
             return
-        self.fail(where, "a ```%s block that is neither checked nor marked <!-- illustrative: REASON -->" % kind)
+        self.fail(where, "a ```%s block that is neither checked nor marked <!-- illustrative: REASON --> "
+                         "(the markers that make a block checked: tests/docs/check_blocks.py)" % kind)
 
 
 def declarations(code):

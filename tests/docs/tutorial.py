@@ -270,8 +270,9 @@ class Tutorial:
             if re.search(r"(^|\s)(call|\./weather-server)\b", command):
                 self.rebuild(where)
             if command.startswith("npx ") or command.startswith("node "):
-                if not self.node_modules:
-                    self.left_out.append("%s: %s (no tests/e2e/node_modules: run scripts/setup.sh)" % (where, command))
+                if not self.node_modules or (command.startswith("npx ") and not shutil.which("npx")):
+                    self.left_out.append("%s: %s (no tests/e2e/node_modules or no npx: run scripts/setup.sh)"
+                                         % (where, command))
                     continue
                 self.link_node_modules()
             if command == "mcpidlc --init notes":
