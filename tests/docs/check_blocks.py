@@ -43,11 +43,15 @@ A block's markers are the HTML comments on the lines right above its opening fen
   DIR `checkout` is a folder of links to the sources, with `build` the build under test; a text
   block run that way is a sh block; `<!-- run: DIR with NAME from the next IDL file -->` also
   saves the next whole IDL file of the page as NAME there;
+- ```console with `<!-- run: server above -->`: `$ call TOOL ARGUMENTS` lines (the tutorial's
+  shell function), on a server built from the whole IDL file above and every handler the page
+  shows for it (`c: decls above`) with the build's libmcpidl.a: each prints what is shown;
 - a block with `<!-- output of: COMMAND -->`: what COMMAND prints, run by bash in a checkout
   (as above) with mcpidlc and the example servers of the build on PATH ("here N" CPUs is the
   shown N);
   `<!-- lines in output of: COMMAND -->`: each of its lines is (the end of) a line COMMAND
-  prints; `<!-- output of the block above -->`: what the sh block above, run, printed;
+  prints; `<!-- output of the block above -->`: what the sh block above, run, printed (JSON-RPC
+  messages in any order: a server answers concurrent requests as they finish);
 - a block with `<!-- found in: PATH -->`: each of its lines is in a file under PATH of the
   sources (as written, or as a JSON string writes it): a text that a test asserts, such as a
   validation report the golden or unit tests expect;
@@ -165,6 +169,8 @@ class Checker:
         self.gen = {}
         self.last_fragment = None
         self.last_output = None
+        self.servers = {}
+        self.link_flags = args.link_flags.split()
         self.cmake_prefix = os.path.abspath(args.cmake_prefix) if args.cmake_prefix else None
         self.failures = []
         self.checked = collections.Counter()
@@ -410,6 +416,58 @@ class Checker:
         if p.returncode != 0 or result.get("isError") is not False or "structuredContent" not in result:
             self.fail(where, "the server built answers tools/call get_weather with %s%s" % (p.stdout, p.stderr))
 
+    def server(self, above):
+        """The server of the whole IDL file ABOVE with the handlers the page shows for it, built
+        against the build's libmcpidl.a: the folder it is in, as weather-server."""
+        key = hashlib.sha256(above.encode()).hexdigest()
+        if key in self.servers:
+            return self.servers[key]
+        fname, _ = self.idl_source("above", above)
+        gen, header = self.generated("above", above)
+        prefix = fname[: -len(".mcp.yaml")]
+        d = self.scratch("server")
+        code = ["#define _POSIX_C_SOURCE 200809L"]
+        code += ["#include <%s>" % h for h in ("stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+                                                "string.h", "mcpidl/mcpidl.h")]
+        code.append('#include "%s"' % header)
+        for given, body in self.handlers[above]:
+            code += [given, re.sub(r"^(\s*)\.\.\.\s*$", r"\1/* ... */", body, flags=re.M)]
+        code.append("int main(int argc, char **argv) { return mcp_main(&%s_server, argc, argv); }" % prefix)
+        with open(os.path.join(d, "server.c"), "w", encoding="utf-8") as f:
+            f.write("\n".join(code) + "\n")
+        libs = subprocess.run(["pkg-config", "--libs", "json-c", "libpcre2-8", "nettle"], stdout=subprocess.PIPE,
+                              text=True, check=True).stdout.split()
+        cmd = ([self.cc, "-std=c11", "-I", gen, "-I", os.path.join(self.root, "lib", "include")]
+               + self.json_c_cflags + self.link_flags
+               + [os.path.join(d, "server.c"), os.path.join(gen, prefix + ".mcp.c"),
+                  os.path.join(self.build, "lib", "libmcpidl.a")] + libs + ["-lpthread", "-lm", "-o",
+                                                                           os.path.join(d, "weather-server")])
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode != 0:
+            raise ValueError("the server of the IDL file above and the page's handlers does not build:\n%s" % p.stdout)
+        self.servers[key] = d
+        return d
+
+    def run_server(self, where, body, above):
+        """A console block of `call TOOL ARGUMENTS` lines (the tutorial's shell function) on the
+        server self.server() builds."""
+        if above is None:
+            raise ValueError("no whole IDL file above the block on this page")
+        d = self.server(above)
+        with open(os.path.join(self.root, tutorial.PAGE), encoding="utf-8") as f:
+            m = re.search(r"^```sh\n(call\(\) \{.*?^\})\n```", f.read(), re.S | re.M)
+        if not m:
+            raise ValueError("the tutorial defines no call() function")
+        for command, shown in tutorial.console_commands(body):
+            if not command.startswith("call "):
+                raise ValueError("'%s' is not a call of the server" % command)
+            p = subprocess.run(["bash", "-c", m.group(1) + "\n" + command], cwd=d, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=60)
+            got = p.stdout.rstrip("\n").split("\n")
+            if got != shown:
+                self.fail(where, "'%s' prints\n%s\nbut the page shows\n%s" % (command, p.stdout, "\n".join(shown)))
+        self.checked["console"] += 1
+
     def checkout(self):
         """A scratch folder of links to the sources, with `build` the build under test."""
         d = self.scratch("checkout")
@@ -468,6 +526,17 @@ class Checker:
         plan = None
         wholes = []      # the whole IDL files of the page, for mcpidlc diff
         self.page_idls = None
+        # the handlers the page shows for each whole IDL file (`c: decls above`), for the server
+        # `run: server above` builds
+        self.handlers = collections.defaultdict(list)
+        cur = None
+        for _, lang, body, markers, _, _ in blocks(path):
+            if lang == "yaml" and re.search(r"^mcpidl: 1\s*$", body, re.M) and "invalid example" not in markers:
+                cur = body
+            spec = [m for m in markers if m.startswith("c: decls above")]
+            if lang == "c" and spec and cur is not None:
+                given = spec[0].split("given:", 1)[1].strip() if "given:" in spec[0] else ""
+                self.handlers[cur].append((given, body))
         for line, lang, body, markers, heading, text in blocks(path):
             if self.page_idls is None:
                 self.page_idls = [(text.count("\n", 0, m.start()) + 1, m.group(2)) for m in FENCE.finditer(text)
@@ -517,6 +586,9 @@ class Checker:
             self.checked["cmake (docs_cmake)"] += 1
             return
         run = [m for m in markers if m.startswith("run:")]
+        if run and lang == "console" and run[0][len("run:"):].strip() == "server above":
+            self.run_server(where, body, above)
+            return
         if run and lang in ("sh", "console", ""):
             folder, _, name = run[0][len("run:"):].strip().partition(" with ")
             files = {}
@@ -529,7 +601,10 @@ class Checker:
             self.run_block(where, lang, body, folder.strip(), files)
             return
         if "output of the block above" in markers:
-            if self.last_output is None or self.last_output.rstrip("\n") != body.rstrip("\n"):
+            got, shown = (self.last_output or "").rstrip("\n").split("\n"), body.rstrip("\n").split("\n")
+            if all(l.startswith('{"jsonrpc"') for l in got + shown):
+                got, shown = sorted(got), sorted(shown)  # answers to concurrent requests come in any order
+            if self.last_output is None or got != shown:
                 self.fail(where, "the block above prints\n%s\nbut the page shows\n%s" % (self.last_output, body))
             self.checked[kind] += 1
             return
@@ -648,6 +723,7 @@ def main():
     ap.add_argument("--mcpidlc", required=True)
     ap.add_argument("--build", required=True)
     ap.add_argument("--cc", default="cc")
+    ap.add_argument("--link-flags", default="", help="flags a program linked with the build's libmcpidl.a needs")
     ap.add_argument("--cmake-prefix", help="build the ```cmake projects against this installation (docs_cmake)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the illustrative blocks")
     ap.add_argument("root")
