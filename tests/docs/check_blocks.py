@@ -559,6 +559,8 @@ class Checker:
 
     def block(self, where, line, lang, body, markers, heading, plan, last_idl, above, wholes):
         kind = lang or "text"
+        if self.cmake_prefix and not (lang == "cmake" and any(m.startswith("cmake: project with ") for m in markers)):
+            return  # docs_cmake builds the projects only; docs_blocks checks the rest
         for m in markers:
             if m.startswith("illustrative:"):
                 reason = m[len("illustrative:"):].strip()
@@ -578,8 +580,6 @@ class Checker:
             self.c_check(where, body, spec[0][2:].strip(), above)
             return
         project = [m for m in markers if m.startswith("cmake: project with ")]
-        if self.cmake_prefix and not (project and lang == "cmake"):
-            return  # docs_cmake builds the projects only; docs_blocks checks the rest
         if project and lang == "cmake":
             if self.cmake_prefix:
                 self.cmake_project(where, body, project[0][len("cmake: project with "):])
