@@ -42,7 +42,10 @@ A block's markers are the HTML comments on the lines right above its opening fen
   block's commands must print what it shows (a command shown without output must succeed);
   DIR `checkout` is a folder of links to the sources, with `build` the build under test; a text
   block run that way is a sh block; `<!-- run: DIR with NAME from the next IDL file -->` also
-  saves the next whole IDL file of the page as NAME there;
+  saves the next whole IDL file of the page as NAME there; `<!-- run: DIR with a git repository
+  tagged TAG -->` commits the copy in a git repository and tags it; `<!-- run: DIR with the
+  installation -->`: in docs_cmake, with the installation's mcpidlc and mcpidl.pc found first,
+  and the weather-server the commands build must answer a tools/call;
 - ```console with `<!-- run: server above -->`: `$ call TOOL ARGUMENTS` lines (the tutorial's
   shell function), on a server built from the whole IDL file above and every handler the page
   shows for it (`c: decls above`) with the build's libmcpidl.a: each prints what is shown;
@@ -356,7 +359,7 @@ class Checker:
         env["PATH"] = os.path.dirname(self.mcpidlc) + os.pathsep + env["PATH"]
         return env
 
-    def run_block(self, where, lang, body, folder, files=None):
+    def run_block(self, where, lang, body, folder, files=None, tag=None):
         d = self.checkout() if folder == "checkout" else self.scratch("run")
         if folder not in ("-", "checkout"):
             shutil.rmtree(d)
@@ -364,6 +367,10 @@ class Checker:
         for name, text in (files or {}).items():
             with open(os.path.join(d, name), "w", encoding="utf-8") as f:
                 f.write(text)
+        if tag:  # the folder committed in a git repository of its own, tagged TAG
+            git = ["git", "-c", "user.name=docs", "-c", "user.email=docs@example.com", "-c", "init.defaultBranch=main"]
+            for step in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "release"], ["tag", tag]):
+                subprocess.run(git + step, cwd=d, check=True, stdout=subprocess.DEVNULL)
         if lang != "console":
             p = subprocess.run(["bash", "-e", "-c", body], cwd=d, env=self.env(), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, timeout=300)
@@ -404,13 +411,37 @@ class Checker:
             if p.returncode != 0:
                 self.fail(where, "'%s' exits with status %d:\n%s" % (" ".join(step), p.returncode, p.stdout[-4000:]))
                 return
-        server = os.path.join(d, "build", "weather-server")
+        self.call_weather(where, os.path.join(d, "build", "weather-server"))
+
+    def run_installed(self, where, body, folder):
+        """The commands of the block in a copy of FOLDER, with the installation's mcpidlc and
+        pkg-config files found first; then the weather-server they built answers a call."""
+        d = self.scratch("installed")
+        shutil.rmtree(d)
+        shutil.copytree(os.path.join(self.root, folder), d)
+        pcs = sorted(glob.glob(os.path.join(self.cmake_prefix, "**", "mcpidl.pc"), recursive=True))
+        if not pcs:
+            raise ValueError("no mcpidl.pc in the installation")
+        env = dict(os.environ)
+        env["PATH"] = os.path.join(self.cmake_prefix, "bin") + os.pathsep + env["PATH"]
+        env["PKG_CONFIG_PATH"] = os.path.dirname(pcs[0])
+        p = subprocess.run(["bash", "-e", "-c", body], cwd=d, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        if p.returncode != 0:
+            self.fail(where, "the commands exit with status %d:\n%s" % (p.returncode, p.stdout))
+            return
+        lib = os.path.dirname(os.path.realpath(glob.glob(os.path.join(os.path.dirname(pcs[0]), "..", "libmcpidl.so"))[0]))
+        self.call_weather(where, os.path.join(d, "weather-server"), dict(os.environ, LD_LIBRARY_PATH=lib))
+
+    def call_weather(self, where, server, env=None):
+        """A weather server built from a page answers tools/call get_weather."""
         calls = ('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
                  '"capabilities":{},"clientInfo":{"name":"docs","version":"0"}}}\n'
                  '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
                  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather",'
                  '"arguments":{"city":"London"}}}\n')
-        p = subprocess.run([server], input=calls, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+        p = subprocess.run([server], input=calls, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=60, env=env)
         answers = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
         result = answers[-1].get("result", {}) if answers else {}
         if p.returncode != 0 or result.get("isError") is not False or "structuredContent" not in result:
@@ -559,8 +590,9 @@ class Checker:
 
     def block(self, where, line, lang, body, markers, heading, plan, last_idl, above, wholes):
         kind = lang or "text"
-        if self.cmake_prefix and not (lang == "cmake" and any(m.startswith("cmake: project with ") for m in markers)):
-            return  # docs_cmake builds the projects only; docs_blocks checks the rest
+        if self.cmake_prefix and not any(m.startswith("cmake: project with ") or m.endswith(" with the installation")
+                                         for m in markers):
+            return  # docs_cmake builds against the installation only; docs_blocks checks the rest
         for m in markers:
             if m.startswith("illustrative:"):
                 reason = m[len("illustrative:"):].strip()
@@ -589,8 +621,17 @@ class Checker:
         if run and lang == "console" and run[0][len("run:"):].strip() == "server above":
             self.run_server(where, body, above)
             return
+        if run and run[0].endswith(" with the installation"):
+            if self.cmake_prefix:
+                self.run_installed(where, body, run[0][len("run:"):-len(" with the installation")].strip())
+            self.checked[kind + " (docs_cmake)"] += 1
+            return
         if run and lang in ("sh", "console", ""):
             folder, _, name = run[0][len("run:"):].strip().partition(" with ")
+            tag = None
+            if name.startswith("a git repository tagged "):
+                tag, name = name.split()[-1], ""
+
             files = {}
             if name:  # "NAME from the next IDL file": the next whole IDL file of the page
                 name = name.split()[0]
@@ -598,7 +639,7 @@ class Checker:
                 if not later:
                     raise ValueError("no IDL file after the block for %s" % name)
                 files[name] = later[0]
-            self.run_block(where, lang, body, folder.strip(), files)
+            self.run_block(where, lang, body, folder.strip(), files, tag)
             return
         if "output of the block above" in markers:
             got, shown = (self.last_output or "").rstrip("\n").split("\n"), body.rstrip("\n").split("\n")
