@@ -442,8 +442,8 @@ class Checker:
                  '"arguments":{"city":"London"}}}\n')
         p = subprocess.run([server], input=calls, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            timeout=60, env=env)
-        answers = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
-        result = answers[-1].get("result", {}) if answers else {}
+        answers = {a.get("id"): a for a in (json.loads(l) for l in p.stdout.splitlines() if l.strip())}
+        result = answers.get(2, {}).get("result", {})
         if p.returncode != 0 or result.get("isError") is not False or "structuredContent" not in result:
             self.fail(where, "the server built answers tools/call get_weather with %s%s" % (p.stdout, p.stderr))
 
