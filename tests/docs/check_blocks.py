@@ -30,8 +30,10 @@ A block's markers are the HTML comments on the lines right above its opening fen
              type this one is compatible with;
     header   declarations of the generated header (or of the runtime's headers): each one of the
              block (a preprocessor line; text up to a ';' outside braces) as mcpidlc writes
-             it, comments and spacing aside, in any order; a line `...` leaves some out;
-    excerpt  the same, of a file of the sources, IDL naming the file (or a folder of headers);
+             it, comments included, spacing aside, in any order; a line `...` leaves some out;
+             a prototype only as the compiler sees it (compatible, declared);
+    excerpt  the same of a file of the sources, IDL naming the file (or a folder of headers),
+             comments aside;
   a line `...` in code stands for code left out; IDL is `above` (the last whole IDL file shown
   before the block on the same page), `fragment` (the file the last part of an IDL file shown
   on the page was checked in; its server is `doc`) or the path of an .mcp.yaml file in the
@@ -279,13 +281,14 @@ class Checker:
             # prototypes are compared by the compiler (attributes, names of parameters aside);
             # the rest as text
             protos = [d for d in declarations(body) if PROTO.match(" ".join(d.split()))]
-            rest = [d for d in declarations(body) if d not in protos]
+            rest = [d for d in declarations(body, comments=(mode == "header"))
+                    if not PROTO.match(tutorial.normalize_c(d))]
             if mode == "excerpt":
                 paths, src = [os.path.join(self.root, src)], None
             else:
                 gen, header = self.generated(src, above)
                 paths = [os.path.join(gen, header), os.path.join(self.root, "lib", "include", "mcpidl")]
-            if not self.excerpt(where, "\n".join(rest), paths) or not protos:
+            if not self.excerpt(where, "\n".join(rest), paths, comments=(mode == "header")) or not protos:
                 return
             self.checked["c"] -= 1
             mode, body = "protos", "\n".join(protos)
@@ -333,7 +336,7 @@ class Checker:
                           % (", ".join(names), p.stderr))
         self.checked["c"] += 1
 
-    def excerpt(self, where, body, paths):
+    def excerpt(self, where, body, paths, comments=False):
         files = []
         for path in paths:
             files += sorted(glob.glob(os.path.join(path, "*.h"))) if os.path.isdir(path) else [path]
@@ -342,11 +345,12 @@ class Checker:
         for f in files:
             with open(f, encoding="utf-8") as fh:
                 text += "\n" + fh.read()
-        hay = tutorial.normalize_c(text)
-        for piece in declarations(body):
-            needle = tutorial.normalize_c(piece)
+        norm = (lambda s: " ".join(s.split())) if comments else tutorial.normalize_c
+        hay = norm(text)
+        for piece in declarations(body, comments):
+            needle = norm(piece)
             if needle and needle not in hay:
-                self.fail(where, "%s does not have (comments and spacing aside):\n%s"
+                self.fail(where, "%s does not have (spacing aside):\n%s"
                           % (os.path.relpath(path, self.tmp if path.startswith(self.tmp) else self.root), piece))
                 return False
         self.checked["c"] += 1
@@ -730,11 +734,12 @@ class Checker:
                          "(the markers that make a block checked: tests/docs/check_blocks.py)" % kind)
 
 
-def declarations(code):
+def declarations(code, comments=False):
     """The declarations of C code, each whole: a preprocessor line, or text up to a ';' outside
     braces (comments dropped; a line `...` ends one too)."""
     out, cur, depth = [], [], 0
-    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
+    if not comments:
+        code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
     for line in code.split("\n"):
         if line.strip().startswith("#") or line.strip() == "...":
             if "".join(cur).strip():
