@@ -57,6 +57,9 @@ A block's markers are the HTML comments on the lines right above its opening fen
   `<!-- lines in output of: COMMAND -->`: each of its lines is (the end of) a line COMMAND
   prints; `<!-- output of the block above -->`: what the sh block above, run, printed (JSON-RPC
   messages in any order: a server answers concurrent requests as they finish);
+- a block with `<!-- text of the call: FOLDER TOOL ARGUMENTS -->`: the text of the answer to
+  that tools/call, on the server built from FOLDER/NAME.mcp.yaml and FOLDER/NAME.c
+  (tests/docs/servers);
 - a block with `<!-- found in: PATH -->`: each of its lines is in a file under PATH of the
   sources (as written, or as a JSON string writes it): a text that a test asserts, such as a
   validation report the golden or unit tests expect;
@@ -451,25 +454,34 @@ class Checker:
         if p.returncode != 0 or result.get("isError") is not False or "structuredContent" not in result:
             self.fail(where, "the server built answers tools/call get_weather with %s%s" % (p.stdout, p.stderr))
 
-    def server(self, above):
-        """The server of the whole IDL file ABOVE with the handlers the page shows for it, built
-        against the build's libmcpidl.a: the folder it is in, as weather-server."""
+    def server(self, above, folder=None):
+        """The server of the whole IDL file ABOVE with the handlers the page shows for it (or of
+        the IDL file and C file of FOLDER of the sources), built against the build's
+        libmcpidl.a: the folder it is in, as weather-server."""
+        if folder:
+            name = os.path.basename(folder)
+            with open(os.path.join(self.root, folder, name + ".mcp.yaml"), encoding="utf-8") as f:
+                above = f.read()
         key = hashlib.sha256(above.encode()).hexdigest()
         if key in self.servers:
             return self.servers[key]
-        fname, _ = self.idl_source("above", above)
-        gen, header = self.generated("above", above)
+        src = os.path.join(folder, name + ".mcp.yaml") if folder else "above"
+        fname, _ = self.idl_source(src, above)
+        gen, header = self.generated(src, above)
         prefix = fname[: -len(".mcp.yaml")]
         d = self.scratch("server")
-        code = ["#define _POSIX_C_SOURCE 200809L"]
-        code += ["#include <%s>" % h for h in ("stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
-                                                "string.h", "mcpidl/mcpidl.h")]
-        code.append('#include "%s"' % header)
-        for given, body in self.handlers[above]:
-            code += [given, re.sub(r"^(\s*)\.\.\.\s*$", r"\1/* ... */", body, flags=re.M)]
-        code.append("int main(int argc, char **argv) { return mcp_main(&%s_server, argc, argv); }" % prefix)
-        with open(os.path.join(d, "server.c"), "w", encoding="utf-8") as f:
-            f.write("\n".join(code) + "\n")
+        if folder:
+            shutil.copy(os.path.join(self.root, folder, name + ".c"), os.path.join(d, "server.c"))
+        else:
+            code = ["#define _POSIX_C_SOURCE 200809L"]
+            code += ["#include <%s>" % h for h in ("stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+                                                    "string.h", "mcpidl/mcpidl.h")]
+            code.append('#include "%s"' % header)
+            for given, body in self.handlers[above]:
+                code += [given, re.sub(r"^(\s*)\.\.\.\s*$", r"\1/* ... */", body, flags=re.M)]
+            code.append("int main(int argc, char **argv) { return mcp_main(&%s_server, argc, argv); }" % prefix)
+            with open(os.path.join(d, "server.c"), "w", encoding="utf-8") as f:
+                f.write("\n".join(code) + "\n")
         libs = subprocess.run(["pkg-config", "--libs", "json-c", "libpcre2-8", "nettle"], stdout=subprocess.PIPE,
                               text=True, check=True).stdout.split()
         cmd = ([self.cc, "-std=c11", "-I", gen, "-I", os.path.join(self.root, "lib", "include")]
@@ -502,6 +514,25 @@ class Checker:
             if got != shown:
                 self.fail(where, "'%s' prints\n%s\nbut the page shows\n%s" % (command, p.stdout, "\n".join(shown)))
         self.checked["console"] += 1
+
+    def text_of_call(self, where, body, spec):
+        """The text of the result of one tools/call on the server of FOLDER is the block."""
+        folder, tool, arguments = spec.split(None, 2)
+        d = self.server(None, folder)
+        calls = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                             "clientInfo": {"name": "docs", "version": "0"}}},
+                 {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                 {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                  "params": {"name": tool, "arguments": json.loads(arguments)}}]
+        p = subprocess.run([os.path.join(d, "weather-server")], input="".join(json.dumps(c) + "\n" for c in calls),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+        answers = {a.get("id"): a for a in (json.loads(l) for l in p.stdout.splitlines() if l.strip())}
+        content = answers.get(2, {}).get("result", {}).get("content") or [{}]
+        if content[0].get("text") != body.rstrip("\n"):
+            self.fail(where, "tools/call %s %s answers\n%s\nbut the page shows\n%s"
+                      % (tool, arguments, content[0].get("text"), body))
+        self.checked["text"] += 1
 
     def checkout(self):
         """A scratch folder of links to the sources, with `build` the build under test."""
@@ -654,6 +685,10 @@ class Checker:
             self.checked[kind] += 1
             return
         self.last_output = None
+        text_of = [m for m in markers if m.startswith("text of the call:")]
+        if text_of:
+            self.text_of_call(where, body, text_of[0][len("text of the call:"):].strip())
+            return
         found = [m for m in markers if m.startswith("found in:")]
         if found:
             self.found_in(where, kind, body, found[0][len("found in:"):].strip())
