@@ -9,7 +9,9 @@ from IDL files and answering a tools/call.
     run.py makefile     --work DIR --prefix PREFIX        make and pkg-config
     run.py init         --work DIR --prefix PREFIX        mcpidlc --init, then cmake as it says
     run.py deb          --work DIR --build DIR            the Debian packages (cpack -G DEB),
-                                                          unpacked, then package and makefile
+                                                          installed into a scratch root with
+                                                          dpkg --root, then package and
+                                                          makefile from that root only
 
 install runs `cmake --install` of the build under test into PREFIX and checks what it put there;
 package and makefile then use that installation. subdirectory and fetchcontent compile mcpidl
@@ -239,11 +241,19 @@ def mode_package(args):
     bad_col = bad.split("\n")[bad_line - 1].index("Summ") + 1
 
     bld = os.path.join(args.work, "build")
-    cmake_configure(args, src, bld, {"CMAKE_PREFIX_PATH": os.path.abspath(args.prefix)})
+    cmake_configure(args, src, bld, {"CMAKE_PREFIX_PATH": os.path.abspath(args.prefix),
+                                     "CMAKE_FIND_USE_PACKAGE_REGISTRY": "OFF"})
     cmake_build(args, bld)
     ok("find_package(mcpidl CONFIG) and mcpidl_generate() build three servers")
     server = os.path.join(bld, "calc-server")
     check_servers(server)
+    if getattr(args, "only_root", None):
+        with open(os.path.join(bld, "CMakeCache.txt")) as f:
+            m = re.search(r"^mcpidl_DIR:PATH=(.*)$", f.read(), re.M)
+        if not m or not os.path.realpath(m.group(1)).startswith(os.path.realpath(args.only_root) + os.sep):
+            fail("find_package(mcpidl) found %s, not the scratch root's" % (m.group(1) if m else "nothing"))
+        ok("find_package(mcpidl) found the scratch root's package: %s" % os.path.relpath(m.group(1), args.only_root))
+        from_root_only(args, server, "find_package")
     if not any(n.startswith("libmcpidl.so.") for n in needed(server)):
         fail("calc-server does not link the shared libmcpidl")
     static = os.path.join(bld, "calc-server-static")
@@ -397,9 +407,16 @@ def mode_makefile(args):
             fail("the Makefile of docs/build.md is not tests/consumer/makefile/Makefile")
     ok("docs/build.md shows this Makefile")
 
+    if getattr(args, "only_root", None):
+        for var in ("pcfiledir", "mcpidlc"):
+            _, value = run(["pkg-config", "--variable=" + var, "mcpidl"], env=env)
+            if not os.path.realpath(value.strip()).startswith(os.path.realpath(args.only_root) + os.sep):
+                fail("pkg-config's %s of mcpidl is %s, not in the scratch root" % (var, value.strip()))
+        ok("pkg-config finds the scratch root's mcpidl.pc, and its mcpidlc")
     run(make, cwd=src, env=env)
     server = os.path.join(src, "calc-server")
     check_servers(server)
+    from_root_only(args, server, "make with pkg-config")
     if not any(n.startswith("libmcpidl.so.") for n in needed(server)):
         fail("the make-built calc-server does not link the shared libmcpidl")
     ok("make with pkg-config links the shared libmcpidl")
@@ -473,7 +490,8 @@ def mode_init(args):
 
 def mode_deb(args):
     """cpack -G DEB makes mcpidl and libmcpidl-dev with the right contents and dependencies;
-    unpacked into a scratch root, they build the package and makefile consumers."""
+    installed by dpkg into a scratch root (with dpkg-deb -x where there is no dpkg), they build
+    the package and makefile consumers, which must find mcpidl there and nowhere else."""
     work = os.path.abspath(args.work)
     if os.path.isdir(work):
         shutil.rmtree(work)
@@ -514,16 +532,52 @@ def mode_deb(args):
     ok("cpack -G DEB: mcpidl (%s) and libmcpidl-dev (%s)" % (deps.strip(), dev_deps.strip()))
 
     root = os.path.join(work, "root")
-    for path in debs.values():
-        run(["dpkg-deb", "-x", path, root])
+    dpkg = shutil.which("dpkg")
+    if dpkg:
+        # dpkg itself installs them into the scratch root, with a package database of its own:
+        # --force-not-root for a run without root privileges, --force-depends because the root's
+        # database lists none of the packages they depend on (the machine has them). They are
+        # unpacked, not configured: libmcpidl-dev's postinst runs ldconfig, which is the
+        # machine's business, not the scratch root's.
+        admin = os.path.join(root, "var", "lib", "dpkg")
+        for sub in ("info", "updates", "triggers"):
+            os.makedirs(os.path.join(admin, sub))
+        open(os.path.join(admin, "status"), "w").close()
+        run([dpkg, "--root=" + root, "--admindir=" + admin, "--force-not-root", "--force-depends",
+             "--log=/dev/null", "--unpack"] + sorted(debs.values()))
+        for pkg in debs:
+            _, status = run([dpkg, "--root=" + root, "--admindir=" + admin, "-s", pkg])
+            if "Status: install ok unpacked" not in status:
+                fail("dpkg --unpack left %s in another state: %s" % (pkg, status))
+            _, listed = run([dpkg, "--root=" + root, "--admindir=" + admin, "-L", pkg])
+            for f in contents[pkg]:
+                if f not in listed.split("\n") or not os.path.lexists(root + f):
+                    fail("%s: dpkg -L does not list %s, or it is not in the root" % (pkg, f))
+        ok("dpkg --root --unpack installs both packages into a scratch root; dpkg -L lists every file")
+    else:
+        for path in debs.values():
+            run(["dpkg-deb", "-x", path, root])
+        ok("no dpkg: the packages unpacked with dpkg-deb -x")
     prefix = os.path.join(root, "usr")
     _, out = run([os.path.join(prefix, "bin", "mcpidlc"), "--version"])
-    ok("the packages unpack into a scratch root; its mcpidlc runs: %s" % out.strip())
+    ok("the scratch root's mcpidlc runs: %s" % out.strip())
     for mode in ("package", "makefile"):
         sub = argparse.Namespace(**vars(args))
-        sub.work, sub.prefix = os.path.join(work, mode), prefix
+        sub.work, sub.prefix, sub.only_root = os.path.join(work, mode), prefix, root
         globals()["mode_" + mode](sub)
-    ok("the unpacked packages build servers with find_package and with pkg-config")
+    ok("the installed packages build servers with find_package and with pkg-config, from the root only")
+
+
+def from_root_only(args, server, what):
+    """With --only-root (the deb mode): the server's libmcpidl is the scratch root's."""
+    root = getattr(args, "only_root", None)
+    if not root or not any(n.startswith("libmcpidl") for n in needed(server)):
+        return
+    _, out = run(["ldd", server])
+    libs = re.findall(r"^\s*(libmcpidl\S*) => (\S+)", out, re.M)
+    if not libs or any(not os.path.realpath(path).startswith(os.path.realpath(root) + os.sep) for _, path in libs):
+        fail("%s: %s loads libmcpidl from outside the scratch root: %s" % (what, server, libs))
+    ok("%s: %s loads %s from the scratch root" % (what, os.path.basename(server), ", ".join(n for n, _ in libs)))
 
 
 def main():
