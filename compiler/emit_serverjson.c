@@ -24,7 +24,8 @@ mcp_json *emit_server_json(mcp_arena *a, const ir_server *srv)
     mcp_json *o = mcp_json_new_object(a);
     bool ok = o && put_str(a, o, "$schema", SERVER_JSON_SCHEMA) && put_str(a, o, "name", ir_registry_name(srv)) &&
               put_str(a, o, "title", srv->title) && put_str(a, o, "description", ir_registry_description(srv)) &&
-              put_str(a, o, "version", srv->version) && put_str(a, o, "websiteUrl", r->website_url ? r->website_url : srv->website_url) &&
+              put_str(a, o, "version", srv->version) &&
+              put_str(a, o, "websiteUrl", r->website_url ? r->website_url : srv->website_url) &&
               put_val(a, o, "repository", r->repository) && put_val(a, o, "icons", r->icons) &&
               put_val(a, o, "packages", r->packages) && put_val(a, o, "remotes", r->remotes);
     return ok ? o : NULL;

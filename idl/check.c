@@ -18,8 +18,9 @@
 
 #include "check_int.h"
 
-static const char *const TOP_KEYS[] = {"mcpidl",    "imports",            "server",  "types",        "tools",
-                                       "resources", "resource_templates", "prompts", "elicitations", "registry"};
+static const char *const TOP_KEYS[] = {
+    "mcpidl",  "imports",      "server",  "types", "tools", "resources", "resource_templates",
+    "prompts", "elicitations", "registry"};
 /* What an imported file may hold. */
 static const char *const IMPORTED_KEYS[] = {"mcpidl", "imports", "types"};
 /* The sections of a server's items: a file with none of them and no 'server' is a library. */
