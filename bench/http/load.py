@@ -32,20 +32,31 @@ SCENARIOS = {
 }
 
 
-def wrk(port, conns, seconds, env, cpu):
+def wrk(port, conns, seconds, env, cpu, pid=None):
+    """wrk's figures (mcp.lua's JSON line); with pid, the most threads that process had meanwhile."""
     fd, out = tempfile.mkstemp(suffix=".json")
     os.close(fd)
     env = dict(os.environ, MCP_OUT=out, **env)
     cmd = ["taskset", "-c", str(cpu), "wrk", "-t1", f"-c{conns}", f"-d{seconds}s", "--timeout", "10s",
            "-s", os.path.join(HERE, "mcp.lua"), f"http://127.0.0.1:{port}/mcp"]
-    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    threads = 0
+    while pid and r.poll() is None:
+        try:
+            threads = max(threads, common.status(pid).get("Threads", 0))
+        except OSError:
+            pass
+        time.sleep(0.25)
+    text = r.communicate()[0]
     try:
         with open(out) as f:
             fig = json.loads(f.read())
     except (OSError, ValueError):
-        raise RuntimeError(f"wrk: {r.stdout[-800:]}")
+        raise RuntimeError(f"wrk: {text[-800:]}")
     finally:
         os.unlink(out)
+    if pid:
+        fig["threads_during"] = threads
     return fig
 
 
@@ -86,7 +97,7 @@ def main():
                             f.write("\n".join(ids[:c]))
                         common.reset_peak(p.pid)
                         t0 = common.cpu_ticks(p.pid)
-                        fig = wrk(port, c, a.duration, env, a.client_cpu)
+                        fig = wrk(port, c, a.duration, env, a.client_cpu, p.pid)
                         t1 = common.cpu_ticks(p.pid)
                         st = common.status(p.pid)
                         n = fig["requests"]
@@ -94,7 +105,7 @@ def main():
                             "server": name, "scenario": sc, "conns": c, "sessions": len(ids[:c]),
                             "rps": n / (fig["duration_us"] / 1e6),
                             "cpu_us_per_req": (t1 - t0) * 1e6 / common.HZ / n if n else None,
-                            "peak_rss_kb": st.get("VmHWM"), "rss_kb": st.get("VmRSS"), "threads": st.get("Threads"),
+                            "peak_rss_kb": st.get("VmHWM"), "rss_kb": st.get("VmRSS"), "threads": fig.pop("threads_during"),
                         })
                         out.write(json.dumps(fig) + "\n")
                         out.flush()
