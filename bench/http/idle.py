@@ -86,6 +86,10 @@ def main():
                         held.append(open_stream(port, sid))
                 except (OSError, RuntimeError) as e:
                     why = f"stream {len(held) + 1} not opened: {e}"
+                    if held:  # room for the tools/call probe's connection
+                        held.pop().close()
+                        why += "; one stream closed again for the tools/call connection"
+                        time.sleep(0.5)
                 print(f"bench:   opened {len(held)} in {time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)
                 measure()
         os.unlink(sfile)
