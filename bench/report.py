@@ -62,11 +62,20 @@ targets = []  # (text, met, figure)
 
 p("# mcpidl benchmarks")
 p("")
-p(f"Machine: {meta.get('nproc', '?')} CPUs ({meta.get('cpu', '?')}), Linux {meta.get('kernel', '?')}; "
+p(f"Machine: {meta.get('nproc', '?')} vCPUs ({meta.get('cpu', '?')}), Linux {meta.get('kernel', '?')}; "
   f"load average before {meta.get('load_before', '?')}, after {meta.get('load_after', '?')}. "
   f"Peers: Node {meta.get('node', '?')}, @modelcontextprotocol/sdk {meta.get('sdk', '?')} (v1), "
   f"@modelcontextprotocol/server {meta.get('sdk2', '?')} (v2), json-c {meta.get('jsonc', '?')}; {meta.get('wrk', 'no wrk')}; "
   f"{meta.get('cc', '?')}.")
+try:
+    loads = [float(x) for x in (meta.get("load_before", "") + " " + meta.get("load_after", "")).split()]
+except ValueError:
+    loads = []
+if loads and max(loads) > 0.5 * meta.get("nproc", 1) + 1:
+    p("")
+    p(f"Other work was running on the machine during this run (load average up to {max(loads):.1f} on "
+      f"{meta.get('nproc', '?')} CPUs): the benchmarks shared the CPUs with it, which slows every server and "
+      "widens the ranges; the ratios of servers measured in turn are the steadier figures.")
 p("")
 
 # ---------------------------------------------------------------- tools/call
