@@ -122,7 +122,13 @@ if idle:
     drawn.append(f)
     top = max(idle[-1]["target"], idle[-1]["streams"])
     ymax = max(120, max(x["rss_kb"] for x in idle) / 1024 * 1.1)
-    gnuplot("idle-streams.svg", f"""
+    stop = ""
+    if idle[-1]["refused"]:
+        n = max(x["streams"] for x in idle)
+        stop = (f"set arrow from {n},0 to {n},{ymax * 0.9:.0f} nohead dt 3 lc rgb '#555555'\n"
+                f"set label \"{n:,} streams: no more connections accepted\" at {n},{ymax * 0.93:.0f} center "
+                f"font 'sans,9'\n")
+    gnuplot("idle-streams.svg", stop + f"""
 set title "mcpidl weather-server with idle SSE streams open\\n{machine}"
 set xlabel "idle GET streams open"
 set ylabel "RSS (MB)"
@@ -133,7 +139,7 @@ set xrange [0:{top}]
 set yrange [0:{ymax:.0f}]
 set y2range [0:*]
 set grid lc rgb '#dddddd'
-set key left center noenhanced
+set key right center noenhanced
 set arrow from 0,100 to {top},100 nohead dt 2 lc rgb '#c0392b'
 set label "target: 100 MB at 10,000 streams" at {top * 0.02},105 tc rgb '#c0392b' font 'sans,9'
 plot '{f}' using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f5fbf' title 'RSS (MB)', \\
@@ -150,7 +156,8 @@ if server:
         seq = [r["calls_per_s"] for r in server if r["server"] == n and r["mode"] == "seq"]
         pipe = [r["calls_per_s"] for r in server if r["server"] == n and r["mode"] == "pipe"]
         if seq or pipe:
-            rows.append((label, statistics.median(seq) if seq else 0, statistics.median(pipe) if pipe else 0))
+            rows.append((label, statistics.median(seq) if seq else float("nan"),
+                         statistics.median(pipe) if pipe else float("nan")))
     f = dat("stdio.dat", rows)
     drawn.append(f)
     gnuplot("stdio-calls.svg", f"""
@@ -161,10 +168,9 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set yrange [0:*]
-set format y "%'.0f"
-set decimalsign locale
-set xtics noenhanced font 'sans,9'
+set logscale y
+set ylabel "calls/s (log scale)"
+set xtics rotate by 20 right noenhanced font 'sans,9'
 set key left top
 plot '{f}' using 2:xtic(1) title 'sequential, same core' lc rgb '#8fb8e8', \\
      '' using 3 title 'pipelined, 64 in flight' lc rgb '#143d73'
