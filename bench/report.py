@@ -53,18 +53,29 @@ start = load("start.jsonl")
 inproc = load("inproc.jsonl")
 validate = load("validate.jsonl")
 
-NAMES = {"mcpidl": "mcpidl", "ts": "TS SDK", "jsonc": "json-c ceiling", "pipe": "pipe ceiling"}
-PEERS = ["ts", "jsonc", "pipe"]
+NAMES = {"mcpidl": "mcpidl", "ts": "TS SDK v1", "ts2": "TS SDK v2", "jsonc": "json-c ceiling", "pipe": "pipe ceiling"}
+PEERS_ALL = ["ts", "ts2", "jsonc", "pipe"]
+PEERS = [n for n in PEERS_ALL if n != "ts2" or any(r["server"] == "ts2" for r in load("server.jsonl"))]
 lines = []
 p = lines.append
 targets = []  # (text, met, figure)
 
 p("# mcpidl benchmarks")
 p("")
-p(f"Machine: {meta.get('nproc', '?')} CPUs ({meta.get('cpu', '?')}), Linux {meta.get('kernel', '?')}; "
+p(f"Machine: {meta.get('nproc', '?')} vCPUs ({meta.get('cpu', '?')}), Linux {meta.get('kernel', '?')}; "
   f"load average before {meta.get('load_before', '?')}, after {meta.get('load_after', '?')}. "
-  f"Peers: Node {meta.get('node', '?')}, @modelcontextprotocol/sdk {meta.get('sdk', '?')}, json-c {meta.get('jsonc', '?')}; "
+  f"Peers: Node {meta.get('node', '?')}, @modelcontextprotocol/sdk {meta.get('sdk', '?')} (v1), "
+  f"@modelcontextprotocol/server {meta.get('sdk2', '?')} (v2), json-c {meta.get('jsonc', '?')}; {meta.get('wrk', 'no wrk')}; "
   f"{meta.get('cc', '?')}.")
+try:
+    loads = [float(x) for x in (meta.get("load_before", "") + " " + meta.get("load_after", "")).split()]
+except ValueError:
+    loads = []
+if loads and max(loads) > 0.5 * meta.get("nproc", 1) + 1:
+    p("")
+    p(f"Other work was running on the machine during this run (load average up to {max(loads):.1f} on "
+      f"{meta.get('nproc', '?')} CPUs): the benchmarks shared the CPUs with it, which slows every server and "
+      "widens the ranges; the ratios of servers measured in turn are the steadier figures.")
 p("")
 
 # ---------------------------------------------------------------- tools/call
@@ -107,8 +118,8 @@ if server:
     p("")
     extra = ["mcpidl-stdio"] if any(r["server"] == "mcpidl-stdio" for r in server) else []
     p("| | mcpidl | " + "".join("mcpidl, stdio-only link | " for _ in extra)
-      + "TS SDK | json-c ceiling | pipe ceiling | ÷ TS SDK | ÷ json-c | ÷ pipe |")
-    p("|---|---|" + "---|" * len(extra) + "---|---|---|---|---|---|")
+      + "".join(f"{NAMES[n]} | " for n in PEERS) + "".join(f"÷ {NAMES[n].replace(' ceiling', '')} | " for n in PEERS))
+    p("|---|---|" + "---|" * len(extra) + "---|---|" * len(PEERS))
     for title, mode, key, scale in rows:
         cells = []
         for n in ["mcpidl"] + extra + PEERS:
@@ -167,6 +178,181 @@ if server:
           f"pipelined and {med(fig('pipe', 'seq', 'calls_per_s')) / med(fig('ts', 'seq', 'calls_per_s')):.1f}x "
           f"sequentially: no stdio server can be faster than that ratio here.")
         p("")
+
+# ---------------------------------------------------------------- Streamable HTTP (wrk)
+http = load("http.jsonl")
+HTTP_ROWS = [
+    # (server, scenario, label, answers)
+    ("mcpidl", "json", "mcpidl, 2025 session, JSON answers", "json"),
+    ("mcpidl", "sse", "mcpidl, 2025 session, SSE answers", "sse"),
+    ("mcpidl", "2026", "mcpidl, 2026-07-28 stateless", "json"),
+    ("mcpidl-w0", "json", "mcpidl --workers 0, 2025 session, JSON", "json"),
+    ("mcpidl-w0", "sse", "mcpidl --workers 0, 2025 session, SSE", "sse"),
+    ("mcpidl-w0", "2026", "mcpidl --workers 0, 2026-07-28", "json"),
+    ("ts-stateful-json", "json", "TS v1 stateful, JSON answers", "json"),
+    ("ts-stateful-sse", "sse", "TS v1 stateful, SSE answers", "sse"),
+    ("ts-stateless-json", "json", "TS v1 stateless, JSON answers", "json"),
+    ("ts-stateless-sse", "sse", "TS v1 stateless, SSE answers", "sse"),
+    ("ts2", "sse", "TS v2, 2025 (stateless, SSE answers)", "sse"),
+    ("ts2", "2026", "TS v2, 2026-07-28 (JSON answers)", "json"),
+]
+
+
+def hpoint(server, scen, c):
+    r = [x for x in http if x["server"] == server and x["scenario"] == scen and x["conns"] == c]
+    return r[0] if r else None
+
+
+def best_ts(answers, c):
+    """The faster TypeScript configuration giving the same kind of answers at c connections."""
+    pts = [(hpoint(s, sc, c), lab) for s, sc, lab, a in HTTP_ROWS if s.startswith("ts") and a == answers]
+    pts = [(x, lab) for x, lab in pts if x]
+    return max(pts, key=lambda t: t[0]["rps"]) if pts else (None, None)
+
+
+if http:
+    conns = sorted({r["conns"] for r in http})
+    rows = [(s, sc, lab, a) for s, sc, lab, a in HTTP_ROWS if any(hpoint(s, sc, c) for c in conns)]
+    p(f"## Streamable HTTP: tools/call get_weather under wrk, {meta.get('http_seconds', '?')} s per point")
+    p("")
+    p("wrk (one thread, pinned to one CPU; the server pinned to the other) with `http/mcp.lua`: keep-alive "
+      "connections, each answer checked (status 200 and London's `structuredContent` in the body; the "
+      "failures are counted and shown). 2025-11-25 requests to a stateful server go to sessions created "
+      "first (initialize, notifications/initialized; one session per connection) with `Mcp-Session-Id` "
+      "and `MCP-Protocol-Version`; JSON answers: mcpidl asked with `Accept: application/json`, the TS v1 "
+      "server started with `enableJsonResponse` (it refuses a POST that does not accept both types); "
+      "2026-07-28: POSTs without a session, the revision and client capabilities in `_meta`, the "
+      "`Mcp-Method` and `Mcp-Name` headers. TS v2 is `createMcpHandler` (a fresh McpServer per request; "
+      "2025 requests are served statelessly, with SSE answers). mcpidl is weather-server with its "
+      "default workers (one per CPU), and with `--workers 0`.")
+    p("")
+    p("Requests/s (failed answers in brackets when any):")
+    p("")
+    p("| server | " + " | ".join(f"{c} conn." for c in conns) + " |")
+    p("|---|" + "---:|" * len(conns))
+    for s, sc, lab, _ in rows:
+        cells = []
+        for c in conns:
+            x = hpoint(s, sc, c)
+            bad = (x["failed"] + x["socket_errors"]) if x else 0
+            cells.append("-" if not x else fmt(x["rps"]) + (f" ({bad:,} failed)" if bad else ""))
+        p(f"| {lab} | " + " | ".join(cells) + " |")
+    p("")
+    p("Latency p50 / p99 (ms), from wrk:")
+    p("")
+    p("| server | " + " | ".join(f"{c} conn." for c in conns) + " |")
+    p("|---|" + "---:|" * len(conns))
+    for s, sc, lab, _ in rows:
+        cells = []
+        for c in conns:
+            x = hpoint(s, sc, c)
+            cells.append("-" if not x else f"{fmt(x['p50_us'] / 1000)} / {fmt(x['p99_us'] / 1000)}")
+        p(f"| {lab} | " + " | ".join(cells) + " |")
+    p("")
+    p("Server CPU per request (µs, user + system from /proc/PID/stat), and, at the largest connection "
+      "count, peak RSS (VmHWM, MB, reset before each point) and the most threads seen during the point:")
+    p("")
+    p("| server | " + " | ".join(f"CPU {c} conn." for c in conns) + " | peak RSS | threads |")
+    p("|---|" + "---:|" * (len(conns) + 2))
+    for s, sc, lab, _ in rows:
+        cells = []
+        for c in conns:
+            x = hpoint(s, sc, c)
+            cells.append("-" if not x or x["cpu_us_per_req"] is None else fmt(x["cpu_us_per_req"]))
+        last = hpoint(s, sc, conns[-1])
+        peak = max((hpoint(s, sc, c)["peak_rss_kb"] for c in conns if hpoint(s, sc, c)), default=None)
+        cells.append("-" if peak is None else fmt(peak / 1024))
+        cells.append("-" if not last else str(last["threads"]))
+        p(f"| {lab} | " + " | ".join(cells) + " |")
+    p("")
+    p("mcpidl (default workers) ÷ the faster TS configuration with the same kind of answers, at each "
+      "connection count (requests/s: above 1 is faster; CPU and p99: below 1 is cheaper):")
+    p("")
+    p("| answers | connections | mcpidl req/s | faster TS | its req/s | ÷ req/s | ÷ CPU per request | ÷ p99 |")
+    p("|---|---:|---:|---|---:|---:|---:|---:|")
+    http_targets = {}
+    for answers, scen in (("json", "json"), ("sse", "sse")):
+        for c in conns:
+            m = hpoint("mcpidl", scen, c)
+            t, tlab = best_ts(answers, c)
+            if not m or not t:
+                continue
+            rr = m["rps"] / t["rps"]
+            rc = m["cpu_us_per_req"] / t["cpu_us_per_req"] if m["cpu_us_per_req"] and t["cpu_us_per_req"] else None
+            rp = m["p99_us"] / t["p99_us"] if t["p99_us"] else None
+            http_targets[(answers, c)] = (rr, rc, rp, tlab)
+            p(f"| {answers.upper()} | {c} | {fmt(m['rps'])} | {tlab} | {fmt(t['rps'])} | {rr:.1f} | "
+              f"{'-' if rc is None else f'{rc:.3f}'} | {'-' if rp is None else f'{rp:.3f}'} |")
+    p("")
+    for c in (16, 64, 256):
+        got = [(a, http_targets[(a, c)]) for a in ("json", "sse") if (a, c) in http_targets]
+        if not got:
+            continue
+        ok_rps = all(v[0] >= 10 for _, v in got)
+        ok_cpu = all(v[1] is not None and v[1] <= 0.1 for _, v in got)
+        ok_p99 = all(v[2] is not None and v[2] <= 0.1 for _, v in got)
+        fig_rps = "; ".join(f"{a.upper()} {v[0]:.1f}x ({v[3]})" for a, v in got)
+        fig_cpu = "; ".join(f"{a.upper()} {v[1]:.3f}" for a, v in got if v[1] is not None)
+        fig_p99 = "; ".join(f"{a.upper()} {v[2]:.3f}" for a, v in got if v[2] is not None)
+        targets.append((f"HTTP, {c} connections: requests/s >= 10x the faster TS SDK server", ok_rps, fig_rps))
+        targets.append((f"HTTP, {c} connections: server CPU per request <= 1/10 of it", ok_cpu, fig_cpu))
+        targets.append((f"HTTP, {c} connections: p99 <= 1/10 of its", ok_p99, fig_p99))
+    ratios = []
+    for c in conns:
+        m25, m26 = hpoint("mcpidl", "json", c), hpoint("mcpidl", "2026", c)
+        if m25 and m26:
+            ratios.append((c, m26["rps"] / m25["rps"], m26["cpu_us_per_req"] / m25["cpu_us_per_req"]
+                           if m25["cpu_us_per_req"] and m26["cpu_us_per_req"] else None))
+    if ratios:
+        # "As fast": within the spread of repeated points on this machine, taken as 10 %.
+        worst = min(r for _c, r, _cr in ratios)
+        targets.append(("the 2026-07-28 stateless path as fast as the 2025 session path (requests/s, "
+                        "2026 ÷ 2025 JSON, within 10 %)", worst >= 0.9,
+                        ", ".join(f"{c} conn. {r:.2f}" + (f" (CPU {cr:.2f})" if cr else "") for c, r, cr in ratios)))
+
+# ---------------------------------------------------------------- idle SSE streams
+idle = load("idle.jsonl")
+if idle:
+    target = idle[-1]["target"]
+    p(f"## Idle SSE streams: up to {target:,} 2025-11-25 sessions with their GET stream open")
+    p("")
+    p("Each stream: initialize, notifications/initialized, then a GET with `Accept: text/event-stream`, "
+      "counted open once its priming event arrived, then left idle. Meanwhile wrk sends tools/call on one "
+      "more keep-alive connection (its own session, JSON answers) for a few seconds at each step. The "
+      "server is weather-server with its default workers and `--max-sessions` above the number of streams.")
+    p("")
+    p("| idle streams | RSS (MB) | peak RSS (MB) | threads | tools/call req/s | p50 (ms) | p99 (ms) |")
+    p("|---:|---:|---:|---:|---:|---:|---:|")
+    for x in idle:
+        if x["checked_ok"] == 0:
+            lat = [f"none answered ({x['failed'] + x['socket_errors']:,} failed)", "-", "-"]
+        else:
+            lat = [fmt(x["rps"]) + (f" ({x['failed']:,} failed)" if x["failed"] else ""),
+                   fmt(x["p50_us"] / 1000), fmt(x["p99_us"] / 1000)]
+        p(f"| {x['streams']:,} | {fmt(x['rss_kb'] / 1024)} | {fmt(x['peak_rss_kb'] / 1024)} | {x['threads']:,} | "
+          + " | ".join(lat) + " |")
+    p("")
+    last = idle[-1]
+    if last["refused"]:
+        p(f"Opening stopped at {last['streams']:,} of {target:,}: {last['refused']}. (The HTTP server accepts "
+          f"at most 4,096 connections at once: `MHD_OPTION_CONNECTION_LIMIT` in lib/transport/http.c.)")
+        p("")
+    cpus = meta.get("nproc", 2)
+    if len(idle) > 1 and idle[-1]["streams"] > idle[0]["streams"]:
+        per = (idle[-1]["rss_kb"] - idle[0]["rss_kb"]) / (idle[-1]["streams"] - idle[0]["streams"])
+        p(f"Each idle stream costs about {per:.0f} KB of RSS and "
+          f"{(idle[-1]['threads'] - idle[0]['threads']) / (idle[-1]['streams'] - idle[0]['streams']):.2f} threads "
+          f"(the HTTP server runs a thread per connection).")
+        p("")
+    met = (last["streams"] >= 10000 and last["rss_kb"] < 100 * 1024 and last["threads"] <= 4 * cpus
+           and last["checked_ok"] > 0 and last["p99_us"] < 1000)
+    targets.append((f"10,000 idle SSE streams in < 100 MB RSS, at most a few threads per CPU (<= {4 * cpus} here), "
+                    "tools/call p99 < 1 ms meanwhile", met,
+                    f"{last['streams']:,} streams open (of {target:,} tried): RSS {last['rss_kb'] / 1024:.1f} MB, "
+                    f"{last['threads']:,} threads, tools/call "
+                    + (f"p99 {last['p99_us'] / 1000:.2f} ms" if last["checked_ok"] else "not answered")
+                    + (f" (at {idle[-2]['streams']:,} streams: p99 {idle[-2]['p99_us'] / 1000:.2f} ms)"
+                       if not last["checked_ok"] and len(idle) > 1 else "")))
 
 # ---------------------------------------------------------------- validation
 if validate:
