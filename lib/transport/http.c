@@ -66,6 +66,7 @@
 #define SESSION_ID_BYTES 16
 /* An id: the node's name (--node-id, at most 32 bytes), '-', 32 hex digits. */
 #define SESSION_ID_MAX (32 + 1 + 2 * SESSION_ID_BYTES)
+#define SESSION_BUCKETS 4096 /* the index of sessions by id */
 
 
 /* ---------------------------------------------------------------- types */
@@ -135,7 +136,8 @@ typedef struct stream {
 } stream;
 
 struct hsession {
-    hsession *next; /* the table */
+    hsession *next, *prev; /* the table */
+    hsession *hnext;       /* the table's index by id (a 2025 session) */
     mcp_http *h;
     char id[SESSION_ID_MAX + 1]; /* "" for a stateless session: never found by id */
     bool stateless;              /* one 2026-07-28 request's: ends with it */
@@ -173,8 +175,9 @@ struct mcp_http {
 
     pthread_mutex_t mu;
     hsession *sessions;
-    int nsessions;  /* 2025 sessions in the table */
-    int nstateless; /* 2026-07-28 requests in flight, each with its session */
+    hsession *index[SESSION_BUCKETS]; /* the 2025 sessions by id */
+    int nsessions;                    /* 2025 sessions in the table */
+    int nstateless;                   /* 2026-07-28 requests in flight, each with its session */
     /* The tools whose parameters ride in Mcp-Param-* headers. */
     const mcp_tool **header_tools;
     size_t nheader_tools;
@@ -618,6 +621,15 @@ static bool random_id(const char *node, char *out)
 
 static void hsession_unref(hsession *hs);
 
+/* The index bucket of a session id (FNV-1a). */
+static size_t session_bucket(const char *id)
+{
+    uint32_t x = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        x = (x ^ *p) * 16777619u;
+    return x % SESSION_BUCKETS;
+}
+
 /* End a session: take it out of the table (when there), close its streams,
  * free its mcp_session. Any thread holding a reference; not under h->mu. */
 static void hsession_end(hsession *hs)
@@ -626,11 +638,19 @@ static void hsession_end(hsession *hs)
     pthread_mutex_lock(&h->mu);
     bool was = hs->in_table;
     if (was) {
-        for (hsession **pp = &h->sessions; *pp; pp = &(*pp)->next)
-            if (*pp == hs) {
-                *pp = hs->next;
-                break;
-            }
+        if (hs->prev)
+            hs->prev->next = hs->next;
+        else
+            h->sessions = hs->next;
+        if (hs->next)
+            hs->next->prev = hs->prev;
+        hs->next = hs->prev = NULL;
+        if (!hs->stateless)
+            for (hsession **pp = &h->index[session_bucket(hs->id)]; *pp; pp = &(*pp)->hnext)
+                if (*pp == hs) {
+                    *pp = hs->hnext;
+                    break;
+                }
         hs->in_table = false;
         if (hs->stateless)
             h->nstateless--;
@@ -720,9 +740,9 @@ static void hsession_reap(mcp_http *h)
 static hsession *hsession_find(mcp_http *h, const char *id)
 {
     pthread_mutex_lock(&h->mu);
-    hsession *hs = h->sessions;
+    hsession *hs = h->index[session_bucket(id)];
     while (hs && strcmp(hs->id, id) != 0)
-        hs = hs->next;
+        hs = hs->hnext;
     if (hs) {
         hs->refs++;
         hs->last_used = time(NULL);
@@ -759,7 +779,8 @@ void mcp_http_sweep(mcp_http *h)
 static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
 {
     *full = false;
-    mcp_http_sweep(h);
+    if (!stateless) /* expired 2025 sessions make no room for 2026-07-28 requests */
+        mcp_http_sweep(h);
     hsession *hs = xcalloc(1, sizeof *hs);
     if (!hs)
         return NULL;
@@ -799,7 +820,15 @@ static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
     hs->in_table = true;
     hs->last_used = time(NULL);
     hs->next = h->sessions;
+    hs->prev = NULL;
+    if (h->sessions)
+        h->sessions->prev = hs;
     h->sessions = hs;
+    if (!stateless) {
+        size_t b = session_bucket(hs->id);
+        hs->hnext = h->index[b];
+        h->index[b] = hs;
+    }
     (*count)++;
     pthread_mutex_unlock(&h->mu);
     return hs;
