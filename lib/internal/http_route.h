@@ -48,7 +48,8 @@ typedef struct http_req {
     void *body_ctx;
     /* Optional (NULL: nothing to do): called with true before the core waits
      * on the session for this connection (a JSON answer, the next SSE event),
-     * with false after. The glue stops the connection's timeout meanwhile. */
+     * with false after, when the core blocks (no park): the timeout of the
+     * connection stops meanwhile. */
     void (*waiting)(const mcp_http *h, void *conn, bool on);
     /* Optional: the value of query parameter `name` (NULL when absent); with
      * authorization, a token in the query is refused. */

@@ -619,7 +619,8 @@ static bool random_id(const char *node, char *out)
     return true;
 }
 
-static void hsession_unref(hsession *hs);
+static void hsession_drop(hsession *hs, bool used);
+static void hsession_unref(hsession *hs) { hsession_drop(hs, true); }
 
 /* The index bucket of a session id (FNV-1a). */
 static size_t session_bucket(const char *id)
@@ -678,12 +679,15 @@ static void hsession_end(hsession *hs)
         hsession_unref(hs);
 }
 
-static void hsession_unref(hsession *hs)
+/* Drop a reference; `used`: a connection's (the session is idle from the
+ * end of its last connection on), not the ticker's. */
+static void hsession_drop(hsession *hs, bool used)
 {
     mcp_http *h = hs->h;
     pthread_mutex_lock(&h->mu);
     bool last = --hs->refs == 0;
-    hs->last_used = time(NULL); /* idle from the end of its last connection on */
+    if (used)
+        hs->last_used = time(NULL);
     pthread_mutex_unlock(&h->mu);
     if (!last)
         return;
@@ -1582,11 +1586,18 @@ void http_pending_free(http_pending *p)
     free(p);
 }
 
+/* The sessions one at a time, each referenced while it is looked at: the
+ * table's lock is held for a step, not for the whole walk (requests look
+ * their sessions up under it). */
 void http_core_tick(mcp_http *h)
 {
     time_t now = mono_secs();
     pthread_mutex_lock(&h->mu);
-    for (hsession *hs = h->sessions; hs; hs = hs->next) {
+    hsession *hs = h->sessions;
+    if (hs)
+        hs->refs++;
+    pthread_mutex_unlock(&h->mu);
+    while (hs) {
         pthread_mutex_lock(&hs->mu);
         for (stream *st = hs->streams; st; st = st->next) {
             parked *pk = &st->park;
@@ -1605,8 +1616,14 @@ void http_core_tick(mcp_http *h)
                 stream_wake(st);
         }
         pthread_mutex_unlock(&hs->mu);
+        pthread_mutex_lock(&h->mu);
+        hsession *next = hs->in_table ? hs->next : NULL; /* ended: the rest waits for the next tick */
+        if (next)
+            next->refs++;
+        pthread_mutex_unlock(&h->mu);
+        hsession_drop(hs, false);
+        hs = next;
     }
-    pthread_mutex_unlock(&h->mu);
 }
 
 /* A 2026-07-28 request: served by a session of its own, which ends with it
