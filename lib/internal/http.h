@@ -1,6 +1,7 @@
 /* http.h (internal): the Streamable HTTP transport (libmcpidl-http).
  *
- * One endpoint (default /mcp) on libmicrohttpd, one thread per connection:
+ * One endpoint (default /mcp) on libmicrohttpd (a pool of epoll threads; a
+ * connection waiting for its session is suspended and holds none):
  * POST carries client messages (a request is answered as an SSE stream, or as
  * application/json when the client accepts only JSON; notifications and
  * responses get 202), GET opens the session's standalone SSE stream (or

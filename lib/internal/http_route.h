@@ -48,7 +48,8 @@ typedef struct http_req {
     void *body_ctx;
     /* Optional (NULL: nothing to do): called with true before the core waits
      * on the session for this connection (a JSON answer, the next SSE event),
-     * with false after. The glue stops the connection's timeout meanwhile. */
+     * with false after, when the core blocks (no park): the timeout of the
+     * connection stops meanwhile. */
     void (*waiting)(const mcp_http *h, void *conn, bool on);
     /* Optional: the value of query parameter `name` (NULL when absent); with
      * authorization, a token in the query is refused. */
@@ -60,10 +61,22 @@ typedef struct http_req {
      * asked now and then while a 2026-07-28 answer is awaited (closing its
      * stream cancels the request). */
     bool (*gone)(void *conn);
+    /* Optional (NULL: the core blocks the calling thread while it waits on
+     * the session). Event-driven glue: instead of waiting, the core calls
+     * park(conn) on the thread serving conn, under its own lock, and answers
+     * with http_resp.pending (or, reading an SSE stream, HTTP_SSE_AGAIN);
+     * later it calls wake(conn) once, from any thread, when what was awaited
+     * came (an answer, an event, a keep-alive due, the end, the client gone:
+     * http_core_tick); the glue then asks again (http_pending_take,
+     * http_sse_read). wake must neither block nor call the core. */
+    void (*park)(void *conn);
+    void (*wake)(void *conn);
 } http_req;
 
 /* An SSE stream being read by one connection. */
 typedef struct http_sse http_sse;
+/* A JSON answer (or a 2026-07-28 first message) not there yet, parked. */
+typedef struct http_pending http_pending;
 
 typedef struct http_resp {
     unsigned status;          /* 0: no answer, close the connection (out of memory) */
@@ -76,6 +89,7 @@ typedef struct http_resp {
     unsigned retry_after;   /* send Retry-After: N (seconds; 0: none) */
     http_sse *sse;          /* status 200, text/event-stream: the body is read from this */
     char *www_authenticate; /* malloc'd WWW-Authenticate value (auth.h); NULL: none */
+    http_pending *pending;  /* park: no answer yet; ask http_pending_take once woken */
 } http_resp;
 
 /* What http_sse_read returns besides a byte count. */
@@ -104,10 +118,22 @@ HTTP_INTERNAL void http_resp_error(http_resp *out, unsigned status, int code, co
 /* Release the body, and the SSE stream when nobody took it. */
 HTTP_INTERNAL void http_resp_free(http_resp *r);
 
+/* A parked answer, once its connection is woken: true when *out holds the
+ * answer (p is gone), false when it is not there yet (parked again, p kept).
+ * On the thread serving the connection. */
+HTTP_INTERNAL bool http_pending_take(mcp_http *h, http_pending *p, http_resp *out);
+/* Give up a parked answer (its connection is gone). */
+HTTP_INTERNAL void http_pending_free(http_pending *p);
+/* Once a second, with parking glue: wakes the SSE readers due for a
+ * keep-alive comment and the 2026-07-28 requests whose client went away. */
+HTTP_INTERNAL void http_core_tick(mcp_http *h);
+
 /* The next bytes of an SSE answer, at most max: a count > 0; 0, a keep-alive
  * that does not fit in max; HTTP_SSE_END; or, when !wait and the stream has
- * nothing to send yet, HTTP_SSE_AGAIN. With wait, blocks until there is
- * something (sending a keep-alive comment now and then). */
+ * nothing to send yet, HTTP_SSE_AGAIN (with park, after parking the
+ * connection: a keep-alive comment is sent when woken with nothing else). With
+ * wait, blocks until there is something (sending a keep-alive comment now and
+ * then). */
 HTTP_INTERNAL ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait);
 HTTP_INTERNAL void http_sse_free(http_sse *r);
 

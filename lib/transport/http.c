@@ -1,10 +1,14 @@
 /* http.c: Streamable HTTP (MCP 2025-11-25 transports) on libmicrohttpd.
  *
- * Threads. libmicrohttpd runs one thread per connection, so a request that
- * waits (a JSON answer to come, an SSE stream to be fed) blocks only its own
- * connection. Calls into one mcp_session are serialised by the session's
- * msg_mu (the session has one "reading thread" at a time); tool handlers run
- * on one worker pool shared by every session.
+ * Threads. libmicrohttpd serves every connection from a pool of threads (one
+ * per CPU, epoll). A request that waits (a JSON answer to come, an SSE
+ * stream to be fed) holds no thread: its connection is parked (suspended)
+ * on its stream, and woken (resumed) when the stream has something for it;
+ * a ticker thread wakes the streams due for a keep-alive comment and notices
+ * 2026-07-28 clients gone while they wait. Driven without the glue (tests),
+ * the core blocks the calling thread instead. Calls into one mcp_session are
+ * serialised by the session's msg_mu (the session has one "reading thread"
+ * at a time); tool handlers run on one worker pool shared by every session.
  *
  * Streams. Every POST carrying a request gets a stream, the reply context
  * the session passes back to the sink with each message for it. An SSE
@@ -13,7 +17,8 @@
  * stream 0 is the session's standalone stream (GET), which receives the
  * messages that belong to no request. A JSON stream waits for its final
  * message and is answered with it. Stream state is guarded by the session's
- * mu; each stream has a condition variable its reader waits on.
+ * mu; each stream has a condition variable a blocked reader waits on, and
+ * the one parked connection to wake.
  *
  * Lifetimes. A session (hsession) is referenced by the table and by each
  * connection using it; ending it (DELETE, idle expiry, stop) takes it out of
@@ -47,6 +52,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +66,7 @@
 #define SESSION_ID_BYTES 16
 /* An id: the node's name (--node-id, at most 32 bytes), '-', 32 hex digits. */
 #define SESSION_ID_MAX (32 + 1 + 2 * SESSION_ID_BYTES)
+#define SESSION_BUCKETS 4096 /* the index of sessions by id */
 
 
 /* ---------------------------------------------------------------- types */
@@ -73,6 +80,35 @@ typedef struct event {
 } event;
 
 typedef struct hsession hsession;
+
+/* What a POST body is, as far as HTTP cares: a request (answered 200, as
+ * JSON or SSE), a batch (which the session accepts or refuses), or something
+ * else the session will answer with an error carrying no id (answered 400,
+ * as the transport section of the specification says: a body that is not a
+ * request, notification or response is a bad request). Notifications and
+ * responses count as requests here: the session takes them and they are
+ * answered 202. */
+typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
+
+/* What a request's glue lets the core do with its connection (http_req). */
+typedef struct hooks {
+    void (*waiting)(const mcp_http *h, void *conn, bool on);
+    bool (*gone)(void *conn);
+    void (*park)(void *conn);
+    void (*wake)(void *conn);
+    void *conn;
+} hooks;
+
+/* The connection parked on a stream (park glue): woken by stream_wake. */
+typedef struct parked {
+    const void *owner; /* the http_sse or http_pending parked */
+    void (*wake)(void *conn);
+    void *conn;
+    bool (*gone)(void *conn); /* a 2026-07-28 wait: asked by http_core_tick */
+    bool *gone_seen;          /* set when gone() says so */
+    time_t due;               /* an SSE reader: a keep-alive is due then (monotonic) */
+    bool *ping;               /* set when it is due */
+} parked;
 
 typedef struct stream {
     struct stream *next; /* the session's list */
@@ -96,10 +132,12 @@ typedef struct stream {
     uint64_t missed;  /* events a slow reader lost to the replay bound */
     auth_caller *who; /* the request's caller, kept until the stream goes (auth.h) */
     pthread_cond_t cv;
+    parked park; /* park.wake == NULL: nobody parked */
 } stream;
 
 struct hsession {
-    hsession *next; /* the table */
+    hsession *next, *prev; /* the table */
+    hsession *hnext;       /* the table's index by id (a 2025 session) */
     mcp_http *h;
     char id[SESSION_ID_MAX + 1]; /* "" for a stateless session: never found by id */
     bool stateless;              /* one 2026-07-28 request's: ends with it */
@@ -116,7 +154,8 @@ struct hsession {
     stream *streams;
     stream *standalone;
     uint64_t next_stream;
-    char *owner; /* with auth: who started it ("iss sub"); only they may use it */
+    char *owner;         /* with auth: who started it ("iss sub"); only they may use it */
+    hsession *reap_next; /* under h->tick_mu: on h->reap */
 };
 
 struct mcp_http {
@@ -136,8 +175,9 @@ struct mcp_http {
 
     pthread_mutex_t mu;
     hsession *sessions;
-    int nsessions;  /* 2025 sessions in the table */
-    int nstateless; /* 2026-07-28 requests in flight, each with its session */
+    hsession *index[SESSION_BUCKETS]; /* the 2025 sessions by id */
+    int nsessions;                    /* 2025 sessions in the table */
+    int nstateless;                   /* 2026-07-28 requests in flight, each with its session */
     /* The tools whose parameters ride in Mcp-Param-* headers. */
     const mcp_tool **header_tools;
     size_t nheader_tools;
@@ -149,6 +189,14 @@ struct mcp_http {
 
     http_auth *auth; /* NULL: no authorization (auth.h) */
     http_tls *tls;   /* NULL: plain HTTP (tls.h) */
+
+    /* The glue's ticker thread (http_core_tick once a second). */
+    pthread_t ticker;
+    pthread_mutex_t tick_mu;
+    pthread_cond_t tick_cv; /* on CLOCK_MONOTONIC */
+    bool tick_stop;
+    bool reaper;    /* under tick_mu: the ticker ends the sessions on `reap` */
+    hsession *reap; /* under tick_mu: 2026-07-28 sessions to end, referenced */
 };
 
 struct http_sse {
@@ -161,13 +209,37 @@ struct http_sse {
     size_t off; /* bytes of cur sent */
     char pre[96];
     size_t pre_len, pre_off;
-    void (*waiting)(const mcp_http *h, void *conn, bool on); /* the request's hook */
-    void *conn;
+    hooks hk;  /* the request's */
+    bool ping; /* parked: a keep-alive comment is due */
+};
+
+/* A JSON answer not there yet, its connection parked (http_route.h). */
+struct http_pending {
+    hsession *hs;
+    stream *st;
+    body_kind kind;
+    bool first; /* a 2026-07-28 request with SSE: waits for the first message */
+    bool gone;  /* http_core_tick: the client went away */
+    bool has_sid;
+    char sid[SESSION_ID_MAX + 1];
+    hooks hk;
 };
 
 /* ---------------------------------------------------------------- small helpers */
 
 static void *xcalloc(size_t n, size_t sz) { return calloc(n, sz); }
+
+static hooks hooks_of(const http_req *rq)
+{
+    return (hooks){.waiting = rq->waiting, .gone = rq->gone, .park = rq->park, .wake = rq->wake, .conn = rq->conn};
+}
+
+static time_t mono_secs(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec;
+}
 
 static void wait_secs(pthread_cond_t *cv, pthread_mutex_t *mu, int secs)
 {
@@ -224,6 +296,9 @@ void http_resp_free(http_resp *r)
     r->sse = NULL;
     free(r->www_authenticate);
     r->www_authenticate = NULL;
+    if (r->pending)
+        http_pending_free(r->pending);
+    r->pending = NULL;
 }
 
 /* ---------------------------------------------------------------- host and origin */
@@ -314,6 +389,41 @@ static void stream_link(hsession *hs, stream *st)
 {
     st->next = hs->streams;
     hs->streams = st;
+}
+
+/* Under hs->mu: whoever waits on st looks again (a blocked thread, or the
+ * connection parked on it, woken once). */
+static void stream_wake(stream *st)
+{
+    pthread_cond_broadcast(&st->cv);
+    if (st->park.wake) {
+        parked pk = st->park;
+        st->park = (parked){0};
+        pk.wake(pk.conn);
+    }
+}
+
+/* Under hs->mu: park the connection of hk on st (a connection parked there
+ * before is woken first: it looks again). */
+static void stream_park(stream *st, const void *owner, const hooks *hk, bool *gone_seen, bool *ping)
+{
+    if (st->park.wake && st->park.owner != owner)
+        stream_wake(st);
+    st->park = (parked){.owner = owner,
+                        .wake = hk->wake,
+                        .conn = hk->conn,
+                        .gone = gone_seen ? hk->gone : NULL,
+                        .gone_seen = gone_seen,
+                        .due = ping ? mono_secs() + KEEPALIVE_SECONDS : 0,
+                        .ping = ping};
+    hk->park(hk->conn);
+}
+
+/* Under hs->mu: owner no longer waits on st. */
+static void stream_unpark(stream *st, const void *owner)
+{
+    if (st->park.wake && st->park.owner == owner)
+        st->park = (parked){0};
 }
 
 static void event_unref(event *e)
@@ -440,7 +550,7 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
         if (n > 0 && hs->standalone && !hs->standalone->closed)
             stream_append(hs->standalone, parts, n);
         if (hs->standalone)
-            pthread_cond_broadcast(&hs->standalone->cv);
+            stream_wake(hs->standalone);
     } else if (st->json) {
         if (final) {
             if (n > 0 && !st->body) {
@@ -449,12 +559,12 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
                     mcp_runtime_log(hs->h->rt, MCP_LOG_ERROR, "http: out of memory: an answer is lost");
             }
             st->final = st->closed = true;
-            pthread_cond_broadcast(&st->cv);
+            stream_wake(st);
             streams_gc(hs);
         } else if (n > 0 && hs->standalone && !hs->standalone->closed) {
             /* A JSON answer carries one message: the others go to the GET stream. */
             stream_append(hs->standalone, parts, n);
-            pthread_cond_broadcast(&hs->standalone->cv);
+            stream_wake(hs->standalone);
         }
     } else if (n == 0 && !final) {
         /* mcp_close_stream: the POST's reader ends its response before the
@@ -463,13 +573,13 @@ static bool http_sink(void *ctx, void *reply_ctx, const mcp_out_part *parts, siz
          * the handler may get here before the POST's reader is attached. */
         if (!st->cut)
             st->cut = st->next_seq;
-        pthread_cond_broadcast(&st->cv);
+        stream_wake(st);
     } else {
         if (n > 0 && !st->closed)
             stream_append(st, parts, n);
         if (final)
             st->final = st->closed = true;
-        pthread_cond_broadcast(&st->cv);
+        stream_wake(st);
         if (final)
             streams_gc(hs);
     }
@@ -509,7 +619,17 @@ static bool random_id(const char *node, char *out)
     return true;
 }
 
-static void hsession_unref(hsession *hs);
+static void hsession_drop(hsession *hs, bool used);
+static void hsession_unref(hsession *hs) { hsession_drop(hs, true); }
+
+/* The index bucket of a session id (FNV-1a). */
+static size_t session_bucket(const char *id)
+{
+    uint32_t x = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        x = (x ^ *p) * 16777619u;
+    return x % SESSION_BUCKETS;
+}
 
 /* End a session: take it out of the table (when there), close its streams,
  * free its mcp_session. Any thread holding a reference; not under h->mu. */
@@ -519,11 +639,19 @@ static void hsession_end(hsession *hs)
     pthread_mutex_lock(&h->mu);
     bool was = hs->in_table;
     if (was) {
-        for (hsession **pp = &h->sessions; *pp; pp = &(*pp)->next)
-            if (*pp == hs) {
-                *pp = hs->next;
-                break;
-            }
+        if (hs->prev)
+            hs->prev->next = hs->next;
+        else
+            h->sessions = hs->next;
+        if (hs->next)
+            hs->next->prev = hs->prev;
+        hs->next = hs->prev = NULL;
+        if (!hs->stateless)
+            for (hsession **pp = &h->index[session_bucket(hs->id)]; *pp; pp = &(*pp)->hnext)
+                if (*pp == hs) {
+                    *pp = hs->hnext;
+                    break;
+                }
         hs->in_table = false;
         if (hs->stateless)
             h->nstateless--;
@@ -537,7 +665,7 @@ static void hsession_end(hsession *hs)
     hs->dead = true;
     for (stream *st = hs->streams; st; st = st->next) {
         st->closed = true;
-        pthread_cond_broadcast(&st->cv);
+        stream_wake(st);
     }
     pthread_mutex_unlock(&hs->mu);
     mcp_session *s = hs->s;
@@ -551,12 +679,15 @@ static void hsession_end(hsession *hs)
         hsession_unref(hs);
 }
 
-static void hsession_unref(hsession *hs)
+/* Drop a reference; `used`: a connection's (the session is idle from the
+ * end of its last connection on), not the ticker's. */
+static void hsession_drop(hsession *hs, bool used)
 {
     mcp_http *h = hs->h;
     pthread_mutex_lock(&h->mu);
     bool last = --hs->refs == 0;
-    hs->last_used = time(NULL); /* idle from the end of its last connection on */
+    if (used)
+        hs->last_used = time(NULL);
     pthread_mutex_unlock(&h->mu);
     if (!last)
         return;
@@ -575,12 +706,47 @@ static void hsession_unref(hsession *hs)
 }
 
 /* The session with this id, referenced; NULL when unknown. */
+/* End a 2026-07-28 request's session whose client went away, and drop the
+ * caller's reference. Ending it waits for its handler to see the
+ * cancellation: with a reaper (the glue's ticker thread) that wait is the
+ * ticker's, not that of the thread serving connections. */
+static void hsession_end_soon(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&h->tick_mu);
+    if (h->reaper) {
+        hs->reap_next = h->reap;
+        h->reap = hs;
+        pthread_cond_signal(&h->tick_cv);
+        pthread_mutex_unlock(&h->tick_mu);
+        return;
+    }
+    pthread_mutex_unlock(&h->tick_mu);
+    hsession_end(hs);
+    hsession_unref(hs);
+}
+
+/* The ticker: end the sessions handed over by hsession_end_soon. */
+static void hsession_reap(mcp_http *h)
+{
+    pthread_mutex_lock(&h->tick_mu);
+    hsession *list = h->reap;
+    h->reap = NULL;
+    pthread_mutex_unlock(&h->tick_mu);
+    while (list) {
+        hsession *hs = list;
+        list = hs->reap_next;
+        hsession_end(hs);
+        hsession_unref(hs);
+    }
+}
+
 static hsession *hsession_find(mcp_http *h, const char *id)
 {
     pthread_mutex_lock(&h->mu);
-    hsession *hs = h->sessions;
+    hsession *hs = h->index[session_bucket(id)];
     while (hs && strcmp(hs->id, id) != 0)
-        hs = hs->next;
+        hs = hs->hnext;
     if (hs) {
         hs->refs++;
         hs->last_used = time(NULL);
@@ -617,7 +783,8 @@ void mcp_http_sweep(mcp_http *h)
 static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
 {
     *full = false;
-    mcp_http_sweep(h);
+    if (!stateless) /* expired 2025 sessions make no room for 2026-07-28 requests */
+        mcp_http_sweep(h);
     hsession *hs = xcalloc(1, sizeof *hs);
     if (!hs)
         return NULL;
@@ -657,7 +824,15 @@ static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
     hs->in_table = true;
     hs->last_used = time(NULL);
     hs->next = h->sessions;
+    hs->prev = NULL;
+    if (h->sessions)
+        h->sessions->prev = hs;
     h->sessions = hs;
+    if (!stateless) {
+        size_t b = session_bucket(hs->id);
+        hs->hnext = h->index[b];
+        h->index[b] = hs;
+    }
     (*count)++;
     pthread_mutex_unlock(&h->mu);
     return hs;
@@ -725,8 +900,9 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
     hsession *hs = r->hs;
     stream *st = r->st;
     mcp_http *h = hs->h;
-    if (r->waiting)
-        r->waiting(h, r->conn, true);
+    static const char PING[] = ": keep-alive\n\n";
+    if (r->hk.waiting)
+        r->hk.waiting(h, r->hk.conn, true);
     ssize_t ret = HTTP_SSE_END;
     pthread_mutex_lock(&hs->mu);
     for (;;) {
@@ -742,12 +918,24 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
         size_t n = reader_copy(r, st, buf, max);
         if (n > 0) {
             ret = (ssize_t)n;
+            r->ping = false;
             break;
         }
         /* Stopping, a reader still delivers what its stream holds. */
         if (st->closed || atomic_load(&h->stopping))
             break;
+        if (!wait && r->ping) { /* parked for KEEPALIVE_SECONDS with nothing to send */
+            r->ping = false;
+            ret = 0;
+            if (max >= sizeof PING - 1) {
+                memcpy(buf, PING, sizeof PING - 1);
+                ret = (ssize_t)(sizeof PING - 1);
+            }
+            break;
+        }
         if (!wait) {
+            if (r->hk.park)
+                stream_park(st, r, &r->hk, NULL, &r->ping);
             ret = HTTP_SSE_AGAIN;
             break;
         }
@@ -756,7 +944,6 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
         ts.tv_sec += KEEPALIVE_SECONDS;
         if (pthread_cond_timedwait(&st->cv, &hs->mu, &ts) == ETIMEDOUT) {
             /* A comment now and then: finds out whether the client is still there. */
-            static const char PING[] = ": keep-alive\n\n";
             ret = 0;
             if (max >= sizeof PING - 1) {
                 memcpy(buf, PING, sizeof PING - 1);
@@ -766,8 +953,8 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
         }
     }
     pthread_mutex_unlock(&hs->mu);
-    if (r->waiting)
-        r->waiting(h, r->conn, false);
+    if (r->hk.waiting)
+        r->hk.waiting(h, r->hk.conn, false);
     return ret;
 }
 
@@ -776,6 +963,7 @@ void http_sse_free(http_sse *r)
     hsession *hs = r->hs;
     pthread_mutex_lock(&hs->mu);
     reader_drop_event(r);
+    stream_unpark(r->st, r);
     assert(r->st->readers > 0);
     r->st->readers--;
     streams_gc(hs);
@@ -783,14 +971,15 @@ void http_sse_free(http_sse *r)
     /* A 2026-07-28 request ends with its stream: closed before its answer,
      * it is cancelled (the handler's call sees it, nothing more is sent). */
     if (hs->stateless)
-        hsession_end(hs);
-    hsession_unref(hs);
+        hsession_end_soon(hs);
+    else
+        hsession_unref(hs);
     free(r);
 }
 
 /* Answer with stream st as SSE from event `from` on; the reader takes over
  * the caller's reference to hs and st's reader count. */
-static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream *st, uint64_t from, const char *sid,
+static void answer_sse(const hooks *hk, http_resp *out, hsession *hs, stream *st, uint64_t from, const char *sid,
                        bool own)
 {
     http_sse *r = xcalloc(1, sizeof *r);
@@ -805,11 +994,10 @@ static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream 
     r->hs = hs;
     r->st = st;
     r->own = own;
-    r->waiting = rq->waiting;
-    r->conn = rq->conn;
+    r->hk = *hk;
     pthread_mutex_lock(&hs->mu);
     r->gen = ++st->gen; /* a reader still on it stops */
-    pthread_cond_broadcast(&st->cv);
+    stream_wake(st);
     pthread_mutex_unlock(&hs->mu);
     r->next_seq = from;
     /* The priming event (SEP-1699): where a resumption starts. A bare
@@ -825,15 +1013,7 @@ static void answer_sse(const http_req *rq, http_resp *out, hsession *hs, stream 
 
 /* ---------------------------------------------------------------- the methods */
 
-/* What a POST body is, as far as HTTP cares: a request (answered 200, as
- * JSON or SSE), a batch (which the session accepts or refuses), or something
- * else the session will answer with an error carrying no id (answered 400,
- * as the transport section of the specification says: a body that is not a
- * request, notification or response is a bad request). Notifications and
- * responses count as requests here: the session takes them and they are
- * answered 202. */
-typedef enum { BODY_REQUEST, BODY_BATCH, BODY_BAD } body_kind;
-
+/* What a POST body is (body_kind, above) and what it needs. */
 typedef struct body_info {
     body_kind kind;
     bool initialize; /* an initialize request a new session takes */
@@ -1199,24 +1379,72 @@ static unsigned modern_status(const char *body, size_t len)
 /* Under hs->mu, waiting on st: whether the client closed its connection (a
  * 2026-07-28 request is then cancelled). Checked once a second while the
  * answer is awaited: the connection's thread has nothing else to notice it. */
-static bool client_gone(const http_req *rq) { return rq->gone && rq->gone(rq->conn); }
+static bool client_gone(const hooks *hk) { return hk->gone && hk->gone(hk->conn); }
 
-/* JSON mode: the answer of st, once it is there. A request whose answer will
- * never come (cancelled, or its session ended, or the server stopping) gets
- * an error with its id, never an empty 202: that is for notifications and
- * responses alone. A stateless session (2026-07-28) ends with its answer,
- * and the answer's status follows the error it may carry. */
-static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st, body_kind kind,
-                        const char *new_sid)
+/* Under hs->mu: whether the wait for st is over. A JSON answer waits for
+ * the stream's end; a 2026-07-28 request with SSE (`first`), for its first
+ * message. */
+static bool wait_over(const mcp_http *h, const stream *st, bool first)
 {
-    if (rq->waiting)
-        rq->waiting(h, rq->conn, true);
-    bool gone = false, stateless = hs->stateless; /* hs may be gone when it is needed */
-    pthread_mutex_lock(&hs->mu);
-    while (!st->closed && !atomic_load(&h->stopping) && !gone) {
-        wait_secs(&st->cv, &hs->mu, stateless ? 1 : KEEPALIVE_SECONDS);
-        gone = stateless && !st->closed && client_gone(rq);
+    return st->closed || atomic_load(&h->stopping) || (first && st->head);
+}
+
+/* Park the connection on st until wait_over (park glue): *out gets the
+ * pending answer. False when the wait is over already, or out of memory
+ * (the caller waits as without park). */
+static bool park_answer(mcp_http *h, http_resp *out, hsession *hs, stream *st, body_kind kind, bool first,
+                        const char *new_sid, const hooks *hk)
+{
+    http_pending *p = xcalloc(1, sizeof *p);
+    if (!p)
+        return false;
+    *p = (http_pending){.hs = hs, .st = st, .kind = kind, .first = first, .hk = *hk};
+    if (new_sid) {
+        p->has_sid = true;
+        snprintf(p->sid, sizeof p->sid, "%s", new_sid);
     }
+    pthread_mutex_lock(&hs->mu);
+    bool over = wait_over(h, st, first);
+    if (!over)
+        stream_park(st, p, hk, hs->stateless ? &p->gone : NULL, NULL);
+    pthread_mutex_unlock(&hs->mu);
+    if (over) {
+        free(p);
+        return false;
+    }
+    *out = (http_resp){.pending = p};
+    return true;
+}
+
+/* Block until the wait for st is over (or, stateless, the client is gone). */
+static bool wait_blocking(mcp_http *h, const hooks *hk, hsession *hs, stream *st, bool first)
+{
+    if (hk->waiting)
+        hk->waiting(h, hk->conn, true);
+    bool gone = false, stateless = hs->stateless;
+    pthread_mutex_lock(&hs->mu);
+    while (!wait_over(h, st, first) && !gone) {
+        wait_secs(&st->cv, &hs->mu, stateless ? 1 : KEEPALIVE_SECONDS);
+        gone = stateless && !wait_over(h, st, first) && client_gone(hk);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    if (hk->waiting)
+        hk->waiting(h, hk->conn, false);
+    return gone;
+}
+
+/* JSON mode: the answer of st, now that the wait is over. A request whose
+ * answer will never come (cancelled, or its session ended, or the server
+ * stopping) gets an error with its id, never an empty 202: that is for
+ * notifications and responses alone. A stateless session (2026-07-28) ends
+ * with its answer, and the answer's status follows the error it may carry.
+ * `gone`: the client went away (no answer: status 0). */
+static void json_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, body_kind kind, const char *new_sid,
+                      bool gone)
+{
+    bool stateless = hs->stateless; /* hs may be gone when it is needed */
+    pthread_mutex_lock(&hs->mu);
+    gone = gone && !st->closed;
     char *body = st->body, *id = st->req_id;
     size_t body_len = st->body_len;
     st->body = NULL;
@@ -1225,11 +1453,13 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     st->readers--;
     streams_gc(hs);
     pthread_mutex_unlock(&hs->mu);
-    if (rq->waiting)
-        rq->waiting(h, rq->conn, false);
-    if (stateless)
+    if (stateless && gone)
+        hsession_end_soon(hs);
+    else if (stateless) {
         hsession_end(hs);
-    hsession_unref(hs);
+        hsession_unref(hs);
+    } else
+        hsession_unref(hs);
     if (gone) {
         free(body);
         free(id);
@@ -1265,6 +1495,136 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
     out->content_type = "application/json";
     out->body = body;
     out->len = body_len;
+}
+
+/* JSON mode: the answer of st (see json_done), parked or waited for. */
+static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsession *hs, stream *st, body_kind kind,
+                        const char *new_sid)
+{
+    hooks hk = hooks_of(rq);
+    if (hk.park && park_answer(h, out, hs, st, kind, false, new_sid, &hk))
+        return;
+    bool gone = wait_blocking(h, &hk, hs, st, false);
+    json_done(h, out, hs, st, kind, new_sid, gone);
+}
+
+/* A 2026-07-28 request with SSE accepted, its first message there (or the
+ * end, or the client gone): an answer that comes alone goes out as JSON
+ * with the status its error calls for; one that notifications precede, as
+ * SSE. */
+static void first_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, bool gone, const hooks *hk)
+{
+    (void)h;
+    pthread_mutex_lock(&hs->mu);
+    gone = gone && !st->head && !st->closed;
+    char *alone = NULL;
+    size_t alone_len = 0;
+    static const char DATA[] = "data: ";
+    if (!gone && st->final && st->head && st->head == st->tail && st->head->len >= sizeof DATA - 1 + 2) {
+        /* "data: JSON\n\n" */
+        alone_len = st->head->len - (sizeof DATA - 1) - 2;
+        alone = malloc(alone_len + 1);
+        if (alone) {
+            memcpy(alone, st->head->text + sizeof DATA - 1, alone_len);
+            alone[alone_len] = 0;
+        }
+    }
+    bool only = alone != NULL || gone;
+    if (only) {
+        st->readers--;
+        streams_gc(hs);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    if (!only) {
+        answer_sse(hk, out, hs, st, 1, NULL, true);
+        return;
+    }
+    if (gone) {
+        hsession_end_soon(hs);
+        *out = (http_resp){0};
+        return;
+    }
+    hsession_end(hs);
+    hsession_unref(hs);
+    resp_empty(out, modern_status(alone, alone_len), NULL);
+    out->content_type = "application/json";
+    out->body = alone;
+    out->len = alone_len;
+}
+
+bool http_pending_take(mcp_http *h, http_pending *p, http_resp *out)
+{
+    hsession *hs = p->hs;
+    stream *st = p->st;
+    pthread_mutex_lock(&hs->mu);
+    bool over = p->gone || wait_over(h, st, p->first);
+    if (!over)
+        stream_park(st, p, &p->hk, hs->stateless ? &p->gone : NULL, NULL);
+    pthread_mutex_unlock(&hs->mu);
+    if (!over)
+        return false;
+    *out = (http_resp){0};
+    if (p->first)
+        first_done(h, out, hs, st, p->gone, &p->hk);
+    else
+        json_done(h, out, hs, st, p->kind, p->has_sid ? p->sid : NULL, p->gone);
+    free(p);
+    return true;
+}
+
+void http_pending_free(http_pending *p)
+{
+    hsession *hs = p->hs;
+    pthread_mutex_lock(&hs->mu);
+    stream_unpark(p->st, p);
+    pthread_mutex_unlock(&hs->mu);
+    http_resp out = {0};
+    if (p->first)
+        first_done(hs->h, &out, hs, p->st, true, &p->hk);
+    else
+        json_done(hs->h, &out, hs, p->st, p->kind, NULL, true);
+    http_resp_free(&out);
+    free(p);
+}
+
+/* The sessions one at a time, each referenced while it is looked at: the
+ * table's lock is held for a step, not for the whole walk (requests look
+ * their sessions up under it). */
+void http_core_tick(mcp_http *h)
+{
+    time_t now = mono_secs();
+    pthread_mutex_lock(&h->mu);
+    hsession *hs = h->sessions;
+    if (hs)
+        hs->refs++;
+    pthread_mutex_unlock(&h->mu);
+    while (hs) {
+        pthread_mutex_lock(&hs->mu);
+        for (stream *st = hs->streams; st; st = st->next) {
+            parked *pk = &st->park;
+            if (!pk->wake)
+                continue;
+            bool due = false;
+            if (pk->ping && now >= pk->due) {
+                *pk->ping = true;
+                due = true;
+            }
+            if (pk->gone_seen && pk->gone && pk->gone(pk->conn)) {
+                *pk->gone_seen = true;
+                due = true;
+            }
+            if (due)
+                stream_wake(st);
+        }
+        pthread_mutex_unlock(&hs->mu);
+        pthread_mutex_lock(&h->mu);
+        hsession *next = hs->in_table ? hs->next : NULL; /* ended: the rest waits for the next tick */
+        if (next)
+            next->refs++;
+        pthread_mutex_unlock(&h->mu);
+        hsession_drop(hs, false);
+        hs = next;
+    }
 }
 
 /* A 2026-07-28 request: served by a session of its own, which ends with it
@@ -1340,48 +1700,11 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
         return;
     }
     /* The first message decides between JSON and SSE. */
-    if (rq->waiting)
-        rq->waiting(h, rq->conn, true);
-    bool gone = false;
-    pthread_mutex_lock(&hs->mu);
-    while (!st->head && !st->closed && !atomic_load(&h->stopping) && !gone) {
-        wait_secs(&st->cv, &hs->mu, 1);
-        gone = !st->head && !st->closed && client_gone(rq);
-    }
-    char *alone = NULL;
-    size_t alone_len = 0;
-    static const char DATA[] = "data: ";
-    if (!gone && st->final && st->head && st->head == st->tail && st->head->len >= sizeof DATA - 1 + 2) {
-        /* "data: JSON\n\n" */
-        alone_len = st->head->len - (sizeof DATA - 1) - 2;
-        alone = malloc(alone_len + 1);
-        if (alone) {
-            memcpy(alone, st->head->text + sizeof DATA - 1, alone_len);
-            alone[alone_len] = 0;
-        }
-    }
-    bool only = alone != NULL || gone;
-    if (only) {
-        st->readers--;
-        streams_gc(hs);
-    }
-    pthread_mutex_unlock(&hs->mu);
-    if (rq->waiting)
-        rq->waiting(h, rq->conn, false);
-    if (!only) {
-        answer_sse(rq, out, hs, st, 1, NULL, true);
+    hooks hk = hooks_of(rq);
+    if (hk.park && park_answer(h, out, hs, st, BODY_REQUEST, true, NULL, &hk))
         return;
-    }
-    hsession_end(hs);
-    hsession_unref(hs);
-    if (gone) {
-        *out = (http_resp){0};
-        return;
-    }
-    resp_empty(out, modern_status(alone, alone_len), NULL);
-    out->content_type = "application/json";
-    out->body = alone;
-    out->len = alone_len;
+    bool gone = wait_blocking(h, &hk, hs, st, true);
+    first_done(h, out, hs, st, gone, &hk);
 }
 
 static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char *sid)
@@ -1522,9 +1845,10 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             resp_empty(out, 202, new_sid);
         return;
     }
-    if (sse)
-        answer_sse(rq, out, hs, st, 1, new_sid, true);
-    else
+    if (sse) {
+        hooks hk = hooks_of(rq);
+        answer_sse(&hk, out, hs, st, 1, new_sid, true);
+    } else
         answer_json(h, rq, out, hs, st, bi.kind, new_sid);
 }
 
@@ -1607,7 +1931,8 @@ static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *
             http_resp_error(out, 400, -32000, "Bad Request: Last-Event-ID names no stream of this session");
         return;
     }
-    answer_sse(rq, out, hs, st, from, NULL, false);
+    hooks hk = hooks_of(rq);
+    answer_sse(&hk, out, hs, st, from, NULL, false);
 }
 
 static void do_delete(mcp_http *h, http_resp *out, const char *sid)
@@ -1749,6 +2074,8 @@ static void http_free(mcp_http *h)
     free(h->header_tools);
     pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
+    pthread_mutex_destroy(&h->tick_mu);
+    pthread_cond_destroy(&h->tick_cv);
     free(h);
 }
 
@@ -1761,6 +2088,12 @@ mcp_http *http_core_new(mcp_runtime *rt)
     }
     pthread_mutex_init(&h->mu, NULL);
     pthread_mutex_init(&h->new_mu, NULL);
+    pthread_mutex_init(&h->tick_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&h->tick_cv, &ca);
+    pthread_condattr_destroy(&ca);
     h->rt = rt;
     h->opt = mcp_runtime_options(rt);
     h->max_sessions = h->opt->max_sessions;
@@ -1856,7 +2189,7 @@ static void http_core_quiesce(mcp_http *h)
     for (hsession *hs = h->sessions; hs; hs = hs->next) {
         pthread_mutex_lock(&hs->mu);
         for (stream *st = hs->streams; st; st = st->next)
-            pthread_cond_broadcast(&st->cv);
+            stream_wake(st);
         pthread_mutex_unlock(&hs->mu);
     }
     pthread_mutex_unlock(&h->mu);
@@ -1886,8 +2219,9 @@ typedef struct conn {
     size_t len, cap;
     size_t reserved; /* bytes of h->inflight this connection holds for its body */
     bool too_large, over_budget;
-    bool refused;      /* refused for its headers: the body is read and dropped, then */
-    http_resp refusal; /* this answer goes out */
+    bool refused;          /* refused for its headers: the body is read and dropped, then */
+    http_resp refusal;     /* this answer goes out */
+    http_pending *pending; /* suspended until its answer is there */
 } conn;
 
 static const char *mhd_header(void *c, const char *name)
@@ -1901,16 +2235,10 @@ static const char *mhd_query(void *c, const char *name)
 }
 
 /* The connection timeout measures the client: how long it takes to send its
- * request and to read the answer. libmicrohttpd measures from the last byte
- * that moved, and checks when our callback returns: a callback that waited
- * for a handler (a JSON answer, the next SSE event) longer than the timeout
- * would have its connection closed at once, the answer lost. So the timeout
- * is off while the connection's thread waits on the session, and back on
- * after (setting it on a connection that had none restarts its clock). */
-static void mhd_waiting(const mcp_http *h, void *c, bool on)
-{
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, on ? 0u : (unsigned)h->timeout_seconds);
-}
+ * request and to read the answer. A connection waiting for a handler (a JSON
+ * answer, the next SSE event) is suspended (mhd_park), and libmicrohttpd
+ * runs no timeout on a suspended connection: it restarts its clock when the
+ * connection is resumed. */
 
 /* Whether the peer closed its end (or the connection broke): the request's
  * body is read by now, so anything more to read is a close. */
@@ -1923,10 +2251,27 @@ static bool mhd_gone(void *c)
     return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
 
+/* Parking is suspending: the connection leaves the daemon's event loop (it
+ * holds no thread, and no timeout runs) until the core wakes it, from
+ * whatever thread, by resuming it; libmicrohttpd then calls the access
+ * handler again (a JSON answer) or the SSE stream's reader. */
+static void mhd_park(void *c) { MHD_suspend_connection(c); }
+static void mhd_wake(void *c) { MHD_resume_connection(c); }
+
+/* Nothing to send yet: the reader parked the connection, and 0 tells
+ * libmicrohttpd to ask again once it is resumed. */
+/* libmicrohttpd gives a chunked response's reader the connection's own
+ * write buffer: the response's block (allocated, and zeroed, with each
+ * response) serves only an HTTP/1.0 client, without chunks. Small: an idle
+ * stream should cost little. */
+#define SSE_BLOCK 1024
+
 static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    ssize_t n = http_sse_read(cls, buf, max, true);
+    ssize_t n = http_sse_read(cls, buf, max, false);
+    if (n == HTTP_SSE_AGAIN)
+        return 0;
     return n == HTTP_SSE_END ? MHD_CONTENT_READER_END_OF_STREAM : n;
 }
 
@@ -1939,7 +2284,7 @@ static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool c
 {
     struct MHD_Response *r = NULL;
     if (a->sse) {
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 << 10, mhd_sse_read, a->sse, mhd_sse_free);
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK, mhd_sse_read, a->sse, mhd_sse_free);
         if (r)
             a->sse = NULL;
         else
@@ -2212,6 +2557,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *con_cls = cn;
         return on_headers(h, c, cn, url, method);
     }
+    if (cn->pending) { /* resumed: the answer, or suspended again */
+        http_resp a;
+        if (!http_pending_take(h, cn->pending, &a))
+            return MHD_YES;
+        cn->pending = NULL;
+        enum MHD_Result ret = mhd_answer(c, &a, false);
+        http_resp_free(&a);
+        return ret;
+    }
     if (*upload_size > 0) {
         body_append(cn, upload_data, *upload_size);
         *upload_size = 0;
@@ -2232,14 +2586,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                    .len = cn->len,
                    .too_large = cn->too_large,
                    .over_budget = cn->over_budget,
-                   .waiting = mhd_waiting,
                    .gone = mhd_gone,
+                   .park = mhd_park,
+                   .wake = mhd_wake,
                    .body_done = body_release,
                    .body_ctx = cn,
                    .query = mhd_query};
     http_resp a;
     http_route(h, &rq, &a);
     body_release(cn);
+    if (a.pending) { /* suspended: back here when resumed */
+        cn->pending = a.pending;
+        return MHD_YES;
+    }
     enum MHD_Result ret = mhd_answer(c, &a, false);
     http_resp_free(&a);
     return ret;
@@ -2252,6 +2611,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     (void)toe;
     conn *cn = *con_cls;
     if (cn) {
+        if (cn->pending)
+            http_pending_free(cn->pending);
         body_release(cn);
         http_resp_free(&cn->refusal);
         free(cn);
@@ -2322,6 +2683,57 @@ static bool loopback_only(const struct addrinfo *ai)
     return true;
 }
 
+/* Connections at once: as many as the descriptor limit allows (raised to
+ * its hard limit), less some for everything else the process opens (files,
+ * the JWKS fetch, the listening socket, each pool thread's epoll and
+ * inter-thread channel). Past it, libmicrohttpd closes a new connection at
+ * once. */
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024;
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit want = {.rlim_cur = rl.rlim_max, .rlim_max = rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+            rl.rlim_cur = rl.rlim_max;
+    }
+    rlim_t n = rl.rlim_cur == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_cur;
+    if (n > (rlim_t)1 << 20)
+        n = (rlim_t)1 << 20;
+    return n > 512 ? (unsigned)(n - 256) : (unsigned)(n / 2);
+}
+
+/* Once a second: keep-alive comments due on parked SSE streams, and
+ * 2026-07-28 clients gone while their answer is awaited; and at once, the
+ * sessions of those clients to end (hsession_end_soon). */
+static void *ticker_main(void *arg)
+{
+    mcp_http *h = arg;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    next.tv_sec += 1;
+    pthread_mutex_lock(&h->tick_mu);
+    while (!h->tick_stop) {
+        if (!h->reap)
+            pthread_cond_timedwait(&h->tick_cv, &h->tick_mu, &next);
+        if (h->tick_stop)
+            break;
+        pthread_mutex_unlock(&h->tick_mu);
+        hsession_reap(h);
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
+            http_core_tick(h);
+            next = now;
+            next.tv_sec += 1;
+        }
+        pthread_mutex_lock(&h->tick_mu);
+    }
+    pthread_mutex_unlock(&h->tick_mu);
+    return NULL;
+}
+
 mcp_http *mcp_http_start(mcp_runtime *rt)
 {
     const char *hp = mcp_runtime_options(rt)->http;
@@ -2376,7 +2788,10 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
         }
     }
 
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ERROR_LOG;
+    /* Event-driven: a pool of threads, one per CPU, each with its own epoll
+     * set; a connection waiting for its session is suspended (it holds no
+     * thread) until the core resumes it. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     if (h->tls)
@@ -2391,13 +2806,25 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     };
     if (!h->tls)
         tls_opts[0].option = MHD_OPTION_END;
+    unsigned limit = connection_limit();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned pool = cpus > 1 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned)4096, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
+                            limit, MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
         mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot listen on %s", hp);
+        http_core_free(h);
+        return NULL;
+    }
+    mcp_runtime_log(rt, MCP_LOG_DEBUG, "http: %u thread(s), at most %u connections", pool, limit);
+    h->reaper = true;
+    if (pthread_create(&h->ticker, NULL, ticker_main, h) != 0) {
+        h->reaper = false;
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start a thread");
+        MHD_stop_daemon(h->d);
         http_core_free(h);
         return NULL;
     }
@@ -2431,7 +2858,14 @@ void mcp_http_stop(mcp_http *h)
         struct timespec ts = {0, 10 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    MHD_stop_daemon(h->d); /* joins the connections' threads */
+    pthread_mutex_lock(&h->tick_mu);
+    h->tick_stop = true;
+    h->reaper = false; /* from now on, sessions end at once */
+    pthread_cond_signal(&h->tick_cv);
+    pthread_mutex_unlock(&h->tick_mu);
+    pthread_join(h->ticker, NULL);
+    hsession_reap(h);
+    MHD_stop_daemon(h->d); /* joins the pool's threads */
     http_core_free(h);
 }
 

@@ -417,6 +417,60 @@ START_TEST(client_disconnects)
 }
 END_TEST
 
+/* The threads of this process (the server runs in it). */
+static int threads_now(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[256];
+    int n = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &n) == 1)
+            break;
+    fclose(f);
+    return n;
+}
+
+/* Requests waiting for their handlers (JSON answers and SSE streams alike)
+ * hold no thread of the server: their connections are suspended, and each
+ * gets its answer once the handlers go on. */
+START_TEST(waiting_requests_hold_no_thread)
+{
+    enum { NJSON = 24, NSSE = 8 };
+    char sid[80];
+    open_session(sid);
+    int before = threads_now();
+    atomic_store(&arrived, 0);
+    atomic_store(&guard_fired, false);
+    atomic_store(&barrier, 1000); /* the running calls wait until released */
+    int fds[NJSON + NSSE];
+    for (int i = 0; i < NJSON + NSSE; i++) {
+        char hdrs[256], body[160];
+        snprintf(hdrs, sizeof hdrs, "Content-Type: application/json\r\nAccept: %s\r\nMcp-Session-Id: %s\r\n",
+                 i < NJSON ? "application/json" : "application/json, text/event-stream", sid);
+        snprintf(body, sizeof body,
+                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}}", 300 + i);
+        fds[i] = send_req("POST", NULL, hdrs, body);
+    }
+    for (int waited = 0; atomic_load(&arrived) < 4 && waited < 5000; waited += 10)
+        sleep_ms(10); /* the 4 workers busy, the other calls queued */
+    sleep_ms(100);
+    int during = threads_now();
+    ck_assert_msg(during <= before + 2, "threads: %d before, %d with %d requests waiting", before, during,
+                  NJSON + NSSE);
+    atomic_store(&barrier, 1);
+    for (int i = 0; i < NJSON + NSSE; i++) {
+        char *r = read_all(fds[i], NULL);
+        ck_assert_int_eq(status_of(r), 200);
+        char want[64];
+        snprintf(want, sizeof want, "\"id\":%d,\"result\"", 300 + i);
+        ck_assert_msg(strstr(r, want) != NULL, "request %d: %s", i, r);
+        ck_assert_ptr_nonnull(strstr(r, i < NJSON ? "Content-Type: application/json" : "text/event-stream"));
+        free(r);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- limits */
 
 /* A server of its own, with small limits. */
@@ -640,6 +694,7 @@ static Suite *suite(void)
     tcase_add_test(tc, get_stream_and_resume);
     tcase_add_test(tc, concurrent_posts);
     tcase_add_test(tc, client_disconnects);
+    tcase_add_test(tc, waiting_requests_hold_no_thread);
     suite_add_tcase(s, tc);
     TCase *lim = tcase_create("limits");
     tcase_add_test(lim, limits_body_and_json);

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Idle SSE streams cost no thread: a catalogue server over Streamable HTTP holds N 2025-11-25
+sessions, each with its standalone GET stream open and idle, while tools/call, ping and a
+ping on other connections are answered; the server's threads (from
+/proc/PID/status) stay under a small bound that does not grow with N. A sample of the streams
+still gets what its session sends it (a log message), and closing them all leaves
+the server serving. No timing is asserted.
+
+usage: idle_streams.py --server PATH [--streams N]
+
+Prints one line per check; exits 0 when all pass.
+"""
+import argparse
+import os
+import resource
+import select
+import socket
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
+from peers import compact  # noqa: E402
+
+VERSION = "2025-11-25"
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def status_field(pid, field):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise Failure("no %s in /proc/%d/status" % (field, pid))
+
+
+def wait_readable(s):
+    """select() stops at descriptor 1024: poll."""
+    p = select.poll()
+    p.register(s, select.POLLIN)
+    return bool(p.poll(peers.HANG_GUARD * 1000))
+
+
+def raw_request(port, text):
+    """One request on a connection of its own, kept open: the socket."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=peers.HANG_GUARD)
+    s.sendall(text.encode())
+    return s
+
+
+def read_head(s):
+    got = b""
+    while b"\r\n\r\n" not in got:
+        check(wait_readable(s), "no answer head")
+        chunk = s.recv(4096)
+        check(chunk, "the connection closed: %r" % got[:200])
+        got += chunk
+    return got
+
+
+def read_until(s, needle, got=b""):
+    while needle not in got:
+        check(wait_readable(s), "waited for %r, got %r" % (needle, got[-200:]))
+        chunk = s.recv(65536)
+        check(chunk, "the connection closed before %r: %r" % (needle, got[-200:]))
+        got += chunk
+    return got
+
+
+def post_text(host, sid, body):
+    head = ("POST /mcp HTTP/1.1\r\nHost: %s\r\nAccept: application/json, text/event-stream\r\n"
+            "Content-Type: application/json\r\nContent-Length: %d\r\n" % (host, len(body)))
+    if sid:
+        head += "Mcp-Session-Id: %s\r\nMCP-Protocol-Version: %s\r\n" % (sid, VERSION)
+    return head + "\r\n" + body
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--server", required=True)
+    ap.add_argument("--streams", type=int, default=2000)
+    opt = ap.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    want = min(hard, max(soft, opt.streams + 512))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    # The client's descriptors bound the streams too (the server's limit is the same hard one).
+    n = min(opt.streams, want - 512)
+    if n < opt.streams:
+        print("NOTE the descriptor limit (%d) allows %d streams, not %d" % (hard, n, opt.streams))
+    if n < 100:
+        print("FAIL the descriptor limit (%d) is too low for this test" % hard)
+        return 1
+
+    srv = peers.HttpServer([opt.server, "--max-sessions", str(n + 16)])
+    failed = 0
+    streams = []
+    try:
+        threads_idle = status_field(srv.p.pid, "Threads")
+        # The sessions, each with its GET stream open (its priming event read).
+        sids = []
+        for i in range(n):
+            sid, _ = srv.start_session(VERSION)
+            sids.append(sid)
+            s = raw_request(srv.port, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n"
+                            "Mcp-Session-Id: %s\r\nMCP-Protocol-Version: %s\r\n\r\n" % (srv.host, sid, VERSION))
+            streams.append(s)
+        for i, s in enumerate(streams):
+            got = read_until(s, b"retry: 500\ndata: \n\n")
+            check(got.startswith(b"HTTP/1.1 200"), "stream %d: %r" % (i, got[:200]))
+        threads_held = status_field(srv.p.pid, "Threads")
+        rss_kib = status_field(srv.p.pid, "VmRSS")
+
+        # Other connections are answered meanwhile.
+        a = srv.post(compact({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                              "params": {"name": "echo", "arguments": {"n": 3}}}).encode(),
+                     session=sids[0], version=VERSION, accept="application/json, text/event-stream")
+        check(a.status == 200 and len(a.messages) == 1 and b'"id":7' in a.messages[0]
+              and b'"result"' in a.messages[0], "tools/call: %d %r" % (a.status, a.body[:300]))
+        a = srv.post(peers.ping("p"), session=sids[-1], version=VERSION)
+        check(a.status == 200 and a.messages == [b'{"jsonrpc":"2.0","id":"p","result":{}}'],
+              "ping: %d %r" % (a.status, a.body[:300]))
+        threads_busy = status_field(srv.p.pid, "Threads")
+
+        # A sample of the idle streams still gets what its session sends it: a JSON-mode
+        # call's log message goes to the session's GET stream.
+        step = max(1, n // 50)
+        for i in range(0, n, step):
+            a = srv.post(compact({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                                  "params": {"name": "log_big", "arguments": {"bytes": 100}}}).encode(),
+                         session=sids[i], version=VERSION, accept="application/json")
+            check(a.status == 200 and b'"logged"' in a.body, "log_big on session %d: %d %r"
+                  % (i, a.status, a.body[:200]))
+            read_until(streams[i], b"notifications/message")
+        # None of the others was closed by the server.
+        for i, s in enumerate(streams):
+            s.setblocking(False)
+            try:
+                more = s.recv(65536)
+                check(more != b"", "stream %d was closed by the server" % i)
+            except BlockingIOError:
+                pass
+            s.setblocking(True)
+
+        # A bound that does not grow with the streams: the pool's threads (one per CPU), the
+        # handlers' workers (one per CPU), the ticker, the main thread, and some slack.
+        cpus = os.cpu_count() or 1
+        bound = 4 * cpus + 16
+        print("PASS %d idle SSE streams: %d threads before, %d holding them, %d answering (bound %d); "
+              "RSS %.1f MiB" % (n, threads_idle, threads_held, threads_busy, bound, rss_kib / 1024.0))
+        check(threads_held <= bound and threads_busy <= bound,
+              "threads: %d holding the streams, %d answering: past %d" % (threads_held, threads_busy, bound))
+
+        for s in streams:
+            s.close()
+        streams = []
+        a = srv.post(peers.ping("last"), session=sids[0], version=VERSION)
+        check(a.status == 200, "after the streams closed: %d" % a.status)
+        print("PASS the server still serves once the streams are closed")
+    except Failure as e:
+        failed += 1
+        print("FAIL " + str(e))
+    finally:
+        for s in streams:
+            s.close()
+        srv.kill()
+    print("\nidle_streams: %d failed" % failed)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
