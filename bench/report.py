@@ -335,14 +335,14 @@ if idle:
     last = idle[-1]
     if last["refused"]:
         p(f"Opening stopped at {last['streams']:,} of {target:,}: {last['refused']}. (The HTTP server accepts "
-          f"at most 4,096 connections at once: `MHD_OPTION_CONNECTION_LIMIT` in lib/transport/http.c.)")
+          f"as many connections as its descriptor limit allows, less 256 kept in reserve: docs/http.md.)")
         p("")
     cpus = meta.get("nproc", 2)
     if len(idle) > 1 and idle[-1]["streams"] > idle[0]["streams"]:
         per = (idle[-1]["rss_kb"] - idle[0]["rss_kb"]) / (idle[-1]["streams"] - idle[0]["streams"])
         p(f"Each idle stream costs about {per:.0f} KB of RSS and "
           f"{(idle[-1]['threads'] - idle[0]['threads']) / (idle[-1]['streams'] - idle[0]['streams']):.2f} threads "
-          f"(the HTTP server runs a thread per connection).")
+          f"({idle[-1]['threads']} threads in all with {idle[-1]['streams']:,} streams open).")
         p("")
     met = (last["streams"] >= 10000 and last["rss_kb"] < 100 * 1024 and last["threads"] <= 4 * cpus
            and last["checked_ok"] > 0 and last["p99_us"] < 1000)
