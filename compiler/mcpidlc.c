@@ -113,22 +113,6 @@ static void reset(mcpidlc_context *cx)
     cx->message[0] = 0;
 }
 
-/* NAME: the file name without directories and without ".mcp.yaml" (or
- * ".mcp.yml", ".yaml", ".yml"). */
-static const char *stem_of(mcp_arena *a, const char *base)
-{
-    size_t n = strlen(base);
-    static const char *const SUFFIXES[] = {".mcp.yaml", ".mcp.yml", ".yaml", ".yml"};
-    for (size_t i = 0; i < sizeof SUFFIXES / sizeof *SUFFIXES; i++) {
-        size_t k = strlen(SUFFIXES[i]);
-        if (n > k && strcmp(base + n - k, SUFFIXES[i]) == 0) {
-            n -= k;
-            break;
-        }
-    }
-    return mcp_arena_strndup(a, base, n);
-}
-
 typedef struct diag_sink {
     mcpidlc_context *cx;
     const char *file;       /* the file of every diagnostic, or NULL: */
@@ -226,7 +210,7 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     mcp_arena *a = &cx->arena;
     const char *file = mcp_arena_strdup(a, shown);
     cx->source_name = mcp_arena_strdup(a, base);
-    cx->stem = stem ? mcp_arena_strdup(a, stem) : stem_of(a, base);
+    cx->stem = stem ? mcp_arena_strdup(a, stem) : idl_file_stem(a, base);
     char *copy = mcp_arena_alloc(a, len + 1);
     if (!file || !cx->source_name || !cx->stem || !copy)
         return fail(cx, MCPIDLC_ENOMEM, "out of memory compiling '%s'", shown);

@@ -925,12 +925,10 @@ void mcp_req_run(mcp_req *r, void *data)
     if (s->inflight)
         s->inflight->prev = j;
     s->inflight = j;
-    if (!s->pool) {
-        /* runs on this thread, now */
-    } else if (now) {
+    if (s->pool && now) { /* (without workers it runs on this thread, now) */
         j->turn = true;
         s->running++;
-    } else {
+    } else if (s->pool) {
         j->waiting = true;
         j->qbytes = need;
         s->nqueued++;

@@ -36,14 +36,6 @@ def check(cond, what):
         raise Failure(what)
 
 
-def status_kib(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise Failure("no %s in /proc/%d/status" % (field, pid))
-
-
 class Meter:
     """The server's resident memory before an attack, and its peak during it."""
 
@@ -51,10 +43,10 @@ class Meter:
         self.pid = srv.p.pid
         with open("/proc/%d/clear_refs" % self.pid, "w") as f:
             f.write("5")  # VmHWM := VmRSS
-        self.base = status_kib(self.pid, "VmRSS")
+        self.base = peers.proc_status(self.pid, "VmRSS")
 
     def growth(self):
-        return (status_kib(self.pid, "VmHWM") - self.base) * 1024
+        return (peers.proc_status(self.pid, "VmHWM") - self.base) * 1024
 
 
 def call(id_, tool, args):

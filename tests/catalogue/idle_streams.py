@@ -34,14 +34,6 @@ def check(cond, what):
         raise Failure(what)
 
 
-def status_field(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise Failure("no %s in /proc/%d/status" % (field, pid))
-
-
 def wait_readable(s):
     """select() stops at descriptor 1024: poll."""
     p = select.poll()
@@ -105,7 +97,7 @@ def main():
     failed = 0
     streams = []
     try:
-        threads_idle = status_field(srv.p.pid, "Threads")
+        threads_idle = peers.proc_status(srv.p.pid, "Threads")
         # The sessions, each with its GET stream open (its priming event read).
         sids = []
         for i in range(n):
@@ -117,8 +109,8 @@ def main():
         for i, s in enumerate(streams):
             got = read_until(s, b"retry: 500\ndata: \n\n")
             check(got.startswith(b"HTTP/1.1 200"), "stream %d: %r" % (i, got[:200]))
-        threads_held = status_field(srv.p.pid, "Threads")
-        rss_kib = status_field(srv.p.pid, "VmRSS")
+        threads_held = peers.proc_status(srv.p.pid, "Threads")
+        rss_kib = peers.proc_status(srv.p.pid, "VmRSS")
 
         # Other connections are answered meanwhile.
         a = srv.post(compact({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
@@ -129,7 +121,7 @@ def main():
         a = srv.post(peers.ping("p"), session=sids[-1], version=VERSION)
         check(a.status == 200 and a.messages == [b'{"jsonrpc":"2.0","id":"p","result":{}}'],
               "ping: %d %r" % (a.status, a.body[:300]))
-        threads_busy = status_field(srv.p.pid, "Threads")
+        threads_busy = peers.proc_status(srv.p.pid, "Threads")
 
         # A sample of the idle streams still gets what its session sends it: a JSON-mode
         # call's log message goes to the session's GET stream.

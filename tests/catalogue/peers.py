@@ -22,6 +22,15 @@ HANG_GUARD = 30.0  # seconds; a generous bound on any single wait, never a speed
 ACCEPT_BOTH = "application/json, text/event-stream"
 
 
+def proc_status(pid, field):
+    """A number of /proc/PID/status (VmRSS and VmHWM in KiB, Threads)."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise LookupError("no %s in /proc/%d/status" % (field, pid))
+
+
 def compact(value):
     """A JSON value as the server writes it: compact, non-ASCII kept."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
