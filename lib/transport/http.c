@@ -62,6 +62,12 @@
 #include "mcpidl/jsonw.h"
 
 #define KEEPALIVE_SECONDS 15
+/* An SSE answer to a POST waits this long (give or take the ticker's second)
+ * for its first message before its headers and priming event go out. */
+#define SSE_HOLD_SECONDS 1
+/* A finished SSE stream up to this size goes out as one body (one write);
+ * a larger one is read as it comes, never copied whole besides its events. */
+#define SSE_WHOLE_MAX (256 * 1024)
 #define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */
 #define SESSION_ID_BYTES 16
 /* An id: the node's name (--node-id, at most 32 bytes), '-', 32 hex digits. */
@@ -213,13 +219,21 @@ struct http_sse {
     bool ping; /* parked: a keep-alive comment is due */
 };
 
-/* A JSON answer not there yet, its connection parked (http_route.h). */
+/* What a parked answer waits for (wait_over). */
+typedef enum {
+    WAIT_END,   /* a JSON answer: the stream's end */
+    WAIT_FIRST, /* a 2026-07-28 request with SSE: its first message */
+    WAIT_SSE,   /* a 2025-11-25 SSE answer: its first message, or SSE_HOLD_SECONDS */
+} wait_for;
+
+/* An answer not there yet, its connection parked (http_route.h). */
 struct http_pending {
     hsession *hs;
     stream *st;
     body_kind kind;
-    bool first; /* a 2026-07-28 request with SSE: waits for the first message */
-    bool gone;  /* http_core_tick: the client went away */
+    wait_for wait;
+    bool gone; /* http_core_tick: the client went away */
+    bool due;  /* http_core_tick: WAIT_SSE held long enough, the stream starts */
     bool has_sid;
     char sid[SESSION_ID_MAX + 1];
     hooks hk;
@@ -405,7 +419,7 @@ static void stream_wake(stream *st)
 
 /* Under hs->mu: park the connection of hk on st (a connection parked there
  * before is woken first: it looks again). */
-static void stream_park(stream *st, const void *owner, const hooks *hk, bool *gone_seen, bool *ping)
+static void stream_park(stream *st, const void *owner, const hooks *hk, bool *gone_seen, bool *ping, int ping_secs)
 {
     if (st->park.wake && st->park.owner != owner)
         stream_wake(st);
@@ -414,7 +428,7 @@ static void stream_park(stream *st, const void *owner, const hooks *hk, bool *go
                         .conn = hk->conn,
                         .gone = gone_seen ? hk->gone : NULL,
                         .gone_seen = gone_seen,
-                        .due = ping ? mono_secs() + KEEPALIVE_SECONDS : 0,
+                        .due = ping ? mono_secs() + ping_secs : 0,
                         .ping = ping};
     hk->park(hk->conn);
 }
@@ -889,13 +903,17 @@ static size_t reader_copy(http_sse *r, stream *st, char *buf, size_t max)
 
 ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
 {
+    /* As much as there is, up to max: the priming event and the events the
+     * stream holds go out together (one chunk, one write). */
+    size_t got = 0;
     if (r->pre_off < r->pre_len) {
-        size_t n = r->pre_len - r->pre_off;
-        if (n > max)
-            n = max;
-        memcpy(buf, r->pre + r->pre_off, n);
-        r->pre_off += n;
-        return (ssize_t)n;
+        got = r->pre_len - r->pre_off;
+        if (got > max)
+            got = max;
+        memcpy(buf, r->pre + r->pre_off, got);
+        r->pre_off += got;
+        if (r->pre_off < r->pre_len)
+            return (ssize_t)got;
     }
     hsession *hs = r->hs;
     stream *st = r->st;
@@ -911,14 +929,18 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
         /* mcp_close_stream ends the POST's own response between events. */
         if (!r->cur && r->own && st->cut && r->next_seq >= st->cut)
             break;
-        if (max == 0) {
-            ret = 0;
+        if (max == got) {
+            ret = (ssize_t)got;
             break;
         }
-        size_t n = reader_copy(r, st, buf, max);
+        size_t n = reader_copy(r, st, buf + got, max - got);
         if (n > 0) {
-            ret = (ssize_t)n;
+            got += n;
             r->ping = false;
+            continue;
+        }
+        if (got > 0) {
+            ret = (ssize_t)got;
             break;
         }
         /* Stopping, a reader still delivers what its stream holds. */
@@ -935,7 +957,7 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
         }
         if (!wait) {
             if (r->hk.park)
-                stream_park(st, r, &r->hk, NULL, &r->ping);
+                stream_park(st, r, &r->hk, NULL, &r->ping, KEEPALIVE_SECONDS);
             ret = HTTP_SSE_AGAIN;
             break;
         }
@@ -955,6 +977,8 @@ ssize_t http_sse_read(http_sse *r, char *buf, size_t max, bool wait)
     pthread_mutex_unlock(&hs->mu);
     if (r->hk.waiting)
         r->hk.waiting(h, r->hk.conn, false);
+    if (ret == HTTP_SSE_END && got > 0)
+        ret = (ssize_t)got; /* what was copied goes first; the end comes next time */
     return ret;
 }
 
@@ -1381,32 +1405,30 @@ static unsigned modern_status(const char *body, size_t len)
  * answer is awaited: the connection's thread has nothing else to notice it. */
 static bool client_gone(const hooks *hk) { return hk->gone && hk->gone(hk->conn); }
 
-/* Under hs->mu: whether the wait for st is over. A JSON answer waits for
- * the stream's end; a 2026-07-28 request with SSE (`first`), for its first
- * message. */
-static bool wait_over(const mcp_http *h, const stream *st, bool first)
+/* Under hs->mu: whether the wait for st is over (wait_for). */
+static bool wait_over(const mcp_http *h, const stream *st, wait_for wait)
 {
-    return st->closed || atomic_load(&h->stopping) || (first && st->head);
+    return st->closed || atomic_load(&h->stopping) || (wait != WAIT_END && (st->head || st->cut));
 }
 
 /* Park the connection on st until wait_over (park glue): *out gets the
  * pending answer. False when the wait is over already, or out of memory
  * (the caller waits as without park). */
-static bool park_answer(mcp_http *h, http_resp *out, hsession *hs, stream *st, body_kind kind, bool first,
+static bool park_answer(mcp_http *h, http_resp *out, hsession *hs, stream *st, body_kind kind, wait_for wait,
                         const char *new_sid, const hooks *hk)
 {
     http_pending *p = xcalloc(1, sizeof *p);
     if (!p)
         return false;
-    *p = (http_pending){.hs = hs, .st = st, .kind = kind, .first = first, .hk = *hk};
+    *p = (http_pending){.hs = hs, .st = st, .kind = kind, .wait = wait, .hk = *hk};
     if (new_sid) {
         p->has_sid = true;
         snprintf(p->sid, sizeof p->sid, "%s", new_sid);
     }
     pthread_mutex_lock(&hs->mu);
-    bool over = wait_over(h, st, first);
+    bool over = wait_over(h, st, wait);
     if (!over)
-        stream_park(st, p, hk, hs->stateless ? &p->gone : NULL, NULL);
+        stream_park(st, p, hk, hs->stateless ? &p->gone : NULL, wait == WAIT_SSE ? &p->due : NULL, SSE_HOLD_SECONDS);
     pthread_mutex_unlock(&hs->mu);
     if (over) {
         free(p);
@@ -1417,15 +1439,15 @@ static bool park_answer(mcp_http *h, http_resp *out, hsession *hs, stream *st, b
 }
 
 /* Block until the wait for st is over (or, stateless, the client is gone). */
-static bool wait_blocking(mcp_http *h, const hooks *hk, hsession *hs, stream *st, bool first)
+static bool wait_blocking(mcp_http *h, const hooks *hk, hsession *hs, stream *st, wait_for wait)
 {
     if (hk->waiting)
         hk->waiting(h, hk->conn, true);
     bool gone = false, stateless = hs->stateless;
     pthread_mutex_lock(&hs->mu);
-    while (!wait_over(h, st, first) && !gone) {
+    while (!wait_over(h, st, wait) && !gone) {
         wait_secs(&st->cv, &hs->mu, stateless ? 1 : KEEPALIVE_SECONDS);
-        gone = stateless && !wait_over(h, st, first) && client_gone(hk);
+        gone = stateless && !wait_over(h, st, wait) && client_gone(hk);
     }
     pthread_mutex_unlock(&hs->mu);
     if (hk->waiting)
@@ -1502,10 +1524,66 @@ static void answer_json(mcp_http *h, const http_req *rq, http_resp *out, hsessio
                         const char *new_sid)
 {
     hooks hk = hooks_of(rq);
-    if (hk.park && park_answer(h, out, hs, st, kind, false, new_sid, &hk))
+    if (hk.park && park_answer(h, out, hs, st, kind, WAIT_END, new_sid, &hk))
         return;
-    bool gone = wait_blocking(h, &hk, hs, st, false);
+    bool gone = wait_blocking(h, &hk, hs, st, WAIT_END);
     json_done(h, out, hs, st, kind, new_sid, gone);
+}
+
+/* Under hs->mu: the whole of a finished stream as one SSE body (its priming
+ * event, unless bare, then every event), the events counted as sent; NULL
+ * when it is not all there (not final, events dropped by the replay bound,
+ * mcp_close_stream's cut), larger than SSE_WHOLE_MAX, or out of memory: then
+ * it is read as it comes. */
+static char *take_whole(stream *st, size_t *len)
+{
+    if (!st->final || !st->head || st->head->seq != 1 || st->cut)
+        return NULL;
+    char pre[96];
+    int n = st->bare ? 0 : snprintf(pre, sizeof pre, "id: %llu-0\nretry: 500\ndata: \n\n", (unsigned long long)st->num);
+    size_t total = (size_t)n;
+    for (const event *e = st->head; e; e = e->next)
+        total += e->len;
+    if (total > SSE_WHOLE_MAX)
+        return NULL;
+    char *b = malloc(total + 1);
+    if (!b)
+        return NULL;
+    memcpy(b, pre, (size_t)n);
+    size_t at = (size_t)n;
+    for (const event *e = st->head; e; e = e->next) {
+        memcpy(b + at, e->text, e->len);
+        at += e->len;
+    }
+    b[total] = 0;
+    st->sent_seq = st->next_seq;
+    *len = total;
+    return b;
+}
+
+/* A 2025-11-25 SSE answer to a POST, once its wait is over (WAIT_SSE): a
+ * stream that has ended by then goes out whole, with its length, in one
+ * write; one still going (a notification came first, or the handler is
+ * slow) is sent as it comes, its priming event first. */
+static void sse_done(http_resp *out, hsession *hs, stream *st, const char *sid, const hooks *hk)
+{
+    pthread_mutex_lock(&hs->mu);
+    size_t len = 0;
+    char *whole = take_whole(st, &len);
+    if (whole) {
+        st->readers--;
+        streams_gc(hs);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    if (!whole) {
+        answer_sse(hk, out, hs, st, 1, sid, true);
+        return;
+    }
+    hsession_unref(hs);
+    resp_empty(out, 200, sid);
+    out->content_type = "text/event-stream";
+    out->body = whole;
+    out->len = len;
 }
 
 /* A 2026-07-28 request with SSE accepted, its first message there (or the
@@ -1529,7 +1607,9 @@ static void first_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, bo
             alone[alone_len] = 0;
         }
     }
-    bool only = alone != NULL || gone;
+    size_t whole_len = 0;
+    char *whole = alone || gone ? NULL : take_whole(st, &whole_len);
+    bool only = alone != NULL || gone || whole;
     if (only) {
         st->readers--;
         streams_gc(hs);
@@ -1537,6 +1617,15 @@ static void first_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, bo
     pthread_mutex_unlock(&hs->mu);
     if (!only) {
         answer_sse(hk, out, hs, st, 1, NULL, true);
+        return;
+    }
+    if (whole) { /* notifications, then the answer: all there, in one body */
+        hsession_end(hs);
+        hsession_unref(hs);
+        resp_empty(out, 200, NULL);
+        out->content_type = "text/event-stream";
+        out->body = whole;
+        out->len = whole_len;
         return;
     }
     if (gone) {
@@ -1557,15 +1646,18 @@ bool http_pending_take(mcp_http *h, http_pending *p, http_resp *out)
     hsession *hs = p->hs;
     stream *st = p->st;
     pthread_mutex_lock(&hs->mu);
-    bool over = p->gone || wait_over(h, st, p->first);
+    bool over = p->gone || p->due || wait_over(h, st, p->wait);
     if (!over)
-        stream_park(st, p, &p->hk, hs->stateless ? &p->gone : NULL, NULL);
+        stream_park(st, p, &p->hk, hs->stateless ? &p->gone : NULL, p->wait == WAIT_SSE ? &p->due : NULL,
+                    SSE_HOLD_SECONDS);
     pthread_mutex_unlock(&hs->mu);
     if (!over)
         return false;
     *out = (http_resp){0};
-    if (p->first)
+    if (p->wait == WAIT_FIRST)
         first_done(h, out, hs, st, p->gone, &p->hk);
+    else if (p->wait == WAIT_SSE)
+        sse_done(out, hs, st, p->has_sid ? p->sid : NULL, &p->hk);
     else
         json_done(h, out, hs, st, p->kind, p->has_sid ? p->sid : NULL, p->gone);
     free(p);
@@ -1579,9 +1671,15 @@ void http_pending_free(http_pending *p)
     stream_unpark(p->st, p);
     pthread_mutex_unlock(&hs->mu);
     http_resp out = {0};
-    if (p->first)
+    if (p->wait == WAIT_FIRST)
         first_done(hs->h, &out, hs, p->st, true, &p->hk);
-    else
+    else if (p->wait == WAIT_SSE) {
+        pthread_mutex_lock(&hs->mu); /* nobody will read it: as a reader that ends */
+        p->st->readers--;
+        streams_gc(hs);
+        pthread_mutex_unlock(&hs->mu);
+        hsession_unref(hs);
+    } else
         json_done(hs->h, &out, hs, p->st, p->kind, NULL, true);
     http_resp_free(&out);
     free(p);
@@ -1701,9 +1799,9 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
     }
     /* The first message decides between JSON and SSE. */
     hooks hk = hooks_of(rq);
-    if (hk.park && park_answer(h, out, hs, st, BODY_REQUEST, true, NULL, &hk))
+    if (hk.park && park_answer(h, out, hs, st, BODY_REQUEST, WAIT_FIRST, NULL, &hk))
         return;
-    bool gone = wait_blocking(h, &hk, hs, st, true);
+    bool gone = wait_blocking(h, &hk, hs, st, WAIT_FIRST);
     first_done(h, out, hs, st, gone, &hk);
 }
 
@@ -1846,8 +1944,16 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         return;
     }
     if (sse) {
+        /* Parked until the first message (or a second or so): a quick
+         * handler's answer then goes out whole, in one write (sse_done).
+         * Without parking (a core driven in process), the stream starts now. */
         hooks hk = hooks_of(rq);
-        answer_sse(&hk, out, hs, st, 1, new_sid, true);
+        if (hk.park && park_answer(h, out, hs, st, BODY_REQUEST, WAIT_SSE, new_sid, &hk))
+            return;
+        if (hk.park)
+            sse_done(out, hs, st, new_sid, &hk);
+        else
+            answer_sse(&hk, out, hs, st, 1, new_sid, true);
     } else
         answer_json(h, rq, out, hs, st, bi.kind, new_sid);
 }

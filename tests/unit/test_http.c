@@ -142,8 +142,9 @@ static int send_req(const char *method, const char *host, const char *headers, c
     return fd;
 }
 
-/* Read until the peer closes (or `until` appears); returns malloc'd text. */
-static char *read_all(int fd, const char *until)
+/* Read until the peer closes (or `until` appears), leaving fd open; returns
+ * malloc'd text. */
+static char *read_all_keep(int fd, const char *until)
 {
     size_t cap = 1 << 16, len = 0;
     char *b = malloc(cap);
@@ -159,6 +160,12 @@ static char *read_all(int fd, const char *until)
             break;
     }
     b[len] = 0;
+    return b;
+}
+
+static char *read_all(int fd, const char *until)
+{
+    char *b = read_all_keep(fd, until);
     close(fd);
     return b;
 }
@@ -302,6 +309,60 @@ START_TEST(call_sse_and_json)
     ck_assert_int_eq(status_of(r), 200);
     ck_assert_ptr_nonnull(strstr(r, "Content-Type: application/json"));
     ck_assert_ptr_nonnull(strstr(r, "\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"content\""));
+    free(r);
+}
+END_TEST
+
+/* A quick handler's SSE answer comes whole: one body with its length, the
+ * priming event then the answer, the bytes a chunked stream would carry. A
+ * slow handler's stream starts without waiting for it: its priming event
+ * arrives (chunked) while the handler still runs, and the answer follows. */
+START_TEST(sse_whole_or_streamed)
+{
+    char sid[80];
+    open_session(sid);
+    char *r = req("POST", NULL, with_session(sid, NULL), CALL(21, "echo"));
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strstr(r, "Content-Type: text/event-stream"));
+    ck_assert_ptr_nonnull(strcasestr(r, "Content-Length: "));
+    ck_assert_ptr_null(strcasestr(r, "Transfer-Encoding: chunked"));
+    const char *body = strstr(r, "\r\n\r\n") + 4;
+    unsigned long long num = 0;
+    ck_assert_int_eq(sscanf(body, "id: %llu-0\n", &num), 1);
+    char want[256];
+    snprintf(want, sizeof want,
+             "id: %llu-0\nretry: 500\ndata: \n\nid: %llu-1\ndata: {\"jsonrpc\":\"2.0\",\"id\":21,\"result\":{", num,
+             num);
+    ck_assert_msg(strncmp(body, want, strlen(want)) == 0, "body: %s", body);
+    ck_assert(strcmp(body + strlen(body) - 3, "}\n\n") == 0);
+    free(r);
+
+    /* Notifications, then the answer: every event, in order. */
+    r = req("POST", NULL, with_session(sid, NULL), CALL(22, "chatty"));
+    ck_assert_int_eq(status_of(r), 200);
+    const char *at = r;
+    for (int i = 1; i <= 3; i++) {
+        snprintf(want, sizeof want, "chatty log %d", i);
+        at = strstr(at, want);
+        ck_assert_msg(at != NULL, "log %d missing or out of order: %s", i, r);
+    }
+    ck_assert_ptr_nonnull(strstr(at, "\"id\":22,\"result\""));
+    free(r);
+
+    /* A handler that waits to be released: the stream starts without it. */
+    atomic_store(&arrived, 0);
+    atomic_store(&guard_fired, false);
+    atomic_store(&barrier, 2);
+    int fd = send_req("POST", NULL, with_session(sid, NULL), CALL(23, "slow"));
+    r = read_all_keep(fd, "retry: 500\ndata: \n\n");
+    ck_assert_int_eq(status_of(r), 200);
+    ck_assert_ptr_nonnull(strcasestr(r, "Transfer-Encoding: chunked"));
+    ck_assert_msg(atomic_load(&arrived) == 1 && !atomic_load(&guard_fired), "the handler is no longer running");
+    ck_assert_ptr_null(strstr(r, "\"id\":23"));
+    free(r);
+    atomic_store(&barrier, 1);
+    r = read_all(fd, NULL);
+    ck_assert_ptr_nonnull(strstr(r, "\"id\":23,\"result\""));
     free(r);
 }
 END_TEST
@@ -690,6 +751,7 @@ static Suite *suite(void)
     tcase_add_test(tc, host_and_origin);
     tcase_add_test(tc, sessions);
     tcase_add_test(tc, call_sse_and_json);
+    tcase_add_test(tc, sse_whole_or_streamed);
     tcase_add_test(tc, protocol_version_header);
     tcase_add_test(tc, get_stream_and_resume);
     tcase_add_test(tc, concurrent_posts);
