@@ -228,6 +228,11 @@ const mcp_server *mcp_methods_server(const mcp_methods_state *st);
  * templates) named `name`, and render their lists again. */
 enum { MCP_ENABLE_UNKNOWN = -1, MCP_ENABLE_OOM = -2, MCP_ENABLE_SAME = 0, MCP_ENABLE_CHANGED = 1 };
 int mcp_methods_enable(mcp_methods_state *st, mcp_list_kind kind, const char *name, bool on);
+/* Mark the tool `name` to run on the thread that read its call (mcp_req_run_here);
+ * false when the server has no such tool, or the tool may run as a task. */
+bool mcp_methods_tool_inline(mcp_methods_state *st, const char *name, bool on);
+/* Whether `tool` (one of the server's table) is marked so. */
+bool mcp_tool_runs_inline(const mcp_methods_state *st, const mcp_tool *tool);
 /* Whether an item of that kind and name is there and enabled. */
 bool mcp_methods_enabled(const mcp_methods_state *st, mcp_list_kind kind, const char *name);
 /* The resource-side state (subscriptions) of resources.c. */

@@ -228,6 +228,9 @@ void mcp_req_error_data(mcp_req *r, int code, const char *msg, const char *data,
  * request's arena). Answers the request itself when it cannot (the
  * concurrency limit, out of memory). */
 void mcp_req_run(mcp_req *r, void *data);
+/* Run it now, on this thread, whatever the workers (a handler marked
+ * inline: quick, and never asking the client, which it then cannot). */
+void mcp_req_run_here(mcp_req *r, void *data);
 
 /* Keep the request open without answering it (subscriptions/listen): what
  * it sends goes out with mcp_held_send; it ends with the client's

@@ -49,6 +49,9 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "options:\n"
             "  --workers N            threads running tool handlers (default: one per\n"
             "                         CPU, here %d); 0 runs them on the reading thread\n"
+            "  --inline-tool NAME     run this tool's handler on the reading thread, not\n"
+            "                         on a worker: for handlers that take microseconds and\n"
+            "                         never wait (they cannot ask the client); repeatable\n"
             "  --max-message-bytes N  the longest message accepted (default %zu)\n"
             "  --max-depth N          JSON nesting limit of a message (default %d)\n"
             "  --max-string-bytes N   the longest JSON string in a message, in bytes after\n"
@@ -136,6 +139,7 @@ static void cli_error(const char *fmt, ...)
 /* The options that take a value, and those that need --http. */
 static const char *const VALUED[] = {
     "--workers",
+    "--inline-tool",
     "--max-message-bytes",
     "--max-depth",
     "--max-string-bytes",
@@ -284,9 +288,28 @@ static void give_back_stdio(saved_stdio *sv)
     close(sv->out);
 }
 
-/* Parse argv into *o: 0 to serve, else the exit status (after --help,
- * --version or a mistake). */
-static int parse_args(const mcp_server *server, int argc, char **argv, mcp_options *o)
+/* --inline-tool, repeatable: the tools mcp_runtime_tool_inline marks. */
+#define MAX_INLINE_TOOLS 64
+typedef struct inline_tools {
+    const char *names[MAX_INLINE_TOOLS];
+    size_t n;
+} inline_tools;
+
+/* --inline-tool's value: a tool of the server that never runs as a task;
+ * NULL, or why not. */
+static const char *inline_tool_problem(const mcp_server *server, const char *name)
+{
+    for (size_t i = 0; i < server->ntools; i++)
+        if (server->tools[i].name && strcmp(server->tools[i].name, name) == 0)
+            return server->tools[i].task == MCP_TASK_NONE
+                       ? NULL
+                       : "the tool may run as a task (IDL task:), which a worker runs";
+    return "the server has no tool of that name";
+}
+
+/* Parse argv into *o (and *inl): 0 to serve, else the exit status (after
+ * --help, --version or a mistake). */
+static int parse_args(const mcp_server *server, int argc, char **argv, mcp_options *o, inline_tools *inl)
 {
     const char *prog = prog_name(argv);
     mcp_options def;
@@ -353,6 +376,15 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
             usage(stderr, prog, server, &def);
             return 2;
         }
+        if (strcmp(name, "--inline-tool") == 0) {
+            const char *problem = inline_tool_problem(server, value);
+            if (problem || inl->n == MAX_INLINE_TOOLS) {
+                cli_error("--inline-tool: '%s': %s", value, problem ? problem : "at most 64 tools");
+                return 2;
+            }
+            inl->names[inl->n++] = value;
+            continue;
+        }
         const char *why;
         if (!mcp_options_set(o, name, value, &why)) {
             if (strcmp(name, "--allow-host") == 0)
@@ -402,7 +434,8 @@ int mcp_main_with(const mcp_server *server, int argc, char **argv, const mcp_tra
         return 1;
     }
     mcp_options opt;
-    int rc = parse_args(server, argc, argv, &opt);
+    inline_tools inl = {.n = 0};
+    int rc = parse_args(server, argc, argv, &opt, &inl);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     const mcp_transport *chosen = NULL;
@@ -417,6 +450,9 @@ int mcp_main_with(const mcp_server *server, int argc, char **argv, const mcp_tra
     mcp_runtime *rt = mcp_runtime_new(server, &opt);
     if (!rt)
         return 1;
+    for (size_t i = 0; i < inl.n; i++)
+        if (!mcp_runtime_tool_inline(rt, inl.names[i], true)) /* checked above: cannot fail */
+            mcp_runtime_log(rt, MCP_LOG_WARN, "--inline-tool %s: not taken", inl.names[i]);
     if (!install_signals(rt) || (chosen && !install_reload_signal()))
         mcp_runtime_log(rt, MCP_LOG_WARN, "cannot install signal handlers: %s", strerror(errno));
     if (chosen) {

@@ -38,6 +38,7 @@ struct mcp_methods_state {
     pthread_mutex_t change; /* one change of what is enabled at a time */
     mcp_listing *lists[4];  /* MCP_LIST_*: the current rendering of each */
     atomic_bool *off[4];    /* MCP_LIST_*: per item of the table, disabled */
+    atomic_bool *quick;     /* per tool of the table: runs on the reading thread */
     tool_ref *tools;        /* sorted by name */
     size_t ntools;
     mcp_subs *subs;
@@ -245,6 +246,24 @@ int mcp_methods_enable(mcp_methods_state *st, mcp_list_kind kind, const char *na
 
 bool mcp_item_off(const mcp_methods_state *st, int which, size_t i) { return atomic_load(&st->off[which][i]); }
 
+bool mcp_methods_tool_inline(mcp_methods_state *st, const char *name, bool on)
+{
+    bool found = false;
+    for (size_t i = 0; i < st->srv->ntools; i++) {
+        const mcp_tool *t = &st->srv->tools[i];
+        if (t->name && strcmp(t->name, name) == 0 && t->task == MCP_TASK_NONE) {
+            atomic_store(&st->quick[i], on);
+            found = true;
+        }
+    }
+    return found;
+}
+
+bool mcp_tool_runs_inline(const mcp_methods_state *st, const mcp_tool *tool)
+{
+    return st->quick && atomic_load(&st->quick[tool - st->srv->tools]);
+}
+
 bool mcp_methods_enabled(const mcp_methods_state *st, mcp_list_kind kind, const char *name)
 {
     int lists[2] = {kind == MCP_LIST_KIND_TOOLS     ? MCP_LIST_TOOLS
@@ -282,7 +301,10 @@ mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_option
     }
     if (ok && srv->ntools > 0) {
         st->tools = calloc(srv->ntools, sizeof *st->tools);
-        ok = st->tools != NULL;
+        st->quick = malloc(srv->ntools * sizeof *st->quick);
+        ok = st->tools != NULL && st->quick != NULL;
+        for (size_t i = 0; ok && i < srv->ntools; i++)
+            atomic_init(&st->quick[i], false);
         for (size_t i = 0; ok && i < srv->ntools; i++)
             if (srv->tools[i].name) {
                 const char *name = srv->tools[i].name;
@@ -314,6 +336,7 @@ void mcp_methods_state_free(mcp_methods_state *st)
         listing_free(st->lists[w]);
         free(st->off[w]);
     }
+    free(st->quick);
     pthread_mutex_destroy(&st->mu);
     pthread_mutex_destroy(&st->change);
     free(st->tools);

@@ -363,7 +363,10 @@ static void tools_call_start(mcp_req *r)
         return;
     }
     *d = (call_data){tool, args, task25, ttl_ms, mcp_session_serial(mcp_req_session(r))};
-    mcp_req_run(r, d);
+    if (mcp_tool_runs_inline(mcp_req_methods(r), tool))
+        mcp_req_run_here(r, d);
+    else
+        mcp_req_run(r, d);
 }
 
 static int tools_call_run(mcp_job *j, void *data, mcp_buf *out, const char **msg, mcp_buf *err_data)

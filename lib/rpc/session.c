@@ -108,6 +108,7 @@ struct mcp_job {
      * workers), the next one there, and the bytes it counts while it waits. */
     bool waiting;
     bool turn; /* handed to the workers: counted in running */
+    bool here; /* run on the reading thread (mcp_req_run_here): cannot ask the client */
     struct mcp_job *wnext;
     size_t qbytes;
 };
@@ -866,7 +867,13 @@ bool mcp_session_queue_full(mcp_session *s, const mcp_json *m, char *why, size_t
     return full;
 }
 
-void mcp_req_run(mcp_req *r, void *data)
+static void req_run(mcp_req *r, void *data, bool here);
+
+void mcp_req_run(mcp_req *r, void *data) { req_run(r, data, false); }
+
+void mcp_req_run_here(mcp_req *r, void *data) { req_run(r, data, true); }
+
+static void req_run(mcp_req *r, void *data, bool here)
 {
     mcp_session *s = r->s;
     batch *b = r->b;
@@ -893,6 +900,7 @@ void mcp_req_run(mcp_req *r, void *data)
     j->rctx = s->rctx;
     j->ctx = r->ctx;
     j->task.run = run_job;
+    j->here = here || !s->pool;
     atomic_init(&j->cancelled, false);
 
     /* What it holds while it waits: its message's tree (a batch's whole
@@ -900,7 +908,7 @@ void mcp_req_run(mcp_req *r, void *data)
     size_t need = sizeof(slot) + r->sl->arena.used + (b ? js->arena.used : 0);
     bool now = true;
     pthread_mutex_lock(&s->mu);
-    if (s->pool) {
+    if (!j->here) {
         bool told = false;
         while (!queue_room(s, need, &now)) {
             if (s->refuse_when_full) {
@@ -925,10 +933,10 @@ void mcp_req_run(mcp_req *r, void *data)
     if (s->inflight)
         s->inflight->prev = j;
     s->inflight = j;
-    if (s->pool && now) { /* (without workers it runs on this thread, now) */
+    if (!j->here && now) { /* (without workers it runs on this thread, now) */
         j->turn = true;
         s->running++;
-    } else if (s->pool) {
+    } else if (!j->here) {
         j->waiting = true;
         j->qbytes = need;
         s->nqueued++;
@@ -947,7 +955,7 @@ void mcp_req_run(mcp_req *r, void *data)
     }
     r->taken = !b;
 
-    if (!s->pool)
+    if (j->here)
         run_one(j);
     else if (now)
         start_job(s, j);
@@ -1237,6 +1245,11 @@ int mcp_job_ask(mcp_job *j, const char *method, const char *params, size_t param
         return ask_fail(why,
                         "%s: requests to the client need worker threads (with --workers 0 "
                         "the handler runs on the thread that would read the answer)",
+                        method);
+    if (j->here)
+        return ask_fail(why,
+                        "%s: requests to the client need worker threads (the tool runs inline, "
+                        "mcp_runtime_tool_inline: on the thread that would read the answer)",
                         method);
     if (!mcp_job_live(j))
         return ask_fail(why, "%s: the call was cancelled", method);

@@ -226,6 +226,11 @@ bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled)
     return enable(rt, MCP_LIST_KIND_PROMPTS, name, enabled);
 }
 
+bool mcp_runtime_tool_inline(mcp_runtime *rt, const char *name, bool on)
+{
+    return rt && name && mcp_methods_tool_inline(rt->mstate, name, on);
+}
+
 bool mcp_runtime_tool_enabled(const mcp_runtime *rt, const char *name)
 {
     return rt && name && mcp_methods_enabled(rt->mstate, MCP_LIST_KIND_TOOLS, name);

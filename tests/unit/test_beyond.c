@@ -853,6 +853,22 @@ START_TEST(elicit_without_capability)
 }
 END_TEST
 
+/* A tool marked inline runs on the reading thread, which would read the
+ * client's answer: its request to the client fails at once, with the reason,
+ * and nothing is sent. */
+START_TEST(elicit_from_inline_tool)
+{
+    mcp_session *s = open_session(&SERVER, 0, NULL, NULL);
+    ck_assert(mcp_runtime_tool_inline(test_runtime_of(s), "form", true));
+    const char *t = ask(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"form\"}}");
+    ck_assert_str_eq(t, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"false "
+                        "none: elicitation/create: requests to the client need worker threads (the tool runs "
+                        "inline, mcp_runtime_tool_inline: on the thread that would read the answer)\"}],"
+                        "\"isError\":false}}");
+    test_session_free(s);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     capture_start(argc, argv);
@@ -873,6 +889,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, methods_not_served);
     tcase_add_test(tc, elicit_form);
     tcase_add_test(tc, elicit_without_capability);
+    tcase_add_test(tc, elicit_from_inline_tool);
     suite_add_tcase(su, tc);
     int failed = check_run(su, false);
     cap_reset();

@@ -70,6 +70,18 @@ static inline mcp_session *test_session_new(const mcp_server *srv, const mcp_opt
     return s;
 }
 
+/* The runtime a session of test_session_new runs on. */
+static inline mcp_runtime *test_runtime_of(mcp_session *s)
+{
+    mcp_runtime *rt = test_shared;
+    pthread_mutex_lock(&test_pairs_mu);
+    for (size_t i = 0; i < sizeof test_pairs / sizeof *test_pairs; i++)
+        if (test_pairs[i].s == s)
+            rt = test_pairs[i].rt;
+    pthread_mutex_unlock(&test_pairs_mu);
+    return rt;
+}
+
 static inline void test_session_free(mcp_session *s)
 {
     if (!s)

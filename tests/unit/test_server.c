@@ -41,9 +41,12 @@ static void sleep_ms(long ms)
     }
 }
 
+static pthread_t invoked_on; /* the thread of the last invocation */
+
 static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     atomic_fetch_add(&invocations, 1);
+    invoked_on = pthread_self();
     const char *name = call->tool->name;
     if (strcmp(name, "oom") == 0)
         return false;
@@ -767,6 +770,31 @@ START_TEST(cancel_running)
     feed(s, CANCEL("job-1"));
     mcp_session_drain(s);
     ck_assert_uint_eq(cap_count(), 3);
+    test_session_free(s);
+}
+END_TEST
+
+/* A tool marked inline runs on the thread that read its call, answered
+ * before mcp_session_message returns; unmarked, on a worker. Only tools the
+ * server has, and that never run as tasks, can be marked. */
+START_TEST(inline_tool_runs_here)
+{
+    mcp_session *s = open_with(&SERVER, 2, 0, 0);
+    initialize(s, INIT_2025_11);
+    mcp_runtime *rt = test_runtime_of(s);
+    ck_assert(mcp_runtime_tool_inline(rt, "echo", true));
+    ck_assert(!mcp_runtime_tool_inline(rt, "nope", true));
+    cap_reset();
+    feed(s, REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
+    ck_assert_uint_eq(cap_count(), 1); /* answered already: it ran here */
+    ck_assert(pthread_equal(invoked_on, pthread_self()));
+    ck_assert_ptr_nonnull(strstr(cap_line(0), "echo args=0"));
+
+    ck_assert(mcp_runtime_tool_inline(rt, "echo", false));
+    feed(s, REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 2);
+    ck_assert(!pthread_equal(invoked_on, pthread_self()));
     test_session_free(s);
 }
 END_TEST
@@ -1627,6 +1655,11 @@ START_TEST(main_options)
     ck_assert_int_eq(run_main(&SERVER, positional, NULL, &out, &err), 2);
     free(out), free(err);
 
+    const char *bad_inline[] = {"--inline-tool", "nope", NULL};
+    ck_assert_int_eq(run_main(&SERVER, bad_inline, NULL, &out, &err), 2);
+    ck_assert_str_eq(err, "mcpidl: --inline-tool: 'nope': the server has no tool of that name\n");
+    free(out), free(err);
+
     const char *bad_level[] = {"--log-level=loud", NULL};
     ck_assert_int_eq(run_main(&SERVER, bad_level, NULL, &out, &err), 2);
     free(out), free(err);
@@ -1758,6 +1791,7 @@ static Suite *server_suite(void)
     tc = tcase_create("concurrency");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, cancel_running);
+    tcase_add_test(tc, inline_tool_runs_here);
     tcase_add_test(tc, cancel_queued);
     tcase_add_test(tc, window_at_the_limit);
     tcase_add_test(tc, cancel_race);

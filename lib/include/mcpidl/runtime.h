@@ -186,6 +186,20 @@ MCPIDL_API bool mcp_runtime_resource_enable(mcp_runtime *rt, const char *name, b
 /* The same for a prompt: prompts/list, prompts/get and the completion of its
  * arguments answer as for an unknown prompt; notifications/prompts/list_changed. */
 MCPIDL_API bool mcp_runtime_prompt_enable(mcp_runtime *rt, const char *name, bool enabled);
+/* Run the tool `name`'s handler on the thread that read its call instead
+ * of handing it to a worker: for a handler that returns in microseconds and
+ * never waits (no I/O, no lock held long, no request to the client). It
+ * saves the hand-off, two thread wake-ups per call; over HTTP the answer
+ * goes out without the connection being suspended and resumed. While it
+ * runs, the calls read after it wait, so a slow handler marked so stalls
+ * its session (stdio) or a share of the connections (HTTP): leave such
+ * handlers to the workers. A request to the client (sampling, elicitation,
+ * roots) from such a handler fails at once (it could never be answered:
+ * the answer would be read by the thread that waits for it). False when the
+ * server has no tool of that name, or the tool may run as a task (IDL
+ * `task:`), which always goes to the workers. With --workers 0 every
+ * handler runs so. Any thread, any time. */
+MCPIDL_API bool mcp_runtime_tool_inline(mcp_runtime *rt, const char *name, bool on);
 /* Whether the server has a tool (a resource or resource template; a
  * prompt) of that name that is enabled. */
 MCPIDL_API bool mcp_runtime_tool_enabled(const mcp_runtime *rt, const char *name);
