@@ -1,5 +1,7 @@
 /* options.c: mcp_options, their defaults, their ranges, and their names on
  * the command line (mcp_main and mcp_options_set share them). */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,9 +10,20 @@
 #include "internal/options.h"
 #include "internal/rpc.h"
 
+/* The CPUs this process may run on (taskset, a container's cpuset), not
+ * those the machine has: a worker per CPU the process cannot use only
+ * competes with the others for the ones it can. */
+static long cpus_available(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 void mcp_options_default(mcp_options *o)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = cpus_available();
     if (cpus < 1)
         cpus = 1;
     if (cpus > MCP_MAX_WORKERS)

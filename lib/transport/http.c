@@ -44,6 +44,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -2913,7 +2914,11 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     if (!h->tls)
         tls_opts[0].option = MHD_OPTION_END;
     unsigned limit = connection_limit();
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* One thread per CPU the process may run on (sched_getaffinity: taskset,
+     * a container's cpuset), not per CPU of the machine: two threads on one
+     * CPU only take turns, and the turns are the latency's tail. */
+    cpu_set_t cpuset;
+    long cpus = sched_getaffinity(0, sizeof cpuset, &cpuset) == 0 ? CPU_COUNT(&cpuset) : sysconf(_SC_NPROCESSORS_ONLN);
     unsigned pool = cpus > 1 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
