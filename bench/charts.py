@@ -31,6 +31,8 @@ HTTP_ROWS = [
     ("mcpidl", "json", "mcpidl, 2025 session, JSON", "#1f5fbf", 1),
     ("mcpidl", "sse", "mcpidl, 2025 session, SSE", "#1f5fbf", 2),
     ("mcpidl", "2026", "mcpidl, 2026-07-28", "#1f5fbf", 3),
+    ("mcpidl-inline", "json", "mcpidl --inline-tool, 2025 JSON", "#0b3a80", 1),
+    ("mcpidl-inline", "sse", "mcpidl --inline-tool, 2025 SSE", "#0b3a80", 2),
     ("mcpidl-w0", "json", "mcpidl --workers 0, 2025 JSON", "#5aa0e6", 1),
     ("mcpidl-w0", "2026", "mcpidl --workers 0, 2026-07-28", "#5aa0e6", 3),
     ("ts-stateful-json", "json", "TS v1 stateful, JSON", "#d9822b", 1),

@@ -208,6 +208,9 @@ HTTP_ROWS = [
     ("mcpidl", "json", "mcpidl, 2025 session, JSON answers", "json"),
     ("mcpidl", "sse", "mcpidl, 2025 session, SSE answers", "sse"),
     ("mcpidl", "2026", "mcpidl, 2026-07-28 stateless", "json"),
+    ("mcpidl-inline", "json", "mcpidl --inline-tool, 2025 session, JSON", "json"),
+    ("mcpidl-inline", "sse", "mcpidl --inline-tool, 2025 session, SSE", "sse"),
+    ("mcpidl-inline", "2026", "mcpidl --inline-tool, 2026-07-28", "json"),
     ("mcpidl-w0", "json", "mcpidl --workers 0, 2025 session, JSON", "json"),
     ("mcpidl-w0", "sse", "mcpidl --workers 0, 2025 session, SSE", "sse"),
     ("mcpidl-w0", "2026", "mcpidl --workers 0, 2026-07-28", "json"),
@@ -246,7 +249,9 @@ if http:
       "2026-07-28: POSTs without a session, the revision and client capabilities in `_meta`, the "
       "`Mcp-Method` and `Mcp-Name` headers. TS v2 is `createMcpHandler` (a fresh McpServer per request; "
       "2025 requests are served statelessly, with SSE answers). mcpidl is weather-server with its "
-      "default workers (one per CPU), and with `--workers 0`.")
+      "default workers (one per CPU it may run on: pinned to one here, one worker and one HTTP thread), "
+      "with `--inline-tool get_weather` (the handler runs on the HTTP thread, no hand-off), and with "
+      "`--workers 0`.")
     p("")
     p("Requests/s (failed answers in brackets when any):")
     p("")
@@ -293,9 +298,16 @@ if http:
     p("| answers | connections | mcpidl req/s | faster TS | its req/s | ÷ req/s | ÷ CPU per request | ÷ p99 |")
     p("|---|---:|---:|---|---:|---:|---:|---:|")
     http_targets = {}
+    inline_ratios = {}
     for answers, scen in (("json", "json"), ("sse", "sse")):
         for c in conns:
-            m = hpoint("mcpidl", scen, c)
+            m, mi = hpoint("mcpidl", scen, c), hpoint("mcpidl-inline", scen, c)
+            t, _ = best_ts(answers, c)
+            if mi and t:
+                inline_ratios[(answers, c)] = (mi["rps"] / t["rps"],
+                                               mi["cpu_us_per_req"] / t["cpu_us_per_req"]
+                                               if mi["cpu_us_per_req"] and t["cpu_us_per_req"] else None,
+                                               mi["p99_us"] / t["p99_us"] if t["p99_us"] else None)
             t, tlab = best_ts(answers, c)
             if not m or not t:
                 continue
@@ -316,6 +328,14 @@ if http:
         fig_rps = "; ".join(f"{a.upper()} {v[0]:.1f}x ({v[3]})" for a, v in got)
         fig_cpu = "; ".join(f"{a.upper()} {v[1]:.3f}" for a, v in got if v[1] is not None)
         fig_p99 = "; ".join(f"{a.upper()} {v[2]:.3f}" for a, v in got if v[2] is not None)
+
+        def with_inline(text, k, form):
+            more = [f"{a.upper()} {form(inline_ratios[(a, c)][k])}" for a, _v in got
+                    if (a, c) in inline_ratios and inline_ratios[(a, c)][k] is not None]
+            return text + (" (with --inline-tool: " + "; ".join(more) + ")" if more else "")
+        fig_rps = with_inline(fig_rps, 0, lambda r: f"{r:.1f}x")
+        fig_cpu = with_inline(fig_cpu, 1, lambda r: f"{r:.3f}")
+        fig_p99 = with_inline(fig_p99, 2, lambda r: f"{r:.3f}")
         targets.append((f"HTTP, {c} connections: requests/s >= 10x the faster TS SDK server", ok_rps, fig_rps))
         targets.append((f"HTTP, {c} connections: server CPU per request <= 1/10 of it", ok_cpu, fig_cpu))
         targets.append((f"HTTP, {c} connections: p99 <= 1/10 of its", ok_p99, fig_p99))
