@@ -177,6 +177,7 @@ struct mcp_stdio_conn {
     size_t start, end, scan; /* line start, data end, newline search from */
     bool skipping;           /* inside a line too large, dropping bytes */
     bool failed;             /* reading failed (not the end of input) */
+    bool would_block;        /* the last read found nothing (a non-blocking input) */
 };
 
 mcp_stdio_conn *mcp_runtime_stdio_open(mcp_runtime *rt, int in_fd, int out_fd)
@@ -266,8 +267,9 @@ static bool conn_read(mcp_stdio_conn *c, int fd)
     if (mcp_session_broken(c->s))
         return false;
     ssize_t r = read(fd, c->buf + c->end, c->cap - c->end);
+    c->would_block = r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
     if (r < 0) {
-        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+        if (errno == EINTR || c->would_block)
             return true;
         mcp_runtime_log(c->rt, MCP_LOG_ERROR, "cannot read the input: %s", strerror(errno));
         c->failed = true;
@@ -452,13 +454,30 @@ static void waker_stop(waker *w)
 
 /* ---------------------------------------------------------------- serving */
 
+/* Wait until fd is readable or the runtime stops; false when poll fails. */
+static bool wait_input(mcp_stdio_conn *c, int fd)
+{
+    struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = mcp_runtime_stop_fd(c->rt), .events = POLLIN}};
+    while (poll(p, 2, -1) < 0) {
+        if (errno != EINTR) {
+            mcp_runtime_log(c->rt, MCP_LOG_ERROR, "poll: %s", strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Read and serve until the input ends or a stop: blocking reads, the waker
- * ends the last one. The exit status. */
+ * ends the last one. An input the parent made non-blocking is waited for
+ * with poll when a read finds nothing. The exit status. */
 static int serve_reading(mcp_stdio_conn *c, int read_fd)
 {
-    while (!mcp_runtime_stopping(c->rt))
+    while (!mcp_runtime_stopping(c->rt)) {
         if (!conn_read(c, read_fd))
             return c->failed ? 1 : 0;
+        if (c->would_block && !wait_input(c, read_fd))
+            return 1;
+    }
     return 0;
 }
 
@@ -466,19 +485,10 @@ static int serve_reading(mcp_stdio_conn *c, int read_fd)
  * before each read. */
 static int serve_polling(mcp_stdio_conn *c)
 {
-    int stop_fd = mcp_runtime_stop_fd(c->rt);
     while (!mcp_runtime_stopping(c->rt)) {
-        struct pollfd p[2] = {{.fd = c->in_fd, .events = POLLIN}, {.fd = stop_fd, .events = POLLIN}};
-        int r = poll(p, 2, -1);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            mcp_runtime_log(c->rt, MCP_LOG_ERROR, "poll: %s", strerror(errno));
+        if (!wait_input(c, c->in_fd))
             return 1;
-        }
-        if (p[1].revents)
-            break;
-        if (!conn_read(c, c->in_fd))
+        if (!mcp_runtime_stopping(c->rt) && !conn_read(c, c->in_fd))
             return c->failed ? 1 : 0;
     }
     return 0;

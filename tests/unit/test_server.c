@@ -1473,16 +1473,17 @@ static void *serve_thread(void *arg)
     return NULL;
 }
 
-/* Whether a thread of this process is blocked in the system call `nr` (the
- * kernel says so in /proc/self/task/TID/syscall); -1 when it cannot tell. */
-static int a_thread_in(long nr)
+/* How many threads of this process are blocked in the system call `nr`
+ * (the kernel says so in /proc/self/task/TID/syscall); -1 when it cannot
+ * tell. */
+static int threads_in(long nr)
 {
     DIR *d = opendir("/proc/self/task");
     if (!d)
         return -1;
     int found = -1;
     struct dirent *e;
-    while (found != 1 && (e = readdir(d)) != NULL) {
+    while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
         char path[300], line[128];
@@ -1491,11 +1492,9 @@ static int a_thread_in(long nr)
         if (!f)
             continue;
         if (fgets(line, sizeof line, f)) {
-            found = 0;
             char *end;
-            strtol(line, &end, 10);
-            if (end != line && strtol(line, NULL, 10) == nr)
-                found = 1;
+            long at = strtol(line, &end, 10);
+            found = (found < 0 ? 0 : found) + (end != line && at == nr);
         }
         fclose(f);
     }
@@ -1510,14 +1509,17 @@ static int a_thread_in(long nr)
 #define POLL_CALL SYS_ppoll
 #endif
 
-/* Serve on a thread, one ping answered, stop once a thread is blocked in the
- * system call `wait_in` (when the kernel can tell; -1: at once), and return
- * what serving returned. */
-static int stop_while_waiting(long wait_in)
+/* Serve on a thread, one ping answered, stop once `count` threads are
+ * blocked in the system call `wait_in` (when the kernel can tell; count 0:
+ * at once), and return what serving returned. The input is non-blocking
+ * when `nonblocking`. */
+static int stop_while_waiting(long wait_in, int count, bool nonblocking)
 {
     int inp[2], outp[2];
     ck_assert_int_eq(pipe(inp), 0);
     ck_assert_int_eq(pipe(outp), 0);
+    if (nonblocking)
+        ck_assert_int_eq(fcntl(inp[0], F_SETFL, fcntl(inp[0], F_GETFL) | O_NONBLOCK), 0);
     mcp_options set;
     mcp_options_default(&set);
     set.workers = 0;
@@ -1536,7 +1538,8 @@ static int stop_while_waiting(long wait_in)
     }
     ck_assert_ptr_nonnull(strstr(got, OK(1, "{}")));
     /* The answer is written before the next read (or poll): wait for it. */
-    while (wait_in >= 0 && a_thread_in(wait_in) == 0)
+    int in;
+    while ((in = threads_in(wait_in)) >= 0 && in < count)
         sched_yield();
     mcp_runtime_stop(sv.rt);
     ck_assert_int_eq(pthread_join(t, NULL), 0); /* hangs (the test times out) without the wake-up */
@@ -1548,7 +1551,7 @@ static int stop_while_waiting(long wait_in)
 
 START_TEST(stdio_stop_wakes_read)
 {
-    ck_assert_int_eq(stop_while_waiting(SYS_read), 0);
+    ck_assert_int_eq(stop_while_waiting(SYS_read, 1, false), 0);
     /* Serving took SIGURG for its wake-up: an empty handler, without
      * SA_RESTART so that it ends a blocked read. */
     struct sigaction sa;
@@ -1564,8 +1567,15 @@ END_TEST
 START_TEST(stdio_stop_any_moment)
 {
     for (int i = 0; i < 200; i++)
-        ck_assert_int_eq(stop_while_waiting(-1), 0);
+        ck_assert_int_eq(stop_while_waiting(SYS_read, 0, false), 0);
 }
+END_TEST
+
+/* An input its parent made non-blocking (the flag belongs to the open file,
+ * which the parent shares) is waited for in poll(2) when a read finds
+ * nothing, not read again and again: the serving thread blocks in poll, as
+ * the waker does. */
+START_TEST(stdio_nonblocking_input_waits) { ck_assert_int_eq(stop_while_waiting(POLL_CALL, 2, true), 0); }
 END_TEST
 
 /* A program that handles SIGURG itself keeps its handler, and serving
@@ -1585,7 +1595,7 @@ START_TEST(stdio_stop_program_owns_sigurg)
     mine.sa_flags = SA_RESTART; /* would make a blocked read go on after the signal */
     sigemptyset(&mine.sa_mask);
     ck_assert_int_eq(sigaction(SIGURG, &mine, &before), 0);
-    ck_assert_int_eq(stop_while_waiting(POLL_CALL), 0);
+    ck_assert_int_eq(stop_while_waiting(POLL_CALL, 1, false), 0);
     ck_assert_int_eq(sigaction(SIGURG, &before, &after), 0);
     ck_assert(after.sa_handler == program_on_urg);
     ck_assert_int_eq(atomic_load(&program_urgs), 0);
@@ -1917,6 +1927,7 @@ static Suite *server_suite(void)
     tcase_add_test(tc, stdio_output_closed);
     tcase_add_test(tc, stdio_stop_wakes_read);
     tcase_add_test(tc, stdio_stop_any_moment);
+    tcase_add_test(tc, stdio_nonblocking_input_waits);
     tcase_add_test(tc, stdio_stop_program_owns_sigurg);
     tcase_add_test(tc, garbage_stream);
     suite_add_tcase(s, tc);
