@@ -1541,15 +1541,6 @@ static bool dispatch_modern(mcp_session *s, mcp_req *r, const mcp_json *method, 
     return r->taken;
 }
 
-/* Whether dispatch() answers m: all but notifications and client responses
- * (dispatch's own order of checks). */
-static bool gets_answer(const mcp_json *m)
-{
-    bool initialize;
-    mcp_msg_kind k = mcp_message_kind(m, &initialize);
-    return k != MCP_MSG_NOTIFICATION && k != MCP_MSG_RESPONSE;
-}
-
 
 /* A message object's JSON-RPC envelope, as dispatch() reads it: a response
  * from the client; or its id, method and params, or why it is not a request
@@ -1600,6 +1591,20 @@ static void read_envelope(const mcp_json *m, envelope *e)
         e->error = "Invalid Request: missing method";
     else if (e->method->kind != MCP_JSTRING)
         e->error = "Invalid Request: method must be a string";
+}
+
+/* Whether dispatch() answers a message object of envelope e: all but
+ * notifications and client responses (mcp_message_kind's rules). */
+static bool envelope_answered(const envelope *e) { return !e->response && (e->error || e->id.kind != ID_NONE); }
+
+/* Whether dispatch() answers m: all but notifications and client responses. */
+static bool gets_answer(const mcp_json *m)
+{
+    if (m->kind != MCP_JOBJECT)
+        return true; /* an Invalid Request */
+    envelope e;
+    read_envelope(m, &e);
+    return envelope_answered(&e);
 }
 
 mcp_msg_kind mcp_message_kind(const mcp_json *m, bool *initialize)
@@ -1656,38 +1661,33 @@ static const char *scope_missing(const mcp_session *s, const mcp_json *m)
     return missing;
 }
 
-/* One message (a lone one, or an element of a batch). Returns true when a job
- * took over `sl` (lone messages only). */
-static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
+
+/* One message object of envelope e (a lone one, or an element of a batch).
+ * Returns true when a job took over `sl` (lone messages only). */
+static bool dispatch_object(mcp_session *s, slot *sl, batch *b, const mcp_json *m, const envelope *e)
 {
-    if (m->kind != MCP_JOBJECT) {
-        reply_error(s, b, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
-        return false;
-    }
-    envelope e;
-    read_envelope(m, &e);
-    if (e.response) {
+    if (e->response) {
         /* A response from the client: to the handler waiting for it. */
         client_response(s, m);
         return false;
     }
-    if (e.error) {
-        reply_error(s, b, e.error_with_id ? &e.id : NULL, MCP_RPC_INVALID_REQUEST, "%s", e.error);
+    if (e->error) {
+        reply_error(s, b, e->error_with_id ? &e->id : NULL, MCP_RPC_INVALID_REQUEST, "%s", e->error);
         return false;
     }
-    if (e.id.kind == ID_NONE) {
-        notification(s, e.method, e.params);
+    if (e->id.kind == ID_NONE) {
+        notification(s, e->method, e->params);
         return false;
     }
     const char *missing = s->caller ? scope_missing(s, m) : NULL;
     if (missing) {
-        reply_error(s, b, &e.id, MCP_RPC_FORBIDDEN, "Forbidden: the caller's token lacks the scope %s", missing);
+        reply_error(s, b, &e->id, MCP_RPC_FORBIDDEN, "Forbidden: the caller's token lacks the scope %s", missing);
         return false;
     }
 
-    mcp_req r = {.s = s, .sl = sl, .b = b, .id = e.id, .params = e.params};
-    if (e.params && e.params->kind == MCP_JOBJECT) {
-        r.meta = mcp_json_get(e.params, "_meta");
+    mcp_req r = {.s = s, .sl = sl, .b = b, .id = e->id, .params = e->params};
+    if (e->params && e->params->kind == MCP_JOBJECT) {
+        r.meta = mcp_json_get(e->params, "_meta");
         if (r.meta && r.meta->kind != MCP_JOBJECT)
             r.meta = NULL;
     }
@@ -1696,10 +1696,10 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
      * stateless session, and every request for a method only the modern
      * revisions have (server/discover): without _meta, those are malformed. */
     const mcp_json *pv = mcp_json_get(r.meta, MCP_META_PROTOCOL_VERSION);
-    if (pv || s->stateless || modern_only(s, e.method))
-        return dispatch_modern(s, &r, e.method, pv);
+    if (pv || s->stateless || modern_only(s, e->method))
+        return dispatch_modern(s, &r, e->method, pv);
 
-    r.m = find_method(s, e.method, false);
+    r.m = find_method(s, e->method, false);
     r.ctx = s->ctx;
     r.ctx.log_min = atomic_load(&s->log_min);
     r.ctx.caller = s->caller;
@@ -1714,7 +1714,7 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
         return false;
     }
     if (!r.m) {
-        reply_error_named(s, b, &r.id, MCP_RPC_METHOD_NOT_FOUND, e.method->s, e.method->len, "Method not found: ");
+        reply_error_named(s, b, &r.id, MCP_RPC_METHOD_NOT_FOUND, e->method->s, e->method->len, "Method not found: ");
         return false;
     }
     if (r.params && r.params->kind != MCP_JOBJECT) {
@@ -1724,6 +1724,18 @@ static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
     assert(r.m->start);
     r.m->start(&r);
     return r.taken;
+}
+
+/* One message, of any JSON kind: dispatch_object for an object. */
+static bool dispatch(mcp_session *s, slot *sl, batch *b, const mcp_json *m)
+{
+    if (m->kind != MCP_JOBJECT) {
+        reply_error(s, b, NULL, MCP_RPC_INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
+        return false;
+    }
+    envelope e;
+    read_envelope(m, &e);
+    return dispatch_object(s, sl, b, m, &e);
 }
 
 /* A batch (2025-03-26): each element handled as a message, the answers sent
@@ -1837,8 +1849,12 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
             answered = run_batch(s, sl, m);
             taken = true;
         }
+    } else if (m->kind == MCP_JOBJECT) {
+        envelope e; /* read once: for the answer's count and for dispatch */
+        read_envelope(m, &e);
+        answered = envelope_answered(&e);
+        taken = dispatch_object(s, sl, NULL, m, &e);
     } else {
-        answered = gets_answer(m);
         taken = dispatch(s, sl, NULL, m);
     }
     if (!taken) {

@@ -14,14 +14,19 @@
  * at once, after whatever the reading thread gathered (under the same mutex),
  * so answers never overtake what was written before them.
  *
- * One connection (mcp_stdio_conn) is the session and its input state; the
- * serving loop waits on the input and the runtime's stop descriptor and
- * feeds the connection, as a program's own event loop may
- * (mcp_runtime_stdio_open).
+ * One connection (mcp_stdio_conn) is the session and its input state; a
+ * program's own event loop may feed it (mcp_runtime_stdio_open). The serving
+ * loop of mcp_runtime_serve_stdio reads with a plain blocking read(2), one
+ * system call per read and none to wait: a small thread (the waker) waits on
+ * the runtime's stop descriptor instead, and on a stop makes that read return
+ * (see "waking the reader"). Where it cannot, the loop polls the input and
+ * the stop descriptor before each read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +177,7 @@ struct mcp_stdio_conn {
     size_t start, end, scan; /* line start, data end, newline search from */
     bool skipping;           /* inside a line too large, dropping bytes */
     bool failed;             /* reading failed (not the end of input) */
+    bool would_block;        /* the last read found nothing (a non-blocking input) */
 };
 
 mcp_stdio_conn *mcp_runtime_stdio_open(mcp_runtime *rt, int in_fd, int out_fd)
@@ -254,21 +260,25 @@ static bool serve_lines(mcp_stdio_conn *c)
     return true;
 }
 
-bool mcp_stdio_conn_ready(mcp_stdio_conn *c)
+/* One read from fd (the input, or the serving loop's copy of it) and its
+ * lines served. False when serving is over. */
+static bool conn_read(mcp_stdio_conn *c, int fd)
 {
     if (mcp_session_broken(c->s))
         return false;
-    ssize_t r = read(c->in_fd, c->buf + c->end, c->cap - c->end);
+    ssize_t r = read(fd, c->buf + c->end, c->cap - c->end);
+    c->would_block = r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
     if (r < 0) {
-        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+        if (errno == EINTR || c->would_block)
             return true;
         mcp_runtime_log(c->rt, MCP_LOG_ERROR, "cannot read the input: %s", strerror(errno));
         c->failed = true;
         return false;
     }
     if (r == 0) {
-        /* End of input: a last line without its newline is a message too. */
-        if (!c->skipping && c->end > c->start)
+        /* End of input: a last line without its newline is a message too.
+         * Not after a stop: the waker ends the serving loop's reads so. */
+        if (!c->skipping && c->end > c->start && !mcp_runtime_stopping(c->rt))
             mcp_session_message(c->s, c->buf + c->start, c->end - c->start, NULL);
         return false;
     }
@@ -281,6 +291,8 @@ bool mcp_stdio_conn_ready(mcp_stdio_conn *c)
     return more && !mcp_session_broken(c->s);
 }
 
+bool mcp_stdio_conn_ready(mcp_stdio_conn *c) { return conn_read(c, c->in_fd); }
+
 void mcp_stdio_conn_close(mcp_stdio_conn *c)
 {
     if (!c)
@@ -292,31 +304,208 @@ void mcp_stdio_conn_close(mcp_stdio_conn *c)
     free(c);
 }
 
+/* ---------------------------------------------------------------- waking the reader
+ *
+ * The serving loop blocks in read(2) on its own copy of the input (a dup:
+ * the same open file, so no flag of a descriptor shared with the parent, a
+ * terminal say, changes). A stop must end that read, whenever it comes:
+ *
+ *   - the waker thread sleeps in poll(2) on the stop descriptor (and on a
+ *     pipe that says the loop is done); on a stop it first puts, with
+ *     dup2(2), an input that is at its end (a pipe without a writer) in
+ *     place of the loop's copy, then sends WAKE_SIGNAL to the reading thread;
+ *   - a read not yet begun reads that end at once (returns 0);
+ *   - a read already blocked keeps the old input, and the signal, whose
+ *     handler is installed without SA_RESTART, ends it with EINTR.
+ *
+ * Either way the loop sees mcp_runtime_stopping() and leaves: no stop is lost
+ * between the loop's test and its read. The signal is SIGURG, ignored by
+ * default and unused by programs that do not ask for out-of-band socket
+ * data; the empty handler is installed once, and only when the process had
+ * none: when the program handles SIGURG itself, the loop polls instead. */
+
+#define WAKE_SIGNAL SIGURG
+
+static void on_wake(int sig) { (void)sig; } /* there only to interrupt read(2) */
+
+/* True when WAKE_SIGNAL ends our blocked reads: its handler is ours,
+ * installed now if the process had none. */
+static bool wake_signal_ours(void)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&mu);
+    struct sigaction cur;
+    bool ours = false;
+    if (sigaction(WAKE_SIGNAL, NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO)) {
+        if (cur.sa_handler == on_wake) {
+            ours = true;
+        } else if (cur.sa_handler == SIG_DFL) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_wake; /* no SA_RESTART: a blocked read returns EINTR */
+            sigemptyset(&sa.sa_mask);
+            ours = sigaction(WAKE_SIGNAL, &sa, NULL) == 0;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    return ours;
+}
+
+typedef struct waker {
+    const mcp_runtime *rt;
+    pthread_t reader, thread;
+    int read_fd;      /* the serving loop's copy of the input */
+    int ended_fd;     /* a pipe's read end without a writer: always at its end */
+    int done[2];      /* written when the loop is done: the waker's own end */
+    sigset_t signals; /* the reading thread's signal mask before serving */
+} waker;
+
+static void *waker_main(void *arg)
+{
+    waker *w = arg;
+    struct pollfd p[2] = {{.fd = mcp_runtime_stop_fd(w->rt), .events = POLLIN}, {.fd = w->done[0], .events = POLLIN}};
+    while (poll(p, 2, -1) < 0 && errno == EINTR) {
+    }
+    if (p[0].revents && !p[1].revents) {
+        /* The reading thread is still in the loop (it writes done before it
+         * leaves, and joins this thread before closing read_fd). */
+        dup2(w->ended_fd, w->read_fd);
+        pthread_kill(w->reader, WAKE_SIGNAL);
+    }
+    return NULL;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+static void waker_close(waker *w)
+{
+    close_fd(&w->read_fd);
+    close_fd(&w->ended_fd);
+    close_fd(&w->done[0]);
+    close_fd(&w->done[1]);
+}
+
+static bool cloexec_pipe(int p[2])
+{
+    if (pipe(p) != 0)
+        return false;
+    if (fcntl(p[0], F_SETFD, FD_CLOEXEC) == 0 && fcntl(p[1], F_SETFD, FD_CLOEXEC) == 0)
+        return true;
+    close(p[0]);
+    close(p[1]);
+    p[0] = p[1] = -1;
+    return false;
+}
+
+/* Start the waker for the calling thread's reads of in_fd; false (nothing
+ * started) when the loop must poll instead. */
+static bool waker_start(waker *w, const mcp_runtime *rt, int in_fd)
+{
+    *w = (waker){.rt = rt, .reader = pthread_self(), .read_fd = -1, .ended_fd = -1, .done = {-1, -1}};
+    if (!wake_signal_ours())
+        return false;
+    int ended[2];
+    if (!cloexec_pipe(ended))
+        return false;
+    close(ended[1]);
+    w->ended_fd = ended[0];
+    w->read_fd = fcntl(in_fd, F_DUPFD_CLOEXEC, 0);
+    if (w->read_fd < 0 || !cloexec_pipe(w->done)) {
+        waker_close(w);
+        return false;
+    }
+    /* The waker takes no signal of the program's; the reader takes ours
+     * (the program may have blocked it in the thread that serves). */
+    sigset_t all, wake;
+    sigfillset(&all);
+    sigemptyset(&wake);
+    sigaddset(&wake, WAKE_SIGNAL);
+    pthread_attr_t attr;
+    bool started = false;
+    if (pthread_attr_init(&attr) == 0) {
+        pthread_attr_setstacksize(&attr, (size_t)64 << 10);
+        pthread_sigmask(SIG_BLOCK, &all, &w->signals);
+        started = pthread_create(&w->thread, &attr, waker_main, w) == 0;
+        pthread_sigmask(SIG_SETMASK, &w->signals, NULL);
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) {
+        waker_close(w);
+        return false;
+    }
+    pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+    return true;
+}
+
+static void waker_stop(waker *w)
+{
+    if (write(w->done[1], "", 1) < 0) {
+        /* cannot fail: an empty pipe of our own */
+    }
+    pthread_join(w->thread, NULL);
+    pthread_sigmask(SIG_SETMASK, &w->signals, NULL);
+    waker_close(w);
+}
+
 /* ---------------------------------------------------------------- serving */
+
+/* Wait until fd is readable or the runtime stops; false when poll fails. */
+static bool wait_input(mcp_stdio_conn *c, int fd)
+{
+    struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = mcp_runtime_stop_fd(c->rt), .events = POLLIN}};
+    while (poll(p, 2, -1) < 0) {
+        if (errno != EINTR) {
+            mcp_runtime_log(c->rt, MCP_LOG_ERROR, "poll: %s", strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Read and serve until the input ends or a stop: blocking reads, the waker
+ * ends the last one. An input the parent made non-blocking is waited for
+ * with poll when a read finds nothing. The exit status. */
+static int serve_reading(mcp_stdio_conn *c, int read_fd)
+{
+    while (!mcp_runtime_stopping(c->rt)) {
+        if (!conn_read(c, read_fd))
+            return c->failed ? 1 : 0;
+        if (c->would_block && !wait_input(c, read_fd))
+            return 1;
+    }
+    return 0;
+}
+
+/* The same, without the waker: poll the input and the stop descriptor
+ * before each read. */
+static int serve_polling(mcp_stdio_conn *c)
+{
+    while (!mcp_runtime_stopping(c->rt)) {
+        if (!wait_input(c, c->in_fd))
+            return 1;
+        if (!mcp_runtime_stopping(c->rt) && !conn_read(c, c->in_fd))
+            return c->failed ? 1 : 0;
+    }
+    return 0;
+}
 
 int mcp_runtime_serve_stdio(mcp_runtime *rt, int in_fd, int out_fd)
 {
     mcp_stdio_conn *c = mcp_runtime_stdio_open(rt, in_fd, out_fd);
     if (!c)
         return 1;
-    int stop_fd = mcp_runtime_stop_fd(rt);
-    int rc = 0;
-    while (!mcp_runtime_stopping(rt)) {
-        struct pollfd p[2] = {{.fd = in_fd, .events = POLLIN}, {.fd = stop_fd, .events = POLLIN}};
-        int r = poll(p, 2, -1);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            mcp_runtime_log(rt, MCP_LOG_ERROR, "poll: %s", strerror(errno));
-            rc = 1;
-            break;
-        }
-        if (p[1].revents)
-            break;
-        if (!mcp_stdio_conn_ready(c)) {
-            rc = c->failed ? 1 : 0;
-            break;
-        }
+    waker w;
+    int rc;
+    if (waker_start(&w, rt, in_fd)) {
+        rc = serve_reading(c, w.read_fd);
+        waker_stop(&w);
+    } else {
+        rc = serve_polling(c);
     }
     if (mcp_runtime_stopping(rt))
         mcp_runtime_log(rt, MCP_LOG_INFO, "stopping: answering the requests in flight");

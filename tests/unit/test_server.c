@@ -8,6 +8,7 @@
  * through the codec: their arguments are `any`, and they answer as the stub
  * does. */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1484,6 +1486,150 @@ START_TEST(stdio_output_closed)
 }
 END_TEST
 
+/* mcp_runtime_stop from another thread ends mcp_runtime_serve_stdio, whose
+ * input stays open and silent: the serving thread is blocked in read(2), with
+ * no poll to see the stop, and the runtime must wake it. */
+typedef struct served {
+    mcp_runtime *rt;
+    int in, out, rc;
+} served;
+
+static void *serve_thread(void *arg)
+{
+    served *sv = arg;
+    sv->rc = mcp_runtime_serve_stdio(sv->rt, sv->in, sv->out);
+    return NULL;
+}
+
+/* How many threads of this process are blocked in the system call `nr`
+ * (the kernel says so in /proc/self/task/TID/syscall); -1 when it cannot
+ * tell. */
+static int threads_in(long nr)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int found = -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[300], line[128];
+        snprintf(path, sizeof path, "/proc/self/task/%s/syscall", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(line, sizeof line, f)) {
+            char *end;
+            long at = strtol(line, &end, 10);
+            found = (found < 0 ? 0 : found) + (end != line && at == nr);
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return found;
+}
+
+/* The system call poll(2) makes (glibc makes ppoll where there is no poll). */
+#ifdef SYS_poll
+#define POLL_CALL SYS_poll
+#else
+#define POLL_CALL SYS_ppoll
+#endif
+
+/* Serve on a thread, one ping answered, stop once `count` threads are
+ * blocked in the system call `wait_in` (when the kernel can tell; count 0:
+ * at once), and return what serving returned. The input is non-blocking
+ * when `nonblocking`. */
+static int stop_while_waiting(long wait_in, int count, bool nonblocking)
+{
+    int inp[2], outp[2];
+    ck_assert_int_eq(pipe(inp), 0);
+    ck_assert_int_eq(pipe(outp), 0);
+    if (nonblocking)
+        ck_assert_int_eq(fcntl(inp[0], F_SETFL, fcntl(inp[0], F_GETFL) | O_NONBLOCK), 0);
+    mcp_options set;
+    mcp_options_default(&set);
+    set.workers = 0;
+    served sv = {test_runtime_new(&SERVER, &set), inp[0], outp[1], -1};
+    ck_assert_ptr_nonnull(sv.rt);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, serve_thread, &sv), 0);
+    const char *text = INIT_2025_11 NL REQ("\"id\":1,\"method\":\"ping\"") NL;
+    ck_assert_int_eq(write(inp[1], text, strlen(text)), (ssize_t)strlen(text));
+    char got[4096] = "";
+    size_t n = 0;
+    ssize_t r;
+    while (!strstr(got, OK(1, "{}")) && (r = read(outp[0], got + n, sizeof got - 1 - n)) > 0) {
+        n += (size_t)r;
+        got[n] = 0;
+    }
+    ck_assert_ptr_nonnull(strstr(got, OK(1, "{}")));
+    /* The answer is written before the next read (or poll): wait for it. */
+    int in;
+    while ((in = threads_in(wait_in)) >= 0 && in < count)
+        sched_yield();
+    mcp_runtime_stop(sv.rt);
+    ck_assert_int_eq(pthread_join(t, NULL), 0); /* hangs (the test times out) without the wake-up */
+    mcp_runtime_free(sv.rt);
+    for (int i = 0; i < 2; i++)
+        close(inp[i]), close(outp[i]);
+    return sv.rc;
+}
+
+START_TEST(stdio_stop_wakes_read)
+{
+    ck_assert_int_eq(stop_while_waiting(SYS_read, 1, false), 0);
+    /* Serving took SIGURG for its wake-up: an empty handler, without
+     * SA_RESTART so that it ends a blocked read. */
+    struct sigaction sa;
+    ck_assert_int_eq(sigaction(SIGURG, NULL, &sa), 0);
+    ck_assert(sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
+    ck_assert(!(sa.sa_flags & SA_RESTART));
+}
+END_TEST
+
+/* A stop at any moment of the serving loop is seen, also one that comes
+ * between the loop's test and its read: many rounds, stopping as soon as
+ * the answer is in. */
+START_TEST(stdio_stop_any_moment)
+{
+    for (int i = 0; i < 200; i++)
+        ck_assert_int_eq(stop_while_waiting(SYS_read, 0, false), 0);
+}
+END_TEST
+
+/* An input its parent made non-blocking (the flag belongs to the open file,
+ * which the parent shares) is waited for in poll(2) when a read finds
+ * nothing, not read again and again: the serving thread blocks in poll, as
+ * the waker does. */
+START_TEST(stdio_nonblocking_input_waits) { ck_assert_int_eq(stop_while_waiting(POLL_CALL, 2, true), 0); }
+END_TEST
+
+/* A program that handles SIGURG itself keeps its handler, and serving
+ * waits with poll(2) instead: the stop still ends it. */
+static atomic_int program_urgs;
+static void program_on_urg(int sig)
+{
+    (void)sig;
+    atomic_fetch_add(&program_urgs, 1);
+}
+
+START_TEST(stdio_stop_program_owns_sigurg)
+{
+    struct sigaction mine, before, after;
+    memset(&mine, 0, sizeof mine);
+    mine.sa_handler = program_on_urg;
+    mine.sa_flags = SA_RESTART; /* would make a blocked read go on after the signal */
+    sigemptyset(&mine.sa_mask);
+    ck_assert_int_eq(sigaction(SIGURG, &mine, &before), 0);
+    ck_assert_int_eq(stop_while_waiting(POLL_CALL, 1, false), 0);
+    ck_assert_int_eq(sigaction(SIGURG, &before, &after), 0);
+    ck_assert(after.sa_handler == program_on_urg);
+    ck_assert_int_eq(atomic_load(&program_urgs), 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- garbage */
 
 static uint64_t rng_state;
@@ -1813,6 +1959,10 @@ static Suite *server_suite(void)
     tcase_add_test(tc, stdio_pipe_partial_lines);
     tcase_add_test(tc, stdio_one_write_per_read);
     tcase_add_test(tc, stdio_output_closed);
+    tcase_add_test(tc, stdio_stop_wakes_read);
+    tcase_add_test(tc, stdio_stop_any_moment);
+    tcase_add_test(tc, stdio_nonblocking_input_waits);
+    tcase_add_test(tc, stdio_stop_program_owns_sigurg);
     tcase_add_test(tc, garbage_stream);
     suite_add_tcase(s, tc);
 

@@ -137,7 +137,9 @@ MCPIDL_API const mcp_server *mcp_runtime_server(const mcp_runtime *rt);
 /* Serve one session over newline-delimited JSON on in_fd and out_fd until
  * the input ends, the peer closes out_fd, or mcp_runtime_stop(). Requests in
  * flight are answered first. 0, or 1 when the session cannot start or the
- * input fails. */
+ * input fails. It waits in read(2) on a dup of in_fd, and a stop ends that
+ * read with SIGURG: an empty handler is installed for it unless the process
+ * has one (then it polls before each read instead); docs/c-api.md. */
 MCPIDL_API int mcp_runtime_serve_stdio(mcp_runtime *rt, int in_fd, int out_fd);
 /* Make the serve functions return (after answering what is in flight).
  * Async-signal-safe: a signal handler may call it. */
