@@ -58,6 +58,10 @@ static const char *library_file(void)
     return f && *f ? f : MCPIDL_LIBCURL_SONAME;
 }
 
+/* dlsym() answers a data pointer, copied into a function pointer: POSIX
+ * makes them the same size, and so does every ABI this builds on. */
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function pointers are not the size of void *");
+
 /* curl's `symbol` of the library h into *fn (a function pointer of size
  * n): false, with load_error filled, when the library lacks it. */
 static bool lookup(void *h, const char *file, const char *symbol, void *fn, size_t n)
