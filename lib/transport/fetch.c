@@ -3,7 +3,7 @@
  *
  * The program is compiled against curl's headers, for the types and the
  * constants, but not linked with libcurl: the functions it calls are looked
- * up with dlsym() in a table (curl_fns) filled once, under pthread_once, by
+ * up with dlsym() into a table (curl_fns) filled once, under pthread_once, by
  * the first caller of fetch_load(). libcurl stays loaded and initialised for
  * the rest of the process: curl_global_cleanup() and dlclose() would race
  * with a fetch on another thread, and the memory they would give back is
@@ -15,6 +15,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,28 +26,42 @@
 #error "MCPIDL_LIBCURL_SONAME (the file name of libcurl to load) comes from the build"
 #endif
 
-/* Every libcurl function used: the table's field, the symbol. The fields
- * have names of their own because curl.h defines some of the symbols as
- * function-like macros too (its type checks). */
-#define CURL_FUNCTIONS(X) \
-    X(global_init, curl_global_init) \
-    X(easy_init, curl_easy_init) \
-    X(easy_setopt, curl_easy_setopt) \
-    X(easy_perform, curl_easy_perform) \
-    X(easy_getinfo, curl_easy_getinfo) \
-    X(easy_cleanup, curl_easy_cleanup) \
-    X(easy_strerror, curl_easy_strerror) \
-    X(easy_escape, curl_easy_escape) \
-    X(free, curl_free) \
-    X(slist_append, curl_slist_append) \
-    X(slist_free_all, curl_slist_free_all)
+/* Every libcurl function used. The fields have names of their own because
+ * curl.h defines some of the symbols as function-like macros too (its type
+ * checks); __typeof__ keeps their types those of curl.h's declarations. */
+typedef struct curl_fns {
+    __typeof__(curl_global_init) *global_init;
+    __typeof__(curl_easy_init) *easy_init;
+    __typeof__(curl_easy_setopt) *easy_setopt;
+    __typeof__(curl_easy_perform) *easy_perform;
+    __typeof__(curl_easy_getinfo) *easy_getinfo;
+    __typeof__(curl_easy_cleanup) *easy_cleanup;
+    __typeof__(curl_easy_strerror) *easy_strerror;
+    __typeof__(curl_easy_escape) *easy_escape;
+    __typeof__(curl_free) *free;
+    __typeof__(curl_slist_append) *slist_append;
+    __typeof__(curl_slist_free_all) *slist_free_all;
+} curl_fns;
 
-static struct {
-#define CURL_FIELD(field, symbol) __typeof__(symbol) *field;
-    CURL_FUNCTIONS(CURL_FIELD)
-#undef CURL_FIELD
-} curl;
+/* Where load() puts each symbol dlsym() finds. */
+static const struct {
+    const char *symbol;
+    size_t offset;
+} CURL_SYMBOLS[] = {
+    {"curl_global_init", offsetof(curl_fns, global_init)},
+    {"curl_easy_init", offsetof(curl_fns, easy_init)},
+    {"curl_easy_setopt", offsetof(curl_fns, easy_setopt)},
+    {"curl_easy_perform", offsetof(curl_fns, easy_perform)},
+    {"curl_easy_getinfo", offsetof(curl_fns, easy_getinfo)},
+    {"curl_easy_cleanup", offsetof(curl_fns, easy_cleanup)},
+    {"curl_easy_strerror", offsetof(curl_fns, easy_strerror)},
+    {"curl_easy_escape", offsetof(curl_fns, easy_escape)},
+    {"curl_free", offsetof(curl_fns, free)},
+    {"curl_slist_append", offsetof(curl_fns, slist_append)},
+    {"curl_slist_free_all", offsetof(curl_fns, slist_free_all)},
+};
 
+static curl_fns curl;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static bool loaded;
 static char load_error[512];
@@ -62,16 +77,18 @@ static const char *library_file(void)
  * makes them the same size, and so does every ABI this builds on. */
 _Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function pointers are not the size of void *");
 
-/* curl's `symbol` of the library h into *fn (a function pointer of size
- * n): false, with load_error filled, when the library lacks it. */
-static bool lookup(void *h, const char *file, const char *symbol, void *fn, size_t n)
+/* Every function of CURL_SYMBOLS from the library h into curl: false, with
+ * load_error filled, when the library lacks one. */
+static bool look_up_all(void *h, const char *file)
 {
-    void *p = dlsym(h, symbol);
-    if (!p) {
-        snprintf(load_error, sizeof load_error, "%s is not a usable libcurl: %s", file, dlerror());
-        return false;
+    for (size_t i = 0; i < sizeof CURL_SYMBOLS / sizeof CURL_SYMBOLS[0]; i++) {
+        void *p = dlsym(h, CURL_SYMBOLS[i].symbol);
+        if (!p) {
+            snprintf(load_error, sizeof load_error, "%s is not a usable libcurl: %s", file, dlerror());
+            return false;
+        }
+        memcpy((char *)&curl + CURL_SYMBOLS[i].offset, &p, sizeof p);
     }
-    memcpy(fn, &p, n);
     return true;
 }
 
@@ -83,10 +100,7 @@ static void load(void)
         snprintf(load_error, sizeof load_error, "cannot load libcurl, %s (%s): install it", file, dlerror());
         return;
     }
-#define CURL_LOOKUP(field, symbol) lookup(h, file, #symbol, &curl.field, sizeof curl.field) &&
-    bool found = CURL_FUNCTIONS(CURL_LOOKUP) true;
-#undef CURL_LOOKUP
-    if (!found) {
+    if (!look_up_all(h, file)) {
         dlclose(h);
         return;
     }
