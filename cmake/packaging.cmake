@@ -8,7 +8,8 @@
 #
 # libmcpidl-dev depends on mcpidl of the same version (its CMake package names mcpidlc, which
 # mcpidl_generate() runs) and on the -dev packages of what a static link and pkg-config's
-# Requires.private need. mcpidl's own dependencies come from dpkg-shlibdeps.
+# Requires.private need, and on the libcurl that libmcpidl-http loads when it needs it (a
+# dlopen(), which dpkg-shlibdeps does not see). mcpidl's own dependencies come from dpkg-shlibdeps.
 set(CPACK_PACKAGE_NAME mcpidl)
 set(CPACK_PACKAGE_VENDOR "mcpidl")
 set(CPACK_PACKAGE_CONTACT "mcpidl maintainers <mcpidl@localhost>")
@@ -34,7 +35,16 @@ set(CPACK_DEBIAN_LIBMCPIDL-DEV_DESCRIPTION
 set(_mcpidl_dev_depends "mcpidl (= ${PROJECT_VERSION}), libjson-c-dev, libpcre2-dev, nettle-dev")
 if(TARGET mcpidl-http)
   # and what libmcpidl-http's authorization and TLS link (hogweed comes with nettle-dev)
-  string(APPEND _mcpidl_dev_depends ", libmicrohttpd-dev, libgnutls28-dev, libcurl4-gnutls-dev")
+  string(APPEND _mcpidl_dev_depends ", libmicrohttpd-dev, libgnutls28-dev")
+  # libmcpidl-http loads libcurl with dlopen() when authorization fetches a URL: dpkg-shlibdeps
+  # cannot see that, so the package that holds the file it opens is named here (lib/ found it).
+  # Its headers are not needed by what links libmcpidl-http, only to build it.
+  if(MCPIDL_LIBCURL_DEB_PACKAGE)
+    string(APPEND _mcpidl_dev_depends ", ${MCPIDL_LIBCURL_DEB_PACKAGE}")
+  else()
+    message(WARNING "dpkg knows no package holding the libcurl libmcpidl-http loads: "
+      "the Debian package of libmcpidl-http will not depend on it")
+  endif()
 endif()
 set(CPACK_DEBIAN_LIBMCPIDL-DEV_PACKAGE_DEPENDS "${_mcpidl_dev_depends}")
 include(CPack)

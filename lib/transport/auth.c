@@ -1,7 +1,7 @@
 /* auth.c: the HTTP transport as an OAuth 2.1 resource server (auth.h).
  *
- * Pieces, in order: settings and URLs; fetching over HTTP(S) with libcurl
- * (the JWKS document, introspection); the key set and its refresh; the
+ * Pieces, in order: settings and URLs; fetching over HTTP(S) (fetch.h: the
+ * JWKS document, introspection); the key set and its refresh; the
  * token cache; claims; the checks http.c calls; the answers (challenges and
  * the metadata document).
  *
@@ -16,7 +16,6 @@
 #include "internal/auth.h"
 
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <errno.h>
 #include <nettle/sha2.h>
 #include <pthread.h>
@@ -27,6 +26,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "internal/fetch.h"
 #include "internal/jose.h"
 #include "mcpidl/generated.h"
 #include "mcpidl/jsonw.h"
@@ -212,85 +212,14 @@ static bool same_resource(const http_auth *a, const char *aud)
 
 /* ---------------------------------------------------------------- fetching */
 
-typedef struct fetched {
-    char *p;
-    size_t n, cap;
-    bool over;
-} fetched;
-
-static size_t on_fetch_data(char *ptr, size_t size, size_t nmemb, void *ud)
-{
-    fetched *f = ud;
-    size_t n = size * nmemb;
-    if (f->over || n > FETCH_MAX_BYTES - f->n) {
-        f->over = true;
-        return 0; /* ends the transfer */
-    }
-    if (f->n + n + 1 > f->cap) {
-        size_t cap = f->cap ? f->cap : 4096;
-        while (cap < f->n + n + 1)
-            cap *= 2;
-        char *p = realloc(f->p, cap);
-        if (!p) {
-            f->over = true;
-            return 0;
-        }
-        f->p = p;
-        f->cap = cap;
-    }
-    memcpy(f->p + f->n, ptr, n);
-    f->n += n;
-    f->p[f->n] = 0;
-    return n;
-}
+static const fetch_limits FETCH_LIMITS = {FETCH_TIMEOUT_SECONDS, FETCH_MAX_BYTES};
 
 /* GET url, or POST `form` to it with HTTP Basic credentials: the body of a
  * 200 answer (malloc'd, NUL-terminated), or NULL with why. */
 static char *fetch(const char *url, const char *form, const char *user, const char *pass, size_t *len, char *why,
                    size_t why_len)
 {
-    CURL *c = curl_easy_init();
-    if (!c) {
-        snprintf(why, why_len, "libcurl cannot start");
-        return NULL;
-    }
-    fetched f = {0};
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)FETCH_TIMEOUT_SECONDS);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)FETCH_TIMEOUT_SECONDS);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_fetch_data);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &f);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "mcpidl/" MCPIDL_VERSION);
-    struct curl_slist *hdr = curl_slist_append(NULL, "Accept: application/json");
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-    if (form) {
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, form);
-        curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-        curl_easy_setopt(c, CURLOPT_USERNAME, user);
-        curl_easy_setopt(c, CURLOPT_PASSWORD, pass);
-    }
-    CURLcode rc = curl_easy_perform(c);
-    long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(hdr);
-    curl_easy_cleanup(c);
-    if (f.over)
-        snprintf(why, why_len, "the answer is larger than %zu bytes", FETCH_MAX_BYTES);
-    else if (rc != CURLE_OK)
-        snprintf(why, why_len, "%s", curl_easy_strerror(rc));
-    else if (status != 200)
-        snprintf(why, why_len, "HTTP status %ld", status);
-    else {
-        *len = f.n;
-        if (!f.p)
-            f.p = calloc(1, 1);
-        return f.p;
-    }
-    free(f.p);
-    return NULL;
+    return fetch_url(url, form, user, pass, &FETCH_LIMITS, len, why, why_len);
 }
 
 static char *read_file(const char *path, size_t max, size_t *len, char *why, size_t why_len)
@@ -610,14 +539,11 @@ static auth_caller *verify_jwt(http_auth *a, const char *token, size_t len, time
 
 static auth_caller *introspect(http_auth *a, const char *token, time_t now, verdict *vd)
 {
-    CURL *e = curl_easy_init();
-    char *tok = e ? curl_easy_escape(e, token, 0) : NULL;
+    char *tok = fetch_escape(token);
     char *form = NULL;
     if (tok && asprintf(&form, "token=%s&token_type_hint=access_token", tok) < 0)
         form = NULL;
-    curl_free(tok);
-    if (e)
-        curl_easy_cleanup(e);
+    free(tok);
     if (!form) {
         vd->why = "out of memory";
         return NULL;
@@ -1003,6 +929,22 @@ static const char *settings_check(const mcp_options *o, char *buf, size_t n)
     return NULL;
 }
 
+/* Whether the settings name a URL to fetch (a key set, an introspection
+ * endpoint), and libcurl, loaded now, is there to fetch it: a server that
+ * will need it refuses to start without it rather than fail every token. */
+static bool fetcher_ready(const mcp_options *o, char *why, size_t why_len)
+{
+    const char *what = o->auth_introspect ? "--auth-introspect" : "--auth-jwks";
+    const char *url = o->auth_introspect ? o->auth_introspect : o->auth_jwks;
+    if (!o->auth_introspect && !(o->auth_jwks && strstr(o->auth_jwks, "://")))
+        return true;
+    char lwhy[384];
+    if (fetch_load(lwhy, sizeof lwhy))
+        return true;
+    snprintf(why, why_len, "%s %s needs libcurl to fetch it: %s", what, url, lwhy);
+    return false;
+}
+
 http_auth *http_auth_new(mcp_runtime *rt, char *why, size_t why_len)
 {
     const mcp_options *o = mcp_runtime_options(rt);
@@ -1012,12 +954,13 @@ http_auth *http_auth_new(mcp_runtime *rt, char *why, size_t why_len)
             snprintf(why, why_len, "%s", w);
         return NULL;
     }
+    if (!fetcher_ready(o, why, why_len))
+        return NULL;
     http_auth *a = calloc(1, sizeof *a);
     if (!a) {
         snprintf(why, why_len, "out of memory");
         return NULL;
     }
-    curl_global_init(CURL_GLOBAL_DEFAULT);
     a->rt = rt;
     a->o = o;
     a->srv = mcp_runtime_server(rt);
@@ -1130,5 +1073,4 @@ void http_auth_free(http_auth *a)
     pthread_mutex_destroy(&a->fetch_mu);
     pthread_mutex_destroy(&a->cache_mu);
     free(a);
-    curl_global_cleanup();
 }
