@@ -186,6 +186,7 @@ struct mcp_http {
      * the table): a 2026-07-28 request costs no session's creation. */
     hsession *spare;
     int nspare;
+    unsigned long reused; /* requests served by a spare session (http_core_reused) */
     /* The tools whose parameters ride in Mcp-Param-* headers. */
     const mcp_tool **header_tools;
     size_t nheader_tools;
@@ -901,6 +902,7 @@ static hsession *hsession_stateless(mcp_http *h, bool *full)
         hs = h->spare;
         h->spare = hs->hnext;
         h->nspare--;
+        h->reused++;
         hs->hnext = NULL;
         table_add(h, hs);
     }
@@ -2277,6 +2279,14 @@ int http_core_sessions(mcp_http *h)
 {
     pthread_mutex_lock(&h->mu);
     int n = h->nsessions;
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}
+
+unsigned long http_core_reused(mcp_http *h)
+{
+    pthread_mutex_lock(&h->mu);
+    unsigned long n = h->reused;
     pthread_mutex_unlock(&h->mu);
     return n;
 }
