@@ -103,6 +103,8 @@ HTTP_INTERNAL mcp_http *http_core_new(mcp_runtime *rt);
 HTTP_INTERNAL void http_core_free(mcp_http *h);
 /* The sessions in the table. */
 HTTP_INTERNAL int http_core_sessions(mcp_http *h);
+/* 2026-07-28 requests served by a stateless session kept from an earlier one. */
+HTTP_INTERNAL unsigned long http_core_reused(mcp_http *h);
 
 /* The checks that need no body (Host and Origin, path, method, the protocol
  * version header, the body's size, Accept and Content-Type): false when *out

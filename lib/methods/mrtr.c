@@ -33,7 +33,13 @@
 struct mcp_mrtr {
     const char *method;
     const char *subject; /* the authenticated caller's, or NULL */
-    unsigned char digest[32];
+    /* The digest of the request's params, computed when first needed (a
+     * requestState to check or to write): most requests need neither, and
+     * canonical JSON plus SHA-256 would cost them more than the tool call. */
+    const mcp_json *params;
+    mcp_arena *arena;
+    bool have_digest;
+    char digest[65];           /* hex */
     const mcp_json *earlier;   /* the answers of requestState ("a"), or NULL */
     const mcp_json *responses; /* inputResponses, or NULL */
     mcp_buf asked;             /* "KEY":{"method":..,"params":..},... */
@@ -129,6 +135,27 @@ static void hex(char *out, const unsigned char *p, size_t n)
     out[2 * n] = 0;
 }
 
+/* The request's digest as hex (see the top of the file); NULL when out of
+ * memory. */
+static const char *request_digest(mcp_mrtr *m)
+{
+    if (m->have_digest)
+        return m->digest;
+    static const char *const SALIENT_SKIP[] = {"_meta", "inputResponses", "requestState", NULL};
+    static const mcp_json EMPTY = {.kind = MCP_JOBJECT};
+    mcp_buf c;
+    mcp_buf_init(&c);
+    bool ok = canon(&c, m->params ? m->params : &EMPTY, m->arena, SALIENT_SKIP) && !c.oom;
+    if (ok) {
+        unsigned char raw[32];
+        mcp_sha256(c.data ? c.data : "", c.len, raw);
+        hex(m->digest, raw, sizeof raw);
+        m->have_digest = true;
+    }
+    mcp_buf_free(&c);
+    return ok ? m->digest : NULL;
+}
+
 /* The answers requestState carries, checked (seal, request, deadline). */
 static int open_state(mcp_call *call, const mcp_env *env, const mcp_json *state, const char **msg)
 {
@@ -150,8 +177,9 @@ static int open_state(mcp_call *call, const mcp_env *env, const mcp_json *state,
     if (!p || !v || v->kind != MCP_JINT || v->i != 1 || !method || method->kind != MCP_JSTRING || !digest ||
         digest->kind != MCP_JSTRING || !expiry || expiry->kind != MCP_JINT || !answers || answers->kind != MCP_JOBJECT)
         return fail(msg, "Invalid params: requestState is not one this server understands");
-    char want[65];
-    hex(want, m->digest, sizeof m->digest);
+    const char *want = request_digest(m);
+    if (!want)
+        return fail(msg, "Internal error: out of memory");
     if (!mcp_json_str_is(method, m->method) || !mcp_json_str_is(digest, want))
         return fail(msg, "Invalid params: requestState belongs to another request");
     const mcp_json *subject = mcp_json_get(p, "p");
@@ -178,16 +206,8 @@ int mcp_mrtr_begin(mcp_call *call, mcp_job *j, const char *method, const char **
     mcp_buf_init(&m->kept);
     call->mrtr = m;
     const mcp_json *params = mcp_job_params(j);
-    static const char *const SALIENT_SKIP[] = {"_meta", "inputResponses", "requestState", NULL};
-    mcp_buf c;
-    mcp_buf_init(&c);
-    static const mcp_json EMPTY = {.kind = MCP_JOBJECT};
-    bool ok = canon(&c, params ? params : &EMPTY, call->arena, SALIENT_SKIP) && !c.oom;
-    if (ok)
-        mcp_sha256(c.data ? c.data : "", c.len, m->digest);
-    mcp_buf_free(&c);
-    if (!ok)
-        return fail(msg, "Internal error: out of memory");
+    m->params = params;
+    m->arena = call->arena;
 
     const mcp_json *responses = mcp_json_get(params, "inputResponses");
     if (responses && responses->kind != MCP_JOBJECT)
@@ -305,11 +325,12 @@ int mcp_mrtr_end(mcp_call *call, const mcp_env *env, int code, bool failed, mcp_
         /* The round's input requests, and the state the retry brings back. */
         mcp_buf payload;
         mcp_buf_init(&payload);
-        char digest[65];
-        hex(digest, m->digest, sizeof m->digest);
+        const char *digest = request_digest(m);
+        if (!digest)
+            payload.oom = true;
         mcp_buf_printf(&payload, "{\"v\":1,\"m\":");
         mcp_json_cstring(&payload, m->method);
-        mcp_buf_printf(&payload, ",\"d\":\"%s\",\"e\":%lld,\"a\":{", digest,
+        mcp_buf_printf(&payload, ",\"d\":\"%s\",\"e\":%lld,\"a\":{", digest ? digest : "",
                        (long long)time(NULL) + env->opt.state_ttl);
         mcp_buf_put(&payload, m->kept.data ? m->kept.data : "", m->kept.len);
         mcp_buf_putc(&payload, '}');

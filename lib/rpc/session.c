@@ -1882,12 +1882,15 @@ void mcp_session_drain(mcp_session *s)
 
 /* ---------------------------------------------------------------- life */
 
+/* Sessions are numbered from 1 in the order they start (or start again:
+ * mcp_session_reuse). */
+static atomic_ullong serials;
+
 mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink_ctx)
 {
     mcp_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    static atomic_ullong serials;
     s->serial = atomic_fetch_add(&serials, 1) + 1;
     s->env = env;
     s->set = &env->opt;
@@ -1921,6 +1924,43 @@ mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink
 const mcp_env *mcp_session_env(const mcp_session *s) { return s->env; }
 
 void mcp_session_set_stateless(mcp_session *s) { s->stateless = true; }
+
+/* Under mu: whether a handler waits for an answer of the client. */
+static bool asking(const mcp_session *s)
+{
+    for (int i = 0; s->pend && i < s->set->max_pending; i++)
+        if (s->pend[i].used)
+            return true;
+    return false;
+}
+
+bool mcp_session_reuse(mcp_session *s)
+{
+    if (!s->stateless || s->own_pool || atomic_load(&s->broken))
+        return false;
+    /* The answers are out; what is left is the jobs' own bookkeeping. */
+    mcp_session_drain(s);
+    pthread_mutex_lock(&s->mu);
+    bool clean = !s->held && !s->inflight && !s->qhead && s->active == 0 && !asking(s) && !s->closing;
+    if (clean) {
+        s->room_waits = 0;
+        s->next_req_id = 0;
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (!clean)
+        return false;
+    /* What the runtime keeps by session goes, as for a session freed: the
+     * next peer is another one. */
+    if (s->env->session_gone)
+        s->env->session_gone(s->env->mstate, s);
+    s->serial = atomic_fetch_add(&serials, 1) + 1;
+    s->initialized = false;
+    s->ctx = (mcp_reqctx){0};
+    s->rctx = NULL;
+    s->caller = NULL;
+    atomic_store(&s->log_min, MCP_LEVEL_INFO);
+    return true;
+}
 
 void mcp_session_free(mcp_session *s)
 {

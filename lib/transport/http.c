@@ -74,6 +74,9 @@
 /* An id: the node's name (--node-id, at most 32 bytes), '-', 32 hex digits. */
 #define SESSION_ID_MAX (32 + 1 + 2 * SESSION_ID_BYTES)
 #define SESSION_BUCKETS 4096 /* the index of sessions by id */
+/* Stateless sessions kept for the next 2026-07-28 requests (h->spare): as
+ * many as the requests a busy server has in flight, about 10 KB each. */
+#define SPARE_SESSIONS 256
 
 
 /* ---------------------------------------------------------------- types */
@@ -144,7 +147,7 @@ typedef struct stream {
 
 struct hsession {
     hsession *next, *prev; /* the table */
-    hsession *hnext;       /* the table's index by id (a 2025 session) */
+    hsession *hnext;       /* the table's index by id (a 2025 session); on h->spare, the next */
     mcp_http *h;
     char id[SESSION_ID_MAX + 1]; /* "" for a stateless session: never found by id */
     bool stateless;              /* one 2026-07-28 request's: ends with it */
@@ -152,6 +155,7 @@ struct hsession {
     time_t last_used;            /* under h->mu */
     bool in_table;               /* under h->mu */
     bool drained;                /* under h->mu: mcp_http_stop has waited for its calls */
+    bool reusable;               /* stateless: its request answered, s ready for another */
 
     pthread_mutex_t msg_mu; /* serialises calls into s */
     mcp_session *s;         /* NULL once ended */
@@ -185,6 +189,11 @@ struct mcp_http {
     hsession *index[SESSION_BUCKETS]; /* the 2025 sessions by id */
     int nsessions;                    /* 2025 sessions in the table */
     int nstateless;                   /* 2026-07-28 requests in flight, each with its session */
+    /* Stateless sessions between two requests, ready for the next (out of
+     * the table): a 2026-07-28 request costs no session's creation. */
+    hsession *spare;
+    int nspare;
+    unsigned long reused; /* requests served by a spare session (http_core_reused) */
     /* The tools whose parameters ride in Mcp-Param-* headers. */
     const mcp_tool **header_tools;
     size_t nheader_tools;
@@ -694,6 +703,35 @@ static void hsession_end(hsession *hs)
         hsession_unref(hs);
 }
 
+/* The last reference to a stateless session whose request was answered
+ * (hsession_finish) is gone: its streams go, the session and its
+ * mcp_session wait on h->spare for the next 2026-07-28 request. False when
+ * the spare list is full or the server stops (the caller frees it). */
+static bool hsession_keep(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    for (stream *st = hs->streams, *next; st; st = next) {
+        next = st->next;
+        stream_free(st);
+    }
+    hs->streams = NULL;
+    hs->next_stream = 1;
+    hs->dead = false;
+    hs->drained = false;
+    hs->reusable = false;
+    free(hs->owner);
+    hs->owner = NULL;
+    pthread_mutex_lock(&h->mu);
+    bool keep = h->nspare < SPARE_SESSIONS && h->nspare < h->max_sessions && !atomic_load(&h->draining);
+    if (keep) {
+        hs->hnext = h->spare;
+        h->spare = hs;
+        h->nspare++;
+    }
+    pthread_mutex_unlock(&h->mu);
+    return keep;
+}
+
 /* Drop a reference; `used`: a connection's (the session is idle from the
  * end of its last connection on), not the ticker's. */
 static void hsession_drop(hsession *hs, bool used)
@@ -706,7 +744,9 @@ static void hsession_drop(hsession *hs, bool used)
     pthread_mutex_unlock(&h->mu);
     if (!last)
         return;
-    if (hs->s) { /* never in the table */
+    if (hs->reusable && hsession_keep(hs))
+        return;
+    if (hs->s) { /* never in the table, or kept for reuse */
         mcp_session_free(hs->s);
         hs->s = NULL;
     }
@@ -791,6 +831,27 @@ void mcp_http_sweep(mcp_http *h)
     }
 }
 
+/* Under h->mu: hs in the table (counted), referenced by it and the caller. */
+static void table_add(mcp_http *h, hsession *hs)
+{
+    hs->refs = 2;
+    hs->in_table = true;
+    hs->last_used = time(NULL);
+    hs->next = h->sessions;
+    hs->prev = NULL;
+    if (h->sessions)
+        h->sessions->prev = hs;
+    h->sessions = hs;
+    if (!hs->stateless) {
+        size_t b = session_bucket(hs->id);
+        hs->hnext = h->index[b];
+        h->index[b] = hs;
+        h->nsessions++;
+    } else {
+        h->nstateless++;
+    }
+}
+
 /* A new session, in the table, referenced for the caller; NULL when the
  * table is full (*full set) or out of memory. A stateless one serves one
  * 2026-07-28 request and ends with it; it is in the table (so that stopping
@@ -810,15 +871,17 @@ static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
     hs->refs = 1;
     if (!stateless && !random_id(h->opt->node_id, hs->id))
         goto fail;
-    hs->standalone = xcalloc(1, sizeof *hs->standalone);
-    if (!hs->standalone)
-        goto fail;
-    stream *sa = hs->standalone;
-    sa->hs = hs;
-    sa->num = 0;
-    sa->next_seq = sa->sent_seq = 1;
-    pthread_cond_init(&sa->cv, NULL);
-    hs->streams = sa;
+    if (!stateless) { /* a 2026-07-28 request has no GET stream: what belongs to no request is dropped */
+        hs->standalone = xcalloc(1, sizeof *hs->standalone);
+        if (!hs->standalone)
+            goto fail;
+        stream *sa = hs->standalone;
+        sa->hs = hs;
+        sa->num = 0;
+        sa->next_seq = sa->sent_seq = 1;
+        pthread_cond_init(&sa->cv, NULL);
+        hs->streams = sa;
+    }
     hs->s = mcp_session_new(h->rt, http_sink, hs);
     if (!hs->s)
         goto fail;
@@ -835,25 +898,74 @@ static hsession *hsession_new(mcp_http *h, bool stateless, bool *full)
         *full = true;
         goto fail;
     }
-    hs->refs = 2;
-    hs->in_table = true;
-    hs->last_used = time(NULL);
-    hs->next = h->sessions;
-    hs->prev = NULL;
-    if (h->sessions)
-        h->sessions->prev = hs;
-    h->sessions = hs;
-    if (!stateless) {
-        size_t b = session_bucket(hs->id);
-        hs->hnext = h->index[b];
-        h->index[b] = hs;
-    }
-    (*count)++;
+    table_add(h, hs);
     pthread_mutex_unlock(&h->mu);
     return hs;
 fail:
     hsession_unref(hs);
     return NULL;
+}
+
+/* A session for one 2026-07-28 request: a spare one when there is one
+ * (hsession_keep), else new; NULL as hsession_new. */
+static hsession *hsession_stateless(mcp_http *h, bool *full)
+{
+    pthread_mutex_lock(&h->mu);
+    hsession *hs = NULL;
+    *full = h->nstateless >= h->max_sessions;
+    if (!*full && h->spare) {
+        hs = h->spare;
+        h->spare = hs->hnext;
+        h->nspare--;
+        h->reused++;
+        hs->hnext = NULL;
+        table_add(h, hs);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return hs || *full ? hs : hsession_new(h, true, full);
+}
+
+/* A 2026-07-28 request's session, its request answered (and its client
+ * still there): ended as hsession_end does, but its mcp_session, ready for
+ * another request, is kept with it for the next (hsession_keep, once the
+ * last reference goes); and the caller's reference dropped. */
+static void hsession_finish(hsession *hs)
+{
+    mcp_http *h = hs->h;
+    pthread_mutex_lock(&h->mu);
+    bool was = hs->in_table;
+    if (was) {
+        if (hs->prev)
+            hs->prev->next = hs->next;
+        else
+            h->sessions = hs->next;
+        if (hs->next)
+            hs->next->prev = hs->prev;
+        hs->next = hs->prev = NULL;
+        hs->in_table = false;
+        h->nstateless--;
+    }
+    pthread_mutex_unlock(&h->mu);
+
+    pthread_mutex_lock(&hs->msg_mu);
+    pthread_mutex_lock(&hs->mu);
+    hs->dead = true;
+    for (stream *st = hs->streams; st; st = st->next) {
+        st->closed = true;
+        stream_wake(st);
+    }
+    pthread_mutex_unlock(&hs->mu);
+    if (hs->s && !atomic_load(&h->draining) && mcp_session_reuse(hs->s)) {
+        hs->reusable = true;
+    } else if (hs->s) {
+        mcp_session_close(hs->s);
+        mcp_session_free(hs->s);
+        hs->s = NULL;
+    }
+    pthread_mutex_unlock(&hs->msg_mu);
+    if (was)
+        hsession_unref(hs);
+    hsession_unref(hs);
 }
 
 /* ---------------------------------------------------------------- SSE readers */
@@ -1478,10 +1590,9 @@ static void json_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, bod
     pthread_mutex_unlock(&hs->mu);
     if (stateless && gone)
         hsession_end_soon(hs);
-    else if (stateless) {
-        hsession_end(hs);
-        hsession_unref(hs);
-    } else
+    else if (stateless)
+        hsession_finish(hs);
+    else
         hsession_unref(hs);
     if (gone) {
         free(body);
@@ -1634,8 +1745,7 @@ static void first_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, bo
         *out = (http_resp){0};
         return;
     }
-    hsession_end(hs);
-    hsession_unref(hs);
+    hsession_finish(hs);
     resp_empty(out, modern_status(alone, alone_len), NULL);
     out->content_type = "application/json";
     out->body = alone;
@@ -1746,7 +1856,7 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
         return;
     }
     bool full;
-    hsession *hs = hsession_new(h, true, &full);
+    hsession *hs = hsession_stateless(h, &full);
     if (!hs) {
         body_done(rq);
         char msg[128];
@@ -1784,8 +1894,7 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
             st->readers = 0;
             stream_free(st);
         }
-        hsession_end(hs);
-        hsession_unref(hs);
+        hsession_finish(hs);
         if (!st)
             resp_error_id(out, 500, bi->id, -32603, "Internal error: out of memory", NULL);
         else if (bi->kind == BODY_BAD)
@@ -1839,6 +1948,16 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             free(bi.forbid);
             return;
         }
+    } else if (is_modern_version(pv)) {
+        /* Modern by its header: it starts no session another could find,
+         * so its parse waits for nobody (new_mu). Its tree lives for
+         * classify alone, on this thread: one per thread at most. */
+        bi = classify(h, rq, text, rq->len, NULL);
+        do_post_modern(h, rq, out, &bi, sse);
+        free(bi.id);
+        free(bi.mismatch);
+        free(bi.forbid);
+        return;
     } else {
         pthread_mutex_lock(&h->new_mu);
         bi = classify(h, rq, text, rq->len, NULL);
@@ -2253,6 +2372,13 @@ void http_core_free(mcp_http *h)
         hsession_end(hs);
         hsession_unref(hs);
     }
+    while (h->spare) {
+        hsession *hs = h->spare;
+        h->spare = hs->hnext;
+        h->nspare--;
+        hs->refs = 1;
+        hsession_unref(hs);
+    }
     http_free(h);
 }
 
@@ -2260,6 +2386,14 @@ int http_core_sessions(mcp_http *h)
 {
     pthread_mutex_lock(&h->mu);
     int n = h->nsessions;
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}
+
+unsigned long http_core_reused(mcp_http *h)
+{
+    pthread_mutex_lock(&h->mu);
+    unsigned long n = h->reused;
     pthread_mutex_unlock(&h->mu);
     return n;
 }

@@ -8,7 +8,9 @@ The weather example answers `tools/call get_weather` (every answer checked) twic
 once with SHORT calls and once with LONG calls, each run whole under callgrind; the difference of
 the two totals divided by LONG - SHORT is the cost of one call, start-up and shutdown cancelled
 out. Over stdio the server runs with `--workers 0` (one thread); over Streamable HTTP with its
-defaults, each call a POST on a keep-alive connection of a 2025-11-25 session with a JSON answer.
+defaults, each call a POST on a keep-alive connection: "http", of a 2025-11-25 session with a JSON
+answer; "http2026", a 2026-07-28 stateless POST (no session; the revision in the headers and in
+`_meta`, SSE accepted, as bench/http/mcp.lua sends it) answered with JSON.
 Instruction counts do not depend on the machine's load, so the guard can run anywhere: it fails
 when a figure grows more than 20% over the one checked into the baseline file, and says so when
 one falls more than 20% under it (then the baseline should be brought down with --update, so
@@ -35,6 +37,11 @@ CALL = ('{"jsonrpc":"2.0","id":%d,"method":"tools/call",'
 INIT = ('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
         '"capabilities":{},"clientInfo":{"name":"count","version":"1"}}}')
 INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+CALL_2026 = ('{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_weather",'
+             '"arguments":{"city":"London"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+             '"io.modelcontextprotocol/clientCapabilities":{}}}}')
+HEADERS_2026 = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_weather"}
 WANT = '"structuredContent":{"temperature":16.2,"humidity":0.83,"conditions":"Overcast"}'
 
 
@@ -83,8 +90,8 @@ def free_port():
     return port
 
 
-def http_run(server, n, work):
-    out = os.path.join(work, "http-%d.out" % n)
+def http_run(server, n, work, modern=False):
+    out = os.path.join(work, "http%s-%d.out" % ("2026" if modern else "", n))
     p = subprocess.Popen(callgrind([server, "--http", "127.0.0.1:0"], out), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     port = None
@@ -114,19 +121,32 @@ def http_run(server, n, work):
         return r.status, r.getheader("mcp-session-id"), r.read().decode()
 
     try:
-        status, sid, _ = post(INIT)
-        if status != 200 or not sid:
-            raise SystemExit("count.py: initialize over HTTP: %d" % status)
-        post(INITIALIZED, sid)
-        for i in range(n):
-            status, _, body = post(CALL % (i + 1), sid)
-            if status != 200 or WANT not in body or '"id":%d,' % (i + 1) not in body:
-                raise SystemExit("count.py: HTTP answer %d is wrong: %d %s" % (i + 1, status, body[:300]))
+        if modern:
+            for i in range(n):
+                conn.request("POST", "/mcp", body=CALL_2026 % (i + 1), headers=HEADERS_2026)
+                r = conn.getresponse()
+                body = r.read().decode()
+                if (r.status != 200 or r.getheader("content-type") != "application/json" or WANT not in body
+                        or '"id":%d,' % (i + 1) not in body):
+                    raise SystemExit("count.py: 2026-07-28 answer %d is wrong: %d %s" % (i + 1, r.status, body[:300]))
+        else:
+            status, sid, _ = post(INIT)
+            if status != 200 or not sid:
+                raise SystemExit("count.py: initialize over HTTP: %d" % status)
+            post(INITIALIZED, sid)
+            for i in range(n):
+                status, _, body = post(CALL % (i + 1), sid)
+                if status != 200 or WANT not in body or '"id":%d,' % (i + 1) not in body:
+                    raise SystemExit("count.py: HTTP answer %d is wrong: %d %s" % (i + 1, status, body[:300]))
     finally:
         conn.close()
         p.terminate()
         p.wait(HANG_GUARD)
     return total_ir(out)
+
+
+def http2026_run(server, n, work):
+    return http_run(server, n, work, modern=True)
 
 
 def per_call(run, server, work):
@@ -145,9 +165,14 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mcpidl-count-") as work:
         measured["stdio"] = per_call(stdio_run, opt.server, work)
         measured["http"] = per_call(http_run, opt.server, work)
+        measured["http2026"] = per_call(http2026_run, opt.server, work)
     failed = 0
     for name, value in measured.items():
-        ref = base["instructions_per_call"][name]
+        ref = base["instructions_per_call"].get(name)
+        if ref is None:
+            print("%-8s %9.0f instructions per tools/call: not in the baseline" % (name, value))
+            failed += 1
+            continue
         ratio = value / ref
         verdict = "ok"
         if ratio > 1 + MARGIN:
@@ -155,7 +180,7 @@ def main():
             failed += 1
         elif ratio < 1 - MARGIN:
             verdict = "ok, and more than %d%% under the baseline: lower it with --update" % (MARGIN * 100)
-        print("%-5s %9.0f instructions per tools/call (baseline %d, %.2fx): %s" % (name, value, ref, ratio, verdict))
+        print("%-8s %9.0f instructions per tools/call (baseline %d, %.2fx): %s" % (name, value, ref, ratio, verdict))
     if opt.update:
         base["instructions_per_call"] = {k: int(round(v)) for k, v in measured.items()}
         with open(opt.baseline, "w") as f:

@@ -21,6 +21,7 @@
 
 #include "internal/methods.h"
 #include "internal/http.h"
+#include "internal/http_route.h"
 #include "test_runtime.h"
 #include "check_run.h"
 
@@ -57,6 +58,14 @@ static bool stub_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
     if (strcmp(call->tool->name, "chatty") == 0)
         for (int i = 1; i <= 3; i++)
             mcp_log_message(call, MCP_LEVEL_WARNING, NULL, "chatty log %d", i);
+    if (strcmp(call->tool->name, "whoami") == 0) {
+        /* What the request's context says: its client's capabilities and log level. */
+        const mcp_reqctx *ctx = mcp_job_ctx(call->job);
+        mcp_buf_printf(out,
+                       "{\"content\":[{\"type\":\"text\",\"text\":\"caps=%u log=%d caller=%s\"}],\"isError\":false}",
+                       ctx->client_caps, ctx->log_min, ctx->caller ? "someone" : "none");
+        return true;
+    }
     mcp_buf_printf(out, "{\"content\":[{\"type\":\"text\",\"text\":\"%s done\"}],\"isError\":false}", call->tool->name);
     return true;
 }
@@ -65,6 +74,7 @@ static const mcp_tool TOOLS[] = {
     {.name = "echo", .list_entry = "{\"name\":\"echo\"}"},
     {.name = "slow", .list_entry = "{\"name\":\"slow\"}"},
     {.name = "chatty", .list_entry = "{\"name\":\"chatty\"}"},
+    {.name = "whoami", .list_entry = "{\"name\":\"whoami\"}"},
 };
 
 static const mcp_server SERVER = {
@@ -72,7 +82,7 @@ static const mcp_server SERVER = {
     .name = "httpsrv",
     .version = "1.0",
     .tools = TOOLS,
-    .ntools = 3,
+    .ntools = 4,
 };
 
 /* ---------------------------------------------------------------- a tiny client */
@@ -213,6 +223,21 @@ static char *with_session(const char *sid, const char *more)
 
 #define CALL(id, tool) \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"" tool "\"}}"
+
+/* A 2026-07-28 tools/call of `tool` (no session), its client's capabilities
+ * `caps` and `more` members of _meta (each with a leading comma). */
+static char *modern_call(const char *tool, const char *caps, const char *more)
+{
+    char body[1024], hdrs[512];
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\",\"_meta\":{"
+             "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+             "\"io.modelcontextprotocol/clientCapabilities\":%s%s}}}",
+             tool, caps, more);
+    snprintf(hdrs, sizeof hdrs,
+             JSON_HDRS "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: %s\r\n", tool);
+    return req("POST", NULL, hdrs, body);
+}
 
 /* ---------------------------------------------------------------- tests */
 
@@ -743,6 +768,42 @@ START_TEST(limits_sessions_and_timeout)
 }
 END_TEST
 
+/* A 2026-07-28 request is served by a stateless session kept from an
+ * earlier request when there is one: nothing of the earlier request (its
+ * log level, its client's capabilities) may reach the later one. */
+START_TEST(stateless_reuse_forgets)
+{
+    unsigned long before = http_core_reused(srv);
+    /* Rounds until a reuse is seen: the answering thread keeps the session
+     * unless the ticker holds it at that moment (then it is kept a moment
+     * later, after the next request made a session of its own). */
+    for (int round = 0; round < 5 && http_core_reused(srv) < before + 2; round++) {
+        char *r = modern_call("whoami", "{\"elicitation\":{},\"sampling\":{},\"roots\":{}}",
+                              ",\"io.modelcontextprotocol/logLevel\":\"debug\"");
+        ck_assert_int_eq(status_of(r), 200);
+        ck_assert_ptr_nonnull(strstr(r, "caps=7 log=0 caller=none"));
+        free(r);
+        r = modern_call("whoami", "{}", "");
+        ck_assert_int_eq(status_of(r), 200);
+        ck_assert_ptr_nonnull(strstr(r, "caps=0 log=8 caller=none"));
+        free(r);
+        /* A log level asked for by one request: its logs come (SSE, before
+         * the answer); the next request asked for none and gets none. */
+        r = modern_call("chatty", "{}", ",\"io.modelcontextprotocol/logLevel\":\"debug\"");
+        ck_assert_int_eq(status_of(r), 200);
+        ck_assert_ptr_nonnull(strstr(r, "chatty log 3"));
+        free(r);
+        r = modern_call("chatty", "{}", "");
+        ck_assert_int_eq(status_of(r), 200);
+        ck_assert_ptr_null(strstr(r, "chatty log"));
+        ck_assert_ptr_nonnull(strstr(r, "Content-Type: application/json"));
+        ck_assert_ptr_nonnull(strstr(r, "chatty done"));
+        free(r);
+    }
+    ck_assert_uint_ge(http_core_reused(srv), before + 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("http");
@@ -757,6 +818,7 @@ static Suite *suite(void)
     tcase_add_test(tc, concurrent_posts);
     tcase_add_test(tc, client_disconnects);
     tcase_add_test(tc, waiting_requests_hold_no_thread);
+    tcase_add_test(tc, stateless_reuse_forgets);
     suite_add_tcase(s, tc);
     TCase *lim = tcase_create("limits");
     tcase_add_test(lim, limits_body_and_json);

@@ -111,6 +111,16 @@ MCPIDL_API bool mcp_session_broken(mcp_session *s);
 MCPIDL_API void mcp_session_drain(mcp_session *s);
 /* Drain, release everything. NULL is a no-op. */
 MCPIDL_API void mcp_session_free(mcp_session *s);
+/* A stateless session whose requests are all answered, made ready for
+ * another peer's requests as if new (a transport that serves each request
+ * with a session of its own keeps the session instead of freeing it): it
+ * drains, leaves what the runtime knew of it, and forgets the reading
+ * thread's state (the log level, what the client declared, the caller); its
+ * memory (slots, buffers, locks) is kept. False, and nothing changed but the
+ * drain, when it cannot be: the peer gone, a request still held open
+ * (subscriptions/listen), a request to the client pending; then free it.
+ * Called by its reading thread, with no message in progress. */
+MCPIDL_API MCP_NODISCARD bool mcp_session_reuse(mcp_session *s);
 
 /* What a parsed message is to a session: a request (*initialize when it is
  * an initialize request a new session takes), a notification, a response
