@@ -1732,8 +1732,7 @@ static void first_done(mcp_http *h, http_resp *out, hsession *hs, stream *st, bo
         return;
     }
     if (whole) { /* notifications, then the answer: all there, in one body */
-        hsession_end(hs);
-        hsession_unref(hs);
+        hsession_finish(hs);
         resp_empty(out, 200, NULL);
         out->content_type = "text/event-stream";
         out->body = whole;
