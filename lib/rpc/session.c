@@ -282,8 +282,70 @@ static void slot_recycle(slot *sl)
     buf_recycle(&sl->head);
 }
 
+/* Slots kept between messages for all the sessions of an env: a session
+ * holds none while it waits (ten thousand idle HTTP sessions would otherwise
+ * keep ten thousand arenas), and whichever session has a message next takes
+ * a warm one. */
+struct mcp_slot_cache {
+    pthread_mutex_t mu;
+    slot *head;
+    int n; /* at most KEEP_SLOTS */
+};
+
+mcp_slot_cache *mcp_slot_cache_new(void)
+{
+    mcp_slot_cache *c = calloc(1, sizeof *c);
+    if (c)
+        pthread_mutex_init(&c->mu, NULL);
+    return c;
+}
+
+void mcp_slot_cache_free(mcp_slot_cache *c)
+{
+    if (!c)
+        return;
+    for (slot *sl = c->head, *next; sl; sl = next) {
+        next = sl->next;
+        slot_destroy(sl);
+    }
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+static slot *cache_take(mcp_slot_cache *c)
+{
+    pthread_mutex_lock(&c->mu);
+    slot *sl = c->head;
+    if (sl) {
+        c->head = sl->next;
+        c->n--;
+    }
+    pthread_mutex_unlock(&c->mu);
+    if (!sl)
+        return slot_new();
+    sl->next = NULL;
+    return sl;
+}
+
+/* sl is recycled already. */
+static void cache_give(mcp_slot_cache *c, slot *sl)
+{
+    pthread_mutex_lock(&c->mu);
+    bool keep = c->n < KEEP_SLOTS;
+    if (keep) {
+        sl->next = c->head;
+        c->head = sl;
+        c->n++;
+    }
+    pthread_mutex_unlock(&c->mu);
+    if (!keep)
+        slot_destroy(sl);
+}
+
 static slot *slot_get(mcp_session *s)
 {
+    if (s->env->slots)
+        return cache_take(s->env->slots);
     pthread_mutex_lock(&s->mu);
     slot *sl = s->free_slots;
     if (sl) {
@@ -300,6 +362,11 @@ static slot *slot_get(mcp_session *s)
 
 static void slot_put(mcp_session *s, slot *sl)
 {
+    if (s->env->slots) {
+        slot_recycle(sl);
+        cache_give(s->env->slots, sl);
+        return;
+    }
     pthread_mutex_lock(&s->mu);
     bool keep = s->nfree < KEEP_SLOTS;
     s->nfree += keep;
@@ -1828,13 +1895,21 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
         answered = gets_answer(m);
         taken = dispatch(s, sl, NULL, m);
     }
-    if (!taken) {
+    if (!taken && s->env->slots) {
+        slot_put(s, sl);
+    } else if (!taken) {
         slot_recycle(sl);
         s->cur = sl;
     }
-    /* An answer that echoed a huge name does not keep its memory. */
-    buf_recycle(&s->reply);
-    buf_recycle(&s->msg);
+    if (s->env->slots) {
+        /* Between messages the session holds nothing but itself. */
+        mcp_buf_free(&s->reply);
+        mcp_buf_free(&s->msg);
+    } else {
+        /* An answer that echoed a huge name does not keep its memory. */
+        buf_recycle(&s->reply);
+        buf_recycle(&s->msg);
+    }
     return answered;
 }
 
