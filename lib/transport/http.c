@@ -2264,7 +2264,7 @@ static void mhd_wake(void *c) { MHD_resume_connection(c); }
  * write buffer: the response's block (allocated, and zeroed, with each
  * response) serves only an HTTP/1.0 client, without chunks. Small: an idle
  * stream should cost little. */
-#define SSE_BLOCK 1024
+#define SSE_BLOCK 256
 
 static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
