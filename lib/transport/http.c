@@ -2812,7 +2812,8 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-                            limit, MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
+                            limit, MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                            h->opt->http_header_bytes, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
         mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot listen on %s", hp);
