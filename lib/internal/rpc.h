@@ -179,7 +179,7 @@ typedef struct mcp_env {
      * (bounded by opt.max_queued_bytes). */
     atomic_size_t *queued_bytes;
     /* Slots (a message's arena and buffers) kept for the sessions between
-     * their messages; NULL: each session keeps its own. */
+     * their messages. */
     struct mcp_slot_cache *slots;
 } mcp_env;
 

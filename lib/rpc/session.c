@@ -51,8 +51,9 @@
 /* Arenas and buffers that grew beyond this for one request are released
  * rather than kept, so one huge message does not pin its memory forever. */
 #define RETAIN_BYTES ((size_t)1 << 20)
-/* Slots kept for reuse: enough for a steady stream; a burst's extra slots
- * (a queue of a thousand requests) are released as they come back. */
+/* Slots kept for reuse, by all the sessions of a runtime together: enough for
+ * a steady stream; a burst's extra slots (a queue of a thousand requests) are
+ * released as they come back. */
 #define KEEP_SLOTS 64
 
 /* ---------------------------------------------------------------- types */
@@ -163,7 +164,6 @@ struct mcp_session {
     mcp_reqctx ctx;           /* what requests of this session carry */
     void *rctx;               /* the reply context of the message being handled */
     const mcp_caller *caller; /* who sent it */
-    slot *cur;                /* a slot ready for the next message */
     mcp_buf reply;            /* an answer being written */
     mcp_buf msg;              /* an error message being written */
 
@@ -178,8 +178,6 @@ struct mcp_session {
     pthread_cond_t room;      /* a job ended or left the queue */
     bool refuse_when_full;    /* past the queue's bounds, refuse rather than wait */
     unsigned long room_waits; /* times the reading thread waited for room */
-    slot *free_slots;
-    int nfree; /* slots on the free list: at most KEEP_SLOTS */
 
     mcp_pool *pool;        /* NULL: handlers run on the reading thread */
     mcp_pool_queue *queue; /* the session's turn in the pool */
@@ -342,44 +340,12 @@ static void cache_give(mcp_slot_cache *c, slot *sl)
         slot_destroy(sl);
 }
 
-static slot *slot_get(mcp_session *s)
-{
-    if (s->env->slots)
-        return cache_take(s->env->slots);
-    pthread_mutex_lock(&s->mu);
-    slot *sl = s->free_slots;
-    if (sl) {
-        s->free_slots = sl->next;
-        s->nfree--;
-    }
-    pthread_mutex_unlock(&s->mu);
-    if (!sl)
-        sl = slot_new();
-    else
-        sl->next = NULL;
-    return sl;
-}
+static slot *slot_get(mcp_session *s) { return cache_take(s->env->slots); }
 
 static void slot_put(mcp_session *s, slot *sl)
 {
-    if (s->env->slots) {
-        slot_recycle(sl);
-        cache_give(s->env->slots, sl);
-        return;
-    }
-    pthread_mutex_lock(&s->mu);
-    bool keep = s->nfree < KEEP_SLOTS;
-    s->nfree += keep;
-    pthread_mutex_unlock(&s->mu);
-    if (!keep) {
-        slot_destroy(sl);
-        return;
-    }
     slot_recycle(sl);
-    pthread_mutex_lock(&s->mu);
-    sl->next = s->free_slots;
-    s->free_slots = sl;
-    pthread_mutex_unlock(&s->mu);
+    cache_give(s->env->slots, sl);
 }
 
 
@@ -1844,8 +1810,7 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
         mcp_session_too_large(s, reply_ctx);
         return true;
     }
-    slot *sl = s->cur ? s->cur : slot_get(s);
-    s->cur = NULL;
+    slot *sl = slot_get(s);
     if (!sl) {
         send_oom(s, NULL, reply_ctx, NULL);
         return true;
@@ -1895,21 +1860,11 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
         answered = gets_answer(m);
         taken = dispatch(s, sl, NULL, m);
     }
-    if (!taken && s->env->slots) {
+    if (!taken)
         slot_put(s, sl);
-    } else if (!taken) {
-        slot_recycle(sl);
-        s->cur = sl;
-    }
-    if (s->env->slots) {
-        /* Between messages the session holds nothing but itself. */
-        mcp_buf_free(&s->reply);
-        mcp_buf_free(&s->msg);
-    } else {
-        /* An answer that echoed a huge name does not keep its memory. */
-        buf_recycle(&s->reply);
-        buf_recycle(&s->msg);
-    }
+    /* Between messages the session holds nothing but itself. */
+    mcp_buf_free(&s->reply);
+    mcp_buf_free(&s->msg);
     return answered;
 }
 
@@ -1984,12 +1939,6 @@ void mcp_session_free(mcp_session *s)
     mcp_session_drain(s);
     mcp_pool_queue_free(s->queue);
     mcp_pool_shutdown(s->own_pool);
-    if (s->cur)
-        slot_destroy(s->cur);
-    for (slot *sl = s->free_slots, *next; sl; sl = next) {
-        next = sl->next;
-        slot_destroy(sl);
-    }
     for (int i = 0; s->pend && i < s->set->max_pending; i++)
         pthread_cond_destroy(&s->pend[i].cv);
     free(s->pend);
