@@ -50,6 +50,12 @@
 /* Bytes of request bodies held at once, over every connection: a body is
  * held from its first byte until the session has parsed it. */
 #define MCP_HTTP_DEFAULT_MAX_INFLIGHT ((size_t)64 << 20)
+/* libmicrohttpd's buffer per connection, which holds a request's line and
+ * headers (libmicrohttpd's own default). About half of it becomes resident
+ * for every open stream (docs/http.md), so a server holding many idle
+ * streams may choose a smaller one. */
+#define MCP_HTTP_DEFAULT_HEADER_BYTES ((size_t)32 << 10)
+#define MCP_HTTP_MIN_HEADER_BYTES ((size_t)4 << 10)
 
 
 #endif

@@ -178,6 +178,9 @@ typedef struct mcp_env {
     /* The bytes of parsed messages waiting in every session's queue
      * (bounded by opt.max_queued_bytes). */
     atomic_size_t *queued_bytes;
+    /* Slots (a message's arena and buffers) kept for the sessions between
+     * their messages. */
+    struct mcp_slot_cache *slots;
 } mcp_env;
 
 /* ttlMs of cacheable modern results when the IDL sets none: five minutes,
@@ -189,6 +192,11 @@ void mcp_options_complete(mcp_options *o);
 mcp_json_limits mcp_options_json_limits(const mcp_options *o);
 
 mcp_session *mcp_session_create(const mcp_env *env, mcp_sink_fn sink, void *sink_ctx);
+
+/* The slots shared by an env's sessions (mcp_env.slots). */
+typedef struct mcp_slot_cache mcp_slot_cache;
+mcp_slot_cache *mcp_slot_cache_new(void);
+void mcp_slot_cache_free(mcp_slot_cache *c);
 const mcp_env *mcp_session_env(const mcp_session *s);
 
 /* A message that belongs to no request (notifications/resources/updated),

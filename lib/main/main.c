@@ -93,6 +93,9 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "                         progress this long (default %d)\n"
             "  --max-inflight-bytes N with --http, bytes of request bodies held at once,\n"
             "                         all connections together (default %zu)\n"
+            "  --http-header-bytes N  with --http, each connection's buffer for a request's\n"
+            "                         line and headers; about half of it is held per open\n"
+            "                         stream (default %zu)\n"
             "  --node-id NAME         with --http, start 2025-11-25 session ids with NAME-,\n"
             "                         so that a proxy routes a session to this replica\n"
             "  --tls-cert FILE        with --http, serve HTTPS with this PEM certificate\n"
@@ -120,7 +123,8 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             def->max_message, def->max_depth, def->max_array, def->max_values, def->max_concurrent, def->max_queued,
             def->max_queued_bytes, def->page_size, def->client_timeout_ms, def->max_pending, def->max_subscriptions,
             def->max_waiting, def->state_ttl, def->max_tasks, def->task_ttl, def->max_sessions, def->session_idle,
-            def->replay_bytes, def->http_timeout, def->max_inflight, def->auth_leeway, def->auth_jwks_refresh);
+            def->replay_bytes, def->http_timeout, def->max_inflight, def->http_header_bytes, def->auth_leeway,
+            def->auth_jwks_refresh);
 }
 
 /* Command-line mistakes are reported whatever the log level. */
@@ -161,6 +165,7 @@ static const char *const VALUED[] = {
     "--replay-bytes",
     "--http-timeout",
     "--max-inflight-bytes",
+    "--http-header-bytes",
     "--state-key-file",
     "--state-ttl",
     "--node-id",
@@ -180,10 +185,27 @@ static const char *const VALUED[] = {
     "--auth-algorithms",
 };
 static const char *const HTTP_ONLY[] = {
-    "--allow-host",          "--max-sessions", "--session-idle",      "--replay-bytes",    "--http-timeout",
-    "--max-inflight-bytes",  "--node-id",      "--tls-cert",          "--tls-key",         "--auth-issuer",
-    "--auth-resource",       "--auth-jwks",    "--auth-introspect",   "--auth-client-id",  "--auth-client-secret-file",
-    "--auth-required-scope", "--auth-leeway",  "--auth-jwks-refresh", "--auth-algorithms", "--no-auth",
+    "--allow-host",
+    "--max-sessions",
+    "--session-idle",
+    "--replay-bytes",
+    "--http-timeout",
+    "--max-inflight-bytes",
+    "--http-header-bytes",
+    "--node-id",
+    "--tls-cert",
+    "--tls-key",
+    "--auth-issuer",
+    "--auth-resource",
+    "--auth-jwks",
+    "--auth-introspect",
+    "--auth-client-id",
+    "--auth-client-secret-file",
+    "--auth-required-scope",
+    "--auth-leeway",
+    "--auth-jwks-refresh",
+    "--auth-algorithms",
+    "--no-auth",
 };
 
 static bool listed(const char *const *list, size_t n, const char *name, size_t len)

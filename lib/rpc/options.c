@@ -49,6 +49,7 @@ void mcp_options_default(mcp_options *o)
         .replay_bytes = MCP_HTTP_DEFAULT_REPLAY_BYTES,
         .http_timeout = MCP_HTTP_DEFAULT_TIMEOUT_SECONDS,
         .max_inflight = MCP_HTTP_DEFAULT_MAX_INFLIGHT,
+        .http_header_bytes = MCP_HTTP_DEFAULT_HEADER_BYTES,
         .state_ttl = MCP_DEFAULT_STATE_TTL,
         .max_tasks = MCP_DEFAULT_MAX_TASKS,
         .task_ttl = MCP_DEFAULT_TASK_TTL,
@@ -111,6 +112,10 @@ void mcp_options_complete(mcp_options *o)
         o->http_timeout = MCP_HTTP_DEFAULT_TIMEOUT_SECONDS;
     if (o->max_inflight == 0)
         o->max_inflight = MCP_HTTP_DEFAULT_MAX_INFLIGHT;
+    if (o->http_header_bytes == 0)
+        o->http_header_bytes = MCP_HTTP_DEFAULT_HEADER_BYTES;
+    else if (o->http_header_bytes < MCP_HTTP_MIN_HEADER_BYTES)
+        o->http_header_bytes = MCP_HTTP_MIN_HEADER_BYTES;
     if (o->state_ttl <= 0)
         o->state_ttl = MCP_DEFAULT_STATE_TTL;
     if (o->max_tasks <= 0)
@@ -188,6 +193,7 @@ static const struct {
     {"--replay-bytes", offsetof(mcp_options, replay_bytes), T_SIZE, 1, SIZE_MAX / 4},
     {"--http-timeout", offsetof(mcp_options, http_timeout), T_INT, 1, UINT64_C(24) * 3600},
     {"--max-inflight-bytes", offsetof(mcp_options, max_inflight), T_SIZE, 1, SIZE_MAX / 4},
+    {"--http-header-bytes", offsetof(mcp_options, http_header_bytes), T_SIZE, MCP_HTTP_MIN_HEADER_BYTES, 1 << 20},
     {"--state-ttl", offsetof(mcp_options, state_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},
     {"--max-tasks", offsetof(mcp_options, max_tasks), T_INT, 1, 1 << 20},
     {"--task-ttl", offsetof(mcp_options, task_ttl), T_INT, 1, UINT64_C(30) * 24 * 3600},

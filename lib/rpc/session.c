@@ -51,8 +51,9 @@
 /* Arenas and buffers that grew beyond this for one request are released
  * rather than kept, so one huge message does not pin its memory forever. */
 #define RETAIN_BYTES ((size_t)1 << 20)
-/* Slots kept for reuse: enough for a steady stream; a burst's extra slots
- * (a queue of a thousand requests) are released as they come back. */
+/* Slots kept for reuse, by all the sessions of a runtime together: enough for
+ * a steady stream; a burst's extra slots (a queue of a thousand requests) are
+ * released as they come back. */
 #define KEEP_SLOTS 64
 
 /* ---------------------------------------------------------------- types */
@@ -164,7 +165,6 @@ struct mcp_session {
     mcp_reqctx ctx;           /* what requests of this session carry */
     void *rctx;               /* the reply context of the message being handled */
     const mcp_caller *caller; /* who sent it */
-    slot *cur;                /* a slot ready for the next message */
     mcp_buf reply;            /* an answer being written */
     mcp_buf msg;              /* an error message being written */
 
@@ -179,8 +179,6 @@ struct mcp_session {
     pthread_cond_t room;      /* a job ended or left the queue */
     bool refuse_when_full;    /* past the queue's bounds, refuse rather than wait */
     unsigned long room_waits; /* times the reading thread waited for room */
-    slot *free_slots;
-    int nfree; /* slots on the free list: at most KEEP_SLOTS */
 
     mcp_pool *pool;        /* NULL: handlers run on the reading thread */
     mcp_pool_queue *queue; /* the session's turn in the pool */
@@ -283,37 +281,72 @@ static void slot_recycle(slot *sl)
     buf_recycle(&sl->head);
 }
 
-static slot *slot_get(mcp_session *s)
+/* Slots kept between messages for all the sessions of an env: a session
+ * holds none while it waits (ten thousand idle HTTP sessions would otherwise
+ * keep ten thousand arenas), and whichever session has a message next takes
+ * a warm one. */
+struct mcp_slot_cache {
+    pthread_mutex_t mu;
+    slot *head;
+    int n; /* at most KEEP_SLOTS */
+};
+
+mcp_slot_cache *mcp_slot_cache_new(void)
 {
-    pthread_mutex_lock(&s->mu);
-    slot *sl = s->free_slots;
-    if (sl) {
-        s->free_slots = sl->next;
-        s->nfree--;
+    mcp_slot_cache *c = calloc(1, sizeof *c);
+    if (c)
+        pthread_mutex_init(&c->mu, NULL);
+    return c;
+}
+
+void mcp_slot_cache_free(mcp_slot_cache *c)
+{
+    if (!c)
+        return;
+    for (slot *sl = c->head, *next; sl; sl = next) {
+        next = sl->next;
+        slot_destroy(sl);
     }
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+static slot *cache_take(mcp_slot_cache *c)
+{
+    pthread_mutex_lock(&c->mu);
+    slot *sl = c->head;
+    if (sl) {
+        c->head = sl->next;
+        c->n--;
+    }
+    pthread_mutex_unlock(&c->mu);
     if (!sl)
-        sl = slot_new();
-    else
-        sl->next = NULL;
+        return slot_new();
+    sl->next = NULL;
     return sl;
 }
 
+/* sl is recycled already. */
+static void cache_give(mcp_slot_cache *c, slot *sl)
+{
+    pthread_mutex_lock(&c->mu);
+    bool keep = c->n < KEEP_SLOTS;
+    if (keep) {
+        sl->next = c->head;
+        c->head = sl;
+        c->n++;
+    }
+    pthread_mutex_unlock(&c->mu);
+    if (!keep)
+        slot_destroy(sl);
+}
+
+static slot *slot_get(mcp_session *s) { return cache_take(s->env->slots); }
+
 static void slot_put(mcp_session *s, slot *sl)
 {
-    pthread_mutex_lock(&s->mu);
-    bool keep = s->nfree < KEEP_SLOTS;
-    s->nfree += keep;
-    pthread_mutex_unlock(&s->mu);
-    if (!keep) {
-        slot_destroy(sl);
-        return;
-    }
     slot_recycle(sl);
-    pthread_mutex_lock(&s->mu);
-    sl->next = s->free_slots;
-    s->free_slots = sl;
-    pthread_mutex_unlock(&s->mu);
+    cache_give(s->env->slots, sl);
 }
 
 
@@ -1802,8 +1835,7 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
         mcp_session_too_large(s, reply_ctx);
         return true;
     }
-    slot *sl = s->cur ? s->cur : slot_get(s);
-    s->cur = NULL;
+    slot *sl = slot_get(s);
     if (!sl) {
         send_oom(s, NULL, reply_ctx, NULL);
         return true;
@@ -1857,13 +1889,11 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
     } else {
         taken = dispatch(s, sl, NULL, m);
     }
-    if (!taken) {
-        slot_recycle(sl);
-        s->cur = sl;
-    }
-    /* An answer that echoed a huge name does not keep its memory. */
-    buf_recycle(&s->reply);
-    buf_recycle(&s->msg);
+    if (!taken)
+        slot_put(s, sl);
+    /* Between messages the session holds nothing but itself. */
+    mcp_buf_free(&s->reply);
+    mcp_buf_free(&s->msg);
     return answered;
 }
 
@@ -1978,12 +2008,6 @@ void mcp_session_free(mcp_session *s)
     mcp_session_drain(s);
     mcp_pool_queue_free(s->queue);
     mcp_pool_shutdown(s->own_pool);
-    if (s->cur)
-        slot_destroy(s->cur);
-    for (slot *sl = s->free_slots, *next; sl; sl = next) {
-        next = sl->next;
-        slot_destroy(sl);
-    }
     for (int i = 0; s->pend && i < s->set->max_pending; i++)
         pthread_cond_destroy(&s->pend[i].cv);
     free(s->pend);

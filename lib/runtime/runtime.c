@@ -117,6 +117,8 @@ mcp_runtime *mcp_runtime_new(const mcp_server *server, const mcp_options *opt)
                rt->server_info.oom || !write_meta_full(&rt->meta_full, server) ||
                    !(rt->mstate = mcp_methods_state_new(server, &rt->env.opt))) {
         why = "out of memory";
+    } else if (!(rt->env.slots = mcp_slot_cache_new())) {
+        why = "out of memory";
     } else if (rt->env.opt.workers > 0 && !(rt->pool = mcp_pool_new(rt->env.opt.workers, rt->env.opt.max_waiting))) {
         why = "cannot start the worker threads";
     }
@@ -142,6 +144,7 @@ void mcp_runtime_free(mcp_runtime *rt)
         return;
     mcp_runtime_stop(rt);
     mcp_pool_shutdown(rt->pool);
+    mcp_slot_cache_free(rt->env.slots);
     mcp_methods_state_free(rt->mstate);
     mcp_buf_free(&rt->server_info);
     mcp_buf_free(&rt->meta_full);

@@ -2504,7 +2504,7 @@ static void mhd_wake(void *c) { MHD_resume_connection(c); }
  * write buffer: the response's block (allocated, and zeroed, with each
  * response) serves only an HTTP/1.0 client, without chunks. Small: an idle
  * stream should cost little. */
-#define SSE_BLOCK 1024
+#define SSE_BLOCK 256
 
 static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
@@ -3056,7 +3056,8 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-                            limit, MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
+                            limit, MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                            h->opt->http_header_bytes, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->d) {
         mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot listen on %s", hp);

@@ -2,11 +2,13 @@
 """Idle SSE streams cost no thread: a catalogue server over Streamable HTTP holds N 2025-11-25
 sessions, each with its standalone GET stream open and idle, while tools/call, ping and a
 ping on other connections are answered; the server's threads (from
-/proc/PID/status) stay under a small bound that does not grow with N. A sample of the streams
-still gets what its session sends it (a log message), and closing them all leaves
-the server serving. No timing is asserted.
+/proc/PID/status) stay under a small bound that does not grow with N. With --rss-bounds, the
+RSS that each idle session and each open stream adds stays under generous bounds (a few times
+what they cost, so that the session state made lazily or libmicrohttpd's buffer growing back
+fails the test). A sample of the streams still gets what its session sends it (a log message),
+and closing them all leaves the server serving. No timing is asserted.
 
-usage: idle_streams.py --server PATH [--streams N]
+usage: idle_streams.py --server PATH [--streams N] [--rss-bounds]
 
 Prints one line per check; exits 0 when all pass.
 """
@@ -79,6 +81,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--server", required=True)
     ap.add_argument("--streams", type=int, default=2000)
+    ap.add_argument("--rss-bounds", action="store_true",
+                    help="bound the RSS per session and per stream (not under sanitizers)")
     opt = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY:
@@ -98,11 +102,12 @@ def main():
     streams = []
     try:
         threads_idle = peers.proc_status(srv.p.pid, "Threads")
-        # The sessions, each with its GET stream open (its priming event read).
-        sids = []
-        for i in range(n):
-            sid, _ = srv.start_session(VERSION)
-            sids.append(sid)
+        # The sessions, then each one's GET stream (its priming event read).
+        srv.start_session(VERSION)  # the allocator's and the server's first-use memory
+        rss_start = peers.proc_status(srv.p.pid, "VmRSS")
+        sids = [srv.start_session(VERSION)[0] for _ in range(n)]
+        rss_sessions = peers.proc_status(srv.p.pid, "VmRSS")
+        for sid in sids:
             s = raw_request(srv.port, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n"
                             "Mcp-Session-Id: %s\r\nMCP-Protocol-Version: %s\r\n\r\n" % (srv.host, sid, VERSION))
             streams.append(s)
@@ -111,6 +116,17 @@ def main():
             check(got.startswith(b"HTTP/1.1 200"), "stream %d: %r" % (i, got[:200]))
         threads_held = peers.proc_status(srv.p.pid, "Threads")
         rss_kib = peers.proc_status(srv.p.pid, "VmRSS")
+        per_session = (rss_sessions - rss_start) * 1024.0 / n
+        per_stream = (rss_kib - rss_sessions) * 1024.0 / n
+        print("NOTE RSS: %.0f bytes per idle session, %.0f more per open stream"
+              % (per_session, per_stream))
+        if opt.rss_bounds:
+            # An idle session holds its own struct and the transport's (about 1 KB): no arena,
+            # slot or buffer of its last message. 4 KiB catches them coming back (5.6 KB).
+            check(per_session <= 4096, "RSS per idle session: %.0f bytes, past 4096" % per_session)
+            # A stream: libmicrohttpd's connection and the touched part of its 32 KiB buffer
+            # (about 22 KB, bench/README.md); the whole buffer and more is a regression.
+            check(per_stream <= 32768, "RSS per open stream: %.0f bytes, past 32768" % per_stream)
 
         # Other connections are answered meanwhile.
         a = srv.post(compact({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
@@ -149,6 +165,8 @@ def main():
         bound = 4 * cpus + 16
         print("PASS %d idle SSE streams: %d threads before, %d holding them, %d answering (bound %d); "
               "RSS %.1f MiB" % (n, threads_idle, threads_held, threads_busy, bound, rss_kib / 1024.0))
+        if opt.rss_bounds:
+            print("PASS RSS per idle session and per open stream within their bounds")
         check(threads_held <= bound and threads_busy <= bound,
               "threads: %d holding the streams, %d answering: past %d" % (threads_held, threads_busy, bound))
 

@@ -294,6 +294,8 @@ START_TEST(bad_values)
         {"--replay-bytes", "4096", "--replay-bytes needs --http"},
         {"--http-timeout", "5", "--http-timeout needs --http"},
         {"--http-timeout", "0", "--http-timeout: '0' is not a number in range"},
+        {"--http-header-bytes", "16384", "--http-header-bytes needs --http"},
+        {"--http-header-bytes", "4095", "--http-header-bytes: '4095' is not a number in range"},
         {"--max-sessions", "0", "--max-sessions: '0' is not a number in range"},
         {"--http", "8000", "--http: '8000' is not HOST:PORT"},
         {"--http", "localhost:http", "--http: 'localhost:http' is not HOST:PORT"},

@@ -108,9 +108,11 @@ typedef struct mcp_options {
     const char *tls_cert; /* --tls-cert FILE: PEM certificate chain: serve HTTPS */
     const char *tls_key;  /* --tls-key FILE: PEM private key of the certificate */
     /* The queue of requests waiting for a turn (docs/security.md). */
-    int max_queued;          /* --max-queued: a session's requests waiting beyond max_concurrent */
-    size_t max_queued_bytes; /* --max-queued-bytes: the parsed messages of every waiting request,
+    int max_queued;           /* --max-queued: a session's requests waiting beyond max_concurrent */
+    size_t max_queued_bytes;  /* --max-queued-bytes: the parsed messages of every waiting request,
                                 all sessions together */
+    size_t http_header_bytes; /* --http-header-bytes: libmicrohttpd's buffer per connection,
+                                 which bounds a request's line and headers (32 KiB) */
 } mcp_options;
 
 MCPIDL_API void mcp_options_default(mcp_options *o);
