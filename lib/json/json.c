@@ -144,7 +144,8 @@ mcp_json *mcp_json_new_bool(mcp_arena *a, bool b)
     return v;
 }
 
-mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i)
+/* The parser's number nodes, inline; the public constructors are these. */
+static inline mcp_json *int_node(mcp_arena *a, int64_t i)
 {
     mcp_json *v = node(a, MCP_JINT);
     if (v)
@@ -152,13 +153,17 @@ mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i)
     return v;
 }
 
-mcp_json *mcp_json_new_float(mcp_arena *a, double d)
+static inline mcp_json *float_node(mcp_arena *a, double d)
 {
     mcp_json *v = node(a, MCP_JFLOAT);
     if (v)
         v->d = d;
     return v;
 }
+
+mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i) { return int_node(a, i); }
+
+mcp_json *mcp_json_new_float(mcp_arena *a, double d) { return float_node(a, d); }
 
 mcp_json *mcp_json_new_string(mcp_arena *a, const char *s, size_t len)
 {
@@ -630,8 +635,9 @@ static const unsigned char *skip_plain(const unsigned char *p, const unsigned ch
 /* A string whose opening quote is at *pp: checked (the scanner's rules), its
  * raw bytes [*raw, *raw + *raw_len), the decoded length, whether it holds an
  * escape or a \u0000; *pp past the closing quote. False: give up. */
-static bool fast_string(const unsigned char **pp, const unsigned char *end, const unsigned char **raw, size_t *raw_len,
-                        size_t *ulen, bool *esc, bool *nul)
+static inline __attribute__((always_inline)) bool fast_string(const unsigned char **pp, const unsigned char *end,
+                                                              const unsigned char **raw, size_t *raw_len, size_t *ulen,
+                                                              bool *esc, bool *nul)
 {
     const unsigned char *p = *pp + 1, *start = p;
     size_t u = 0;
@@ -793,7 +799,7 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
         if (int_len > 19)
             fits = false;
         if (fits) {
-            v = mcp_json_new_int(a, neg ? (w == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)w) : (int64_t)w);
+            v = int_node(a, neg ? (w == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)w) : (int64_t)w);
         } else {
             v = node(a, MCP_JBIGINT);
             if (v && !(v->s = mcp_arena_strndup(a, (const char *)start, (size_t)(p - start))))
@@ -851,7 +857,7 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
         if (!isfinite(d))
             return NULL; /* out of range: the scanner's error */
     }
-    if (!(v = mcp_json_new_float(a, neg ? -d : d))) {
+    if (!(v = float_node(a, neg ? -d : d))) {
         *why = FAST_NOMEM;
         return NULL;
     }
