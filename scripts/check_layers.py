@@ -21,7 +21,7 @@ import sys
 
 LAYERS = ["base", "json", "codec", "rpc", "methods", "runtime", "transport", "main"]
 PRIVATE = {
-    "log.h": "base", "utf8.h": "base", "uritemplate.h": "base", "options.h": "base", "seal.h": "base",
+    "log.h": "base", "utf8.h": "base", "arena.h": "base", "uritemplate.h": "base", "options.h": "base", "seal.h": "base",
     "json_scan.h": "json",
     "codec.h": "codec", "pyrepr.h": "codec", "formats.h": "codec",
     "rpc.h": "rpc", "pool.h": "rpc",

@@ -12,7 +12,15 @@
  *
  * Each figure is the median of ROUNDS timed rounds of at least MIN_NS each,
  * with the fastest and slowest round. Output: one line of JSON per case and
- * parser. usage: bench-validate CASES_DIR
+ * parser.
+ *
+ * usage: bench-validate [--no-jsonc] [--cpu] CASES_DIR [CASE...]
+ *        bench-validate --profile N CASES_DIR CASE
+ *
+ * Naming cases runs only those; --no-jsonc times mcpidl alone (two builds
+ * compared side by side); --cpu times by the thread's CPU time instead of the
+ * clock (on a busy machine the clock counts other programs' turns). --profile runs the mcpidl path N times on one case
+ * and nothing else, for a profiler (valgrind --tool=callgrind).
  */
 #include <json.h>
 #include <stdio.h>
@@ -39,10 +47,12 @@ static const vcase CASES[] = {
     {"order", "get_order", false, true},
 };
 
+static clockid_t timer = CLOCK_MONOTONIC;
+
 static double now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(timer, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -110,18 +120,51 @@ static void report(const char *name, const char *who, double *r, size_t bytes)
     fflush(stdout);
 }
 
+static bool wanted(const char *name, char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return n == 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: bench-validate [--no-jsonc] [--cpu] CASES_DIR [CASE...]\n"
+                    "       bench-validate --profile N CASES_DIR CASE\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench-validate CASES_DIR\n");
-        return 2;
+    long profile = 0;
+    bool jsonc = true;
+    if (argc > 1 && strcmp(argv[1], "--profile") == 0) {
+        if (argc != 5 || (profile = atol(argv[2])) <= 0)
+            return usage();
+        argv += 2, argc -= 2;
+    } else {
+        for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argv++, argc--) {
+            if (strcmp(argv[1], "--no-jsonc") == 0)
+                jsonc = false;
+            else if (strcmp(argv[1], "--cpu") == 0)
+                timer = CLOCK_THREAD_CPUTIME_ID;
+            else
+                return usage();
+        }
     }
+    if (argc < 2)
+        return usage();
     const char *dir = argv[1];
+    char **names = argv + 2;
+    int nnames = argc - 2;
     mcp_arena a;
     mcp_arena_init(&a);
     json_tokener *tok = json_tokener_new();
     for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
         const vcase *c = &CASES[k];
+        if (!wanted(c->name, names, nnames))
+            continue;
         size_t len;
         char *text = load(dir, c->name, &len);
         const mcp_type *t = type_of(c);
@@ -149,6 +192,13 @@ int main(int argc, char **argv)
                 return 1;
         }
 
+        if (profile) {
+            for (long i = 0; i < profile; i++)
+                mcpidl_once(&a, t, text, len, &value, &nerr);
+            free(text);
+            continue;
+        }
+
         /* Calibrate: iterations for MIN_NS. */
         long iters = 1;
         for (;;) {
@@ -168,7 +218,7 @@ int main(int argc, char **argv)
                 mcpidl_once(&a, t, text, len, &value, &nerr);
             r[round] = (now_ns() - t0) / (double)iters;
             t0 = now_ns();
-            for (long i = 0; i < iters; i++) {
+            for (long i = 0; jsonc && i < iters; i++) {
                 json_tokener_reset(tok);
                 json_object *o = json_tokener_parse_ex(tok, text, (int)len);
                 if (!o)
@@ -179,7 +229,8 @@ int main(int argc, char **argv)
         }
         report(c->name, "mcpidl", r, len);
         memcpy(r, rj, sizeof r);
-        report(c->name, "json-c", r, len);
+        if (jsonc)
+            report(c->name, "json-c", r, len);
         free(text);
     }
     json_tokener_free(tok);

@@ -3,16 +3,25 @@
 // strict off), for each case of bench/validate/cases, against the schema mcpidlc publishes
 // for the same type. Output: one line of JSON per case, as bench-validate writes them.
 //
-// usage: node ajv.mjs TOOLS_JSON CASES_DIR
+// usage: node ajv.mjs [--cpu] TOOLS_JSON CASES_DIR
 //   TOOLS_JSON: the output of mcpidlc --print-tools bench/validate/bench.mcp.yaml
 //   CASES_DIR:  bench/validate/cases
+//   --cpu:      time rounds by the process's CPU time (user + system, every thread of
+//               Node's, microseconds) instead of the clock, as bench-validate --cpu does:
+//               on a busy machine the clock counts other programs' turns
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 
 const ROUNDS = 7;
 const MIN_NS = 2.5e8;
-const [toolsFile, casesDir] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const cpu = argv[0] === '--cpu';
+const [toolsFile, casesDir] = cpu ? argv.slice(1) : argv;
+// Nanoseconds: of CPU time with --cpu, else of the monotonic clock.
+const now = cpu
+  ? () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; }
+  : () => Number(process.hrtime.bigint());
 const tools = Object.fromEntries(JSON.parse(readFileSync(toolsFile, 'utf8')).map((t) => [t.name, t]));
 
 // The schema of a tool's result as a value (unwrapped from {"result": ...}), or of its arguments.
@@ -46,17 +55,17 @@ for (const [name, tool, args, valid] of CASES) {
   if (once() !== valid) throw new Error(`${name}: Ajv says ${!valid ? 'valid' : 'invalid'}`);
   let iters = 1;
   for (;;) {
-    const t0 = process.hrtime.bigint();
+    const t0 = now();
     for (let i = 0; i < iters; i++) once();
-    if (Number(process.hrtime.bigint() - t0) > MIN_NS / 10) break;
+    if (now() - t0 > MIN_NS / 10) break;
     iters *= 2;
   }
   iters *= 10;
   const r = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const t0 = process.hrtime.bigint();
+    const t0 = now();
     for (let i = 0; i < iters; i++) once();
-    r.push(Number(process.hrtime.bigint() - t0) / iters);
+    r.push((now() - t0) / iters);
   }
   r.sort((a, b) => a - b);
   console.log(JSON.stringify({ case: name, impl: 'JSON.parse+Ajv', bytes: Buffer.byteLength(text),

@@ -1,5 +1,5 @@
 /* arena.c: a chain of blocks; allocation bumps a pointer. */
-#include "mcpidl/arena.h"
+#include "internal/arena.h"
 
 #include <stdarg.h>
 #include <assert.h>
@@ -8,15 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct mcp_arena_block {
-    mcp_arena_block *next;
-    size_t size; /* usable bytes in data */
-    size_t used;
-    max_align_t data[];
-};
-
 enum { ARENA_FIRST_BLOCK = 4096, ARENA_MAX_BLOCK = 1 << 20 };
-#define ARENA_ALIGN (sizeof(max_align_t))
+#define ARENA_ALIGN MCP_ARENA_ALIGN
 
 void mcp_arena_init(mcp_arena *a)
 {
@@ -57,7 +50,7 @@ void mcp_arena_reset(mcp_arena *a)
     a->used = 0;
 }
 
-void *mcp_arena_alloc(mcp_arena *a, size_t n)
+void *mcp_arena_alloc_raw(mcp_arena *a, size_t n)
 {
     if (n == 0)
         n = 1;
@@ -95,7 +88,14 @@ void *mcp_arena_alloc(mcp_arena *a, size_t n)
     assert(b->used + need <= b->size && ((uintptr_t)p & (_Alignof(max_align_t) - 1)) == 0);
     b->used += need;
     a->used += need;
-    memset(p, 0, n);
+    return p;
+}
+
+void *mcp_arena_alloc(mcp_arena *a, size_t n)
+{
+    void *p = mcp_arena_alloc_raw(a, n);
+    if (p)
+        memset(p, 0, n ? n : 1);
     return p;
 }
 

@@ -22,6 +22,7 @@
 typedef struct dec_ctx {
     mcp_arena *a;
     mcp_report *rep;
+    pcre2_match_data *md; /* for every pattern of one decode, made at the first */
 } dec_ctx;
 
 static bool dec(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out);
@@ -202,21 +203,36 @@ static pcre2_code *pattern_code(mcp_pattern *p)
     return fresh;
 }
 
-/* pcre2's memory for one match (the match data, and the interpreter's frames
- * when there is no JIT) comes from the request's arena: no malloc per match. */
+/* pcre2's memory (the match data, and the interpreter's frames when there is
+ * no JIT) comes from the request's arena: no malloc per match. */
 static void *arena_malloc(PCRE2_SIZE n, void *arena) { return mcp_arena_alloc(arena, n); }
 static void arena_free(void *p, void *arena) { (void)p, (void)arena; }
 
-static bool pattern_matches(mcp_arena *a, mcp_pattern *p, const char *s, size_t n)
+/* One match data serves every pattern of a decode (one value, one thread). */
+static pcre2_match_data *match_data(dec_ctx *c)
+{
+    if (!c->md) {
+        pcre2_general_context *gc = pcre2_general_context_create(arena_malloc, arena_free, c->a);
+        c->md = gc ? pcre2_match_data_create(1, gc) : NULL;
+    }
+    return c->md;
+}
+
+static bool pattern_matches(dec_ctx *c, mcp_pattern *p, const char *s, size_t n)
 {
     pcre2_code *code = pattern_code(p);
-    if (!code)
-        return false;
-    pcre2_general_context *gc = pcre2_general_context_create(arena_malloc, arena_free, a);
-    pcre2_match_data *md = gc ? pcre2_match_data_create(1, gc) : NULL;
+    pcre2_match_data *md = code ? match_data(c) : NULL;
     if (!md)
         return false;
-    int rc = pcre2_match(code, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
+    /* pcre2_match would first check the subject's UTF-8 (and fail on bad
+     * text, a mismatch here); checked once here, the JIT code runs directly,
+     * without pcre2_match's checks. A pattern the JIT could not compile goes
+     * to the interpreter. */
+    if (!mcp_utf8_valid(s, n))
+        return false;
+    int rc = pcre2_jit_match(code, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
+    if (rc == PCRE2_ERROR_JIT_BADOPTION)
+        rc = pcre2_match(code, (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK, md, NULL);
     return rc >= 0;
 }
 
@@ -238,7 +254,7 @@ static bool check_length(dec_ctx *c, const mcp_constraints *k, const mcp_json *v
             ok = false;
         }
     }
-    if (ok && k->pattern && !pattern_matches(c->a, k->pattern, v->s, v->len)) {
+    if (ok && k->pattern && !pattern_matches(c, k->pattern, v->s, v->len)) {
         mcp_buf b;
         mcp_buf_init(&b);
         mcp_buf_printf(&b, "String should match pattern '%s'", k->pattern->source);
@@ -547,6 +563,27 @@ static bool dec_default(dec_ctx *c, const mcp_field *f, char *out)
     return dec(c, f->type, dv, out);
 }
 
+static bool key_is(const mcp_json_member *m, const mcp_field *f)
+{
+    return m->key_len == f->name_len && memcmp(m->key, f->name, f->name_len) == 0;
+}
+
+/* The value of field f in object v, or NULL. An object's keys are unique (the
+ * parser refuses a repeat, the setters replace), so any match is the match;
+ * text usually lists the fields in their order, so the member after the
+ * last one found (*next) is tried first. */
+static const mcp_json *member_value(const mcp_json *v, const mcp_field *f, size_t *next)
+{
+    if (*next < v->n && key_is(&v->members[*next], f))
+        return v->members[(*next)++].value;
+    for (size_t j = 0; j < v->n; j++)
+        if (key_is(&v->members[j], f)) {
+            *next = j + 1;
+            return v->members[j].value;
+        }
+    return NULL;
+}
+
 static bool dec_object(dec_ctx *c, const mcp_type *t, const mcp_json *v, char *out)
 {
     if (v->kind != MCP_JOBJECT) {
@@ -562,16 +599,13 @@ static bool dec_object(dec_ctx *c, const mcp_type *t, const mcp_json *v, char *o
         return false;
     }
     bool ok = true;
+    size_t next = 0, found = 0;
     for (uint32_t i = 0; i < t->nfields; i++) {
         const mcp_field *f = &t->fields[i];
-        const mcp_json *fv = NULL;
-        for (size_t j = 0; j < v->n; j++)
-            if (v->members[j].key_len == f->name_len && memcmp(v->members[j].key, f->name, f->name_len) == 0) {
-                fv = v->members[j].value;
-                break;
-            }
+        const mcp_json *fv = member_value(v, f, &next);
         mcp_report_push_key(c->rep, f->name, f->name_len);
         if (fv) {
+            found++;
             ok &= dec(c, f->type, fv, out + f->offset);
             if (f->has_offset >= 0)
                 out[f->has_offset] = 1;
@@ -583,7 +617,7 @@ static bool dec_object(dec_ctx *c, const mcp_type *t, const mcp_json *v, char *o
         }
         mcp_report_pop(c->rep);
     }
-    if (t->extra_forbid)
+    if (t->extra_forbid && found < v->n) /* keys are unique: found == n leaves no other */
         for (size_t j = 0; j < v->n; j++) {
             const mcp_json_member *m = &v->members[j];
             bool known = false;
@@ -732,7 +766,7 @@ static bool dec(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out)
 
 bool mcp_decode(const mcp_type *t, const mcp_json *v, void *out, mcp_arena *a, mcp_report *rep)
 {
-    dec_ctx c = {a, rep};
+    dec_ctx c = {a, rep, NULL};
     size_t before = rep->len;
     bool ok = dec(&c, t, v, out);
     return ok && rep->len == before && !rep->oom;

@@ -80,8 +80,13 @@ const char *mcp_verr_message(mcp_verr_kind k)
 
 void mcp_report_init(mcp_report *r, mcp_arena *arena)
 {
-    memset(r, 0, sizeof *r);
+    /* Not the path: 6 KB that every decode would clear, of which a segment
+     * is only read below depth, where push wrote it. */
     r->arena = arena;
+    r->items = NULL;
+    r->len = r->cap = 0;
+    r->oom = false;
+    r->depth = 0;
 }
 
 /* ---- locations ---------------------------------------------------------- */
@@ -132,7 +137,9 @@ static char *loc_text(mcp_report *r, size_t depth, size_t *len)
 
 static const mcp_json none_value = {.kind = MCP_JNULL};
 
-void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, const char *message)
+/* One error at the current location; `message` copied into the arena unless
+ * it is one of the static texts of `kinds`. */
+static void add_error(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, const char *message, bool copy)
 {
     if (!r->arena) {
         r->oom = true;
@@ -159,7 +166,7 @@ void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, co
     size_t depth = r->depth < MCP_LOC_MAX ? r->depth : MCP_LOC_MAX;
     size_t loc_len = 0;
     char *loc = loc_text(r, depth, &loc_len);
-    char *msg = mcp_arena_strdup(r->arena, message ? message : "");
+    const char *msg = copy ? mcp_arena_strdup(r->arena, message ? message : "") : message;
     if (!loc || !msg) {
         r->oom = true;
         return;
@@ -174,10 +181,15 @@ void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, co
     };
 }
 
+void mcp_report_add(mcp_report *r, mcp_verr_kind kind, const mcp_json *input, const char *message)
+{
+    add_error(r, kind, input, message, true);
+}
+
 void mcp_report_add_simple(mcp_report *r, mcp_verr_kind kind, const mcp_json *input)
 {
     const char *m = mcp_verr_message(kind);
-    mcp_report_add(r, kind, input, m ? m : mcp_verr_type_name(kind));
+    add_error(r, kind, input, m ? m : mcp_verr_type_name(kind), false);
 }
 
 /* ---- numbers in messages ------------------------------------------------ */

@@ -3,6 +3,7 @@
  * json-c. Nothing here recurses on the depth of a value: every walk keeps an
  * explicit stack, which starts on the C stack and moves to the heap when it
  * outgrows it (the heap copy is freed before returning). */
+#include "internal/arena.h"
 #include "internal/utf8.h"
 #include "mcpidl/json.h"
 #include "internal/json_scan.h"
@@ -34,10 +35,8 @@ typedef struct {
         NULL, 0, 0, (elsize), NULL \
     }
 
-static bool vec_reserve(vec *v, size_t need)
+static bool vec_grow(vec *v, size_t need)
 {
-    if (need <= v->cap)
-        return true;
     size_t c = v->cap ? v->cap : 16;
     while (c < need) {
         if (c > SIZE_MAX / 2 / v->size)
@@ -58,6 +57,9 @@ static bool vec_reserve(vec *v, size_t need)
     v->cap = c;
     return true;
 }
+
+/* Room for `need` elements; the check inline, as the parser asks per value. */
+static inline bool vec_reserve(vec *v, size_t need) { return need <= v->cap || vec_grow(v, need); }
 
 static void vec_free(vec *v)
 {
@@ -126,9 +128,9 @@ static size_t first_repeat(const mcp_json_member *m, size_t n, vec *idx, bool *n
 
 static mcp_json *node(mcp_arena *a, mcp_json_kind kind)
 {
-    mcp_json *v = mcp_arena_alloc(a, sizeof *v);
+    mcp_json *v = mcp_arena_take(a, sizeof *v);
     if (v)
-        v->kind = kind;
+        *v = (mcp_json){.kind = kind};
     return v;
 }
 
@@ -142,7 +144,8 @@ mcp_json *mcp_json_new_bool(mcp_arena *a, bool b)
     return v;
 }
 
-mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i)
+/* The parser's number nodes, inline; the public constructors are these. */
+static inline mcp_json *int_node(mcp_arena *a, int64_t i)
 {
     mcp_json *v = node(a, MCP_JINT);
     if (v)
@@ -150,13 +153,17 @@ mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i)
     return v;
 }
 
-mcp_json *mcp_json_new_float(mcp_arena *a, double d)
+static inline mcp_json *float_node(mcp_arena *a, double d)
 {
     mcp_json *v = node(a, MCP_JFLOAT);
     if (v)
         v->d = d;
     return v;
 }
+
+mcp_json *mcp_json_new_int(mcp_arena *a, int64_t i) { return int_node(a, i); }
+
+mcp_json *mcp_json_new_float(mcp_arena *a, double d) { return float_node(a, d); }
 
 mcp_json *mcp_json_new_string(mcp_arena *a, const char *s, size_t len)
 {
@@ -376,7 +383,7 @@ static mcp_json *close_container(parser *ps, mcp_json_err *err, size_t *at, size
     if (v->kind == MCP_JARRAY) {
         size_t n = ps->items.n - o.first;
         if (n) {
-            if (n > SIZE_MAX / sizeof *v->items || !(v->items = mcp_arena_alloc(ps->a, n * sizeof *v->items)))
+            if (n > SIZE_MAX / sizeof *v->items || !(v->items = mcp_arena_take(ps->a, n * sizeof *v->items)))
                 goto nomem;
             memcpy(v->items, (mcp_json **)ps->items.p + o.first, n * sizeof *v->items);
         }
@@ -402,7 +409,7 @@ static mcp_json *close_container(parser *ps, mcp_json_err *err, size_t *at, size
         return NULL;
     }
     if (n) {
-        if (n > SIZE_MAX / sizeof *v->members || !(v->members = mcp_arena_alloc(ps->a, n * sizeof *v->members)))
+        if (n > SIZE_MAX / sizeof *v->members || !(v->members = mcp_arena_take(ps->a, n * sizeof *v->members)))
             goto nomem;
         memcpy(v->members, m, n * sizeof *v->members);
     }
@@ -597,18 +604,46 @@ static int fast_hex4(const unsigned char *p)
     return v;
 }
 
+/* The first byte at or after p that str_special marks, or end. Eight bytes
+ * at a time while none of them can be one: a byte is special when it is
+ * below 0x20, '"', '\\' or has its top bit set. (The subtraction tricks may
+ * also flag a plain byte next to a special one; the byte loop decides.) */
+static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, sizeof x);
+        uint64_t q = x ^ (ones * '"'), s = x ^ (ones * '\\');
+        uint64_t hit = (x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((s - ones) & ~s)) & high;
+        if (hit) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* The lowest flagged byte is a special one: a false flag needs a
+             * borrow from a lower, special, byte. */
+            return p + (__builtin_ctzll(hit) >> 3);
+#else
+            break;
+#endif
+        }
+        p += 8;
+    }
+    while (p < end && !str_special[*p])
+        p++;
+    return p;
+}
+
 /* A string whose opening quote is at *pp: checked (the scanner's rules), its
  * raw bytes [*raw, *raw + *raw_len), the decoded length, whether it holds an
  * escape or a \u0000; *pp past the closing quote. False: give up. */
-static bool fast_string(const unsigned char **pp, const unsigned char *end, const unsigned char **raw, size_t *raw_len,
-                        size_t *ulen, bool *esc, bool *nul)
+static inline __attribute__((always_inline)) bool fast_string(const unsigned char **pp, const unsigned char *end,
+                                                              const unsigned char **raw, size_t *raw_len, size_t *ulen,
+                                                              bool *esc, bool *nul)
 {
     const unsigned char *p = *pp + 1, *start = p;
     size_t u = 0;
     bool e = false, z = false;
     for (;;) {
-        while (p < end && !str_special[*p])
-            p++;
+        p = skip_plain(p, end);
         if (p >= end)
             return false;
         unsigned c = *p;
@@ -675,10 +710,13 @@ static bool fast_string(const unsigned char **pp, const unsigned char *end, cons
 /* A string's text, unescaped and NUL-terminated, at dst (room for raw_len + 1). */
 static void fast_text(char *dst, const unsigned char *raw, size_t raw_len, bool esc)
 {
-    if (esc)
+    if (esc) {
         dst[mcp_json_unescape((const char *)raw, raw_len, dst)] = 0;
-    else if (raw_len)
+        return;
+    }
+    if (raw_len)
         memcpy(dst, raw, raw_len);
+    dst[raw_len] = 0;
 }
 
 static const double FAST_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -761,7 +799,7 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
         if (int_len > 19)
             fits = false;
         if (fits) {
-            v = mcp_json_new_int(a, neg ? (w == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)w) : (int64_t)w);
+            v = int_node(a, neg ? (w == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)w) : (int64_t)w);
         } else {
             v = node(a, MCP_JBIGINT);
             if (v && !(v->s = mcp_arena_strndup(a, (const char *)start, (size_t)(p - start))))
@@ -819,7 +857,7 @@ static mcp_json *fast_number(mcp_arena *a, const unsigned char **pp, const unsig
         if (!isfinite(d))
             return NULL; /* out of range: the scanner's error */
     }
-    if (!(v = mcp_json_new_float(a, neg ? -d : d))) {
+    if (!(v = float_node(a, neg ? -d : d))) {
         *why = FAST_NOMEM;
         return NULL;
     }
@@ -872,14 +910,11 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, s
             if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul) || ulen > max_string)
                 return FAST_GIVE_UP;
             /* The node and its text in one allocation. */
-            if (!(v = mcp_arena_alloc(a, sizeof *v + raw_len + 1)))
+            if (!(v = mcp_arena_take(a, sizeof *v + raw_len + 1)))
                 return FAST_NOMEM;
             char *t = (char *)(v + 1);
             fast_text(t, raw, raw_len, esc);
-            v->kind = MCP_JSTRING;
-            v->s = t;
-            v->len = ulen;
-            v->has_nul = nul;
+            *v = (mcp_json){.kind = MCP_JSTRING, .s = t, .len = ulen, .has_nul = nul};
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             if (!(v = fast_number(a, &p, end, &why)))
                 return why;
@@ -952,7 +987,7 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, s
             bool esc, nul;
             if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul) || ulen > max_string)
                 return FAST_GIVE_UP;
-            char *k = mcp_arena_alloc(a, raw_len + 1);
+            char *k = mcp_arena_take(a, raw_len + 1);
             if (!k || !vec_reserve(&ps->members, ps->members.n + 1) || !vec_reserve(&ps->offsets, ps->offsets.n + 1))
                 return FAST_NOMEM;
             fast_text(k, raw, raw_len, esc);

@@ -136,23 +136,12 @@ static void report_result(mcp_buf *out, const char *tool, const mcp_report *rep,
     mcp_buf_free(&text);
 }
 
-/* mcp_report_init, but for the location stack (path), which the validator
- * writes before it reads: clearing its 6 KiB per call is most of a small
- * call's report setup. */
-static void report_start(mcp_report *r, mcp_arena *a)
-{
-    size_t p = offsetof(mcp_report, path), q = p + sizeof r->path;
-    memset(r, 0, p);
-    memset((char *)r + q, 0, sizeof *r - q);
-    r->arena = a;
-}
-
 bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
 {
     const mcp_tool *tool = call->tool;
     mcp_arena *a = call->arena;
     mcp_report rep;
-    report_start(&rep, a);
+    mcp_report_init(&rep, a);
 
     /* Arguments, validated as <tool>Arguments. */
     static const mcp_json EMPTY = {.kind = MCP_JOBJECT};

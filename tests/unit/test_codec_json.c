@@ -103,6 +103,62 @@ START_TEST(from_json_reports_like_pydantic)
 }
 END_TEST
 
+static bool parcel_from(const char *json, const char **error)
+{
+    codec_Parcel p;
+    return codec_Parcel_from_json(json, strlen(json), &p, &A, error);
+}
+
+/* Members in any order, each found once; an extra key refused wherever it
+ * stands; every pattern of a value checked (one match data serves them). */
+START_TEST(from_json_members_patterns_and_extras)
+{
+    codec_Parcel p;
+    const char *error = NULL;
+    const char *text = "{\"weight\": 2.5, \"postcode\": \"OR 97201\", \"sku\": \"BKS-0042\"}";
+    ck_assert(codec_Parcel_from_json(text, strlen(text), &p, &A, &error));
+    ck_assert_str_eq(p.sku, "BKS-0042");
+    ck_assert_str_eq(p.postcode, "OR 97201");
+    ck_assert(p.weight == 2.5);
+    ck_assert(!parcel_from("{\"sku\": \"BKS-0042\", \"extra\": 1, \"postcode\": \"OR 97201\"}", &error));
+    ck_assert_str_eq(error, "1 validation error for Parcel\n"
+                            "extra\n"
+                            "  Extra inputs are not permitted [type=extra_forbidden, input_value=1, input_type=int]");
+    /* Three members, two fields found: the third is the extra one, even when
+     * a field is missing. */
+    ck_assert(!parcel_from("{\"postcode\": \"OR 97201\", \"weight\": 1, \"sku2\": \"x\"}", &error));
+    ck_assert_str_eq(error,
+                     "2 validation errors for Parcel\n"
+                     "sku\n"
+                     "  Field required [type=missing, input_value={'postcode': 'OR 97201', 'weight': 1, 'sku2': 'x'}, "
+                     "input_type=dict]\n"
+                     "sku2\n"
+                     "  Extra inputs are not permitted [type=extra_forbidden, input_value='x', input_type=str]");
+    ck_assert(!parcel_from("{\"sku\": \"bks-0042\", \"postcode\": \"O\"}", &error));
+    ck_assert_str_eq(error, "2 validation errors for Parcel\n"
+                            "sku\n"
+                            "  String should match pattern '^[A-Z]{3}-[0-9]{4}$' [type=string_pattern_mismatch, "
+                            "input_value='bks-0042', input_type=str]\n"
+                            "postcode\n"
+                            "  String should match pattern '^[0-9A-Z][0-9A-Z -]{1,8}[0-9A-Z]$' "
+                            "[type=string_pattern_mismatch, input_value='O', input_type=str]");
+    /* Text that is not UTF-8 (a JSON value built in C) matches no pattern. */
+    mcp_json *v = mcp_json_new_object(&A);
+    ck_assert(mcp_json_set(&A, v, "sku",
+                           mcp_json_new_string(&A,
+                                               "BKS-00\xff"
+                                               "2",
+                                               8)));
+    ck_assert(mcp_json_set(&A, v, "postcode", mcp_json_new_string(&A, "OR 97201", 8)));
+    mcp_report rep;
+    mcp_report_init(&rep, &A);
+    ck_assert(!mcp_decode(&codec_Parcel_desc, v, &p, &A, &rep));
+    ck_assert_uint_eq(rep.len, 1);
+    ck_assert_int_eq(rep.items[0].kind, MCP_VERR_STRING_PATTERN);
+    ck_assert_str_eq(rep.items[0].loc, "sku");
+}
+END_TEST
+
 START_TEST(to_json_writes_structured_content)
 {
     codec_Reading r = codec_Reading_init_default;
@@ -321,6 +377,7 @@ int main(void)
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_add_test(t, from_json_fills_the_struct);
     tcase_add_test(t, from_json_reports_like_pydantic);
+    tcase_add_test(t, from_json_members_patterns_and_extras);
     tcase_add_test(t, to_json_writes_structured_content);
     tcase_add_test(t, to_json_checks_like_an_output);
     tcase_add_test(t, round_trip);

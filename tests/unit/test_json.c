@@ -2165,6 +2165,41 @@ START_TEST(parse_agrees_with_validate)
 }
 END_TEST
 
+/* Strings whose bytes are plain but one, at every offset of a run longer
+ * than the parser's eight-byte steps, and the bytes around the special ones:
+ * the parser agrees with mcp_json_validate, and the text is the one written. */
+START_TEST(string_bytes_at_every_offset)
+{
+    static const char *odd[] = {"\\n", "\x01", "\x1f", " ", "!", "#", "[", "]", "\x7f", "\xc3\xa9", "\xff", "\xe2\x82"};
+    static const char *want[] = {"\n", NULL, NULL, " ", "!", "#", "[", "]", "\x7f", "\xc3\xa9", NULL, NULL};
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) {
+        for (size_t at = 0; at < 24; at++) {
+            char text[64], expect[64];
+            memset(expect, 'a', at);
+            strcpy(expect + at, want[k] ? want[k] : "");
+            memset(expect + strlen(expect), 'a', 23 - at);
+            expect[at + (want[k] ? strlen(want[k]) : 0) + 23 - at] = 0;
+            int n = snprintf(text, sizeof text, "[\"%.*s%s%.*s\",1]", (int)at, "aaaaaaaaaaaaaaaaaaaaaaaa", odd[k],
+                             (int)(23 - at), "aaaaaaaaaaaaaaaaaaaaaaaa");
+            mcp_arena_reset(&A);
+            mcp_json_err e;
+            size_t where, vat;
+            mcp_json *v = parse_n(text, (size_t)n, NULL, &e, &where);
+            mcp_json_err ve = mcp_json_validate(text, (size_t)n, NULL, &vat);
+            REQUIRE(ve == e && (v != NULL) == (want[k] != NULL), "%zu at %zu: parse %d, validate %d", k, at, e, ve);
+            if (!v) {
+                REQUIRE(where == vat, "%zu at %zu: error at %zu, validate at %zu", k, at, where, vat);
+                continue;
+            }
+            const mcp_json *s = v->items[0];
+            REQUIRE(s->kind == MCP_JSTRING && s->len == strlen(expect) && memcmp(s->s, expect, s->len) == 0 &&
+                        s->s[s->len] == 0,
+                    "%zu at %zu: text", k, at);
+        }
+    }
+}
+END_TEST
+
 static mcp_json *parse_lim(const char *text, const mcp_json_limits *lim, mcp_json_err *err, size_t *at)
 {
     return parse_n(text, strlen(text), lim, err, at);
@@ -2862,6 +2897,7 @@ static Suite *json_suite(void)
     tcase_add_test(p, string_and_array_limits);
     tcase_add_test(p, value_limit);
     tcase_add_test(p, parse_agrees_with_validate);
+    tcase_add_test(p, string_bytes_at_every_offset);
     suite_add_tcase(s, p);
     TCase *b = tcase_create("values");
     tcase_add_checked_fixture(b, setup, teardown);
