@@ -3048,11 +3048,14 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
         tls_opts[0].option = MHD_OPTION_END;
     unsigned limit = connection_limit();
     /* One thread per CPU the process may run on (sched_getaffinity: taskset,
-     * a container's cpuset), not per CPU of the machine: two threads on one
-     * CPU only take turns, and the turns are the latency's tail. */
+     * a container's cpuset), not per CPU of the machine: more threads than
+     * CPUs only take turns, and the turns are the latency's tail. */
     cpu_set_t cpuset;
     long cpus = sched_getaffinity(0, sizeof cpuset, &cpuset) == 0 ? CPU_COUNT(&cpuset) : sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned pool = cpus > 1 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
+    /* At least two: libmicrohttpd 0.9.75 with one thread (no pool) served 256
+     * keep-alive connections at a few hundred requests/s instead of tens of
+     * thousands (bench/http/load.py, server pinned to one CPU). */
+    unsigned pool = cpus > 2 ? (unsigned)(cpus < 64 ? cpus : 64) : 2;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)h->timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
