@@ -68,7 +68,7 @@
 #define SSE_HOLD_SECONDS 1
 /* A finished SSE stream up to this size goes out as one body (one write);
  * a larger one is read as it comes, never copied whole besides its events. */
-#define SSE_WHOLE_MAX (256 * 1024)
+#define SSE_WHOLE_MAX ((size_t)256 << 10)
 #define MAX_KEPT_STREAMS 32 /* finished streams kept per session for resumption */
 #define SESSION_ID_BYTES 16
 /* An id: the node's name (--node-id, at most 32 bytes), '-', 32 hex digits. */
