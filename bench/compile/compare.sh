@@ -48,7 +48,7 @@ python3 "$here/gen.py" --tools "$tools" --types "$types" --seed "$seed" --cluste
     --proto "$proto" > "$idl"
 mkdir -p "$work/mcp" "$work/pb" "$work/obj"
 
-echo "compiler:   $mcpidlc"
+echo "compiler:   mcpidlc ($("$mcpidlc" --version 2>/dev/null | head -1), a build of this tree)"
 echo "            $(protoc-c --version | tr '\n' ' ')"
 echo "            $("$cc" --version | head -1)"
 echo "input:      $tools tools, $types types (seed $seed, cluster $cluster)"

@@ -38,7 +38,7 @@ if ! "$mcpidlc" --check "$idl" 2> "$work/diagnostics"; then
     exit 1
 fi
 
-echo "compiler:   $mcpidlc"
+echo "compiler:   mcpidlc ($("$mcpidlc" --version 2>/dev/null | head -1), a build of this tree)"
 echo "input:      $tools tools, $types types (seed $seed, cluster $cluster): $(wc -l < "$idl") lines, $(wc -c < "$idl") bytes"
 echo "output:     $("$mcpidlc" --print-tools "$idl" | wc -c) bytes of tools/list JSON"
 echo "machine:    $(nproc 2>/dev/null || echo '?') CPUs, $(uname -sm)"

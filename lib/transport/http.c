@@ -656,8 +656,10 @@ static size_t session_bucket(const char *id)
 }
 
 /* End a session: take it out of the table (when there), close its streams,
- * free its mcp_session. Any thread holding a reference; not under h->mu. */
-static void hsession_end(hsession *hs)
+ * free its mcp_session, or with `keep` (a stateless one whose request was
+ * answered) keep that for the next request when it can be reused. Any
+ * thread holding a reference; not under h->mu. */
+static void session_close(hsession *hs, bool keep)
 {
     mcp_http *h = hs->h;
     pthread_mutex_lock(&h->mu);
@@ -692,9 +694,11 @@ static void hsession_end(hsession *hs)
         stream_wake(st);
     }
     pthread_mutex_unlock(&hs->mu);
-    mcp_session *s = hs->s;
-    hs->s = NULL;
-    if (s) {
+    if (keep && hs->s && !atomic_load(&h->draining) && mcp_session_reuse(hs->s)) {
+        hs->reusable = true;
+    } else if (hs->s) {
+        mcp_session *s = hs->s;
+        hs->s = NULL;
         mcp_session_close(s);
         mcp_session_free(s); /* the final calls of what was in flight come here */
     }
@@ -702,6 +706,8 @@ static void hsession_end(hsession *hs)
     if (was)
         hsession_unref(hs);
 }
+
+static void hsession_end(hsession *hs) { session_close(hs, false); }
 
 /* The last reference to a stateless session whose request was answered
  * (hsession_finish) is gone: its streams go, the session and its
@@ -931,40 +937,7 @@ static hsession *hsession_stateless(mcp_http *h, bool *full)
  * last reference goes); and the caller's reference dropped. */
 static void hsession_finish(hsession *hs)
 {
-    mcp_http *h = hs->h;
-    pthread_mutex_lock(&h->mu);
-    bool was = hs->in_table;
-    if (was) {
-        if (hs->prev)
-            hs->prev->next = hs->next;
-        else
-            h->sessions = hs->next;
-        if (hs->next)
-            hs->next->prev = hs->prev;
-        hs->next = hs->prev = NULL;
-        hs->in_table = false;
-        h->nstateless--;
-    }
-    pthread_mutex_unlock(&h->mu);
-
-    pthread_mutex_lock(&hs->msg_mu);
-    pthread_mutex_lock(&hs->mu);
-    hs->dead = true;
-    for (stream *st = hs->streams; st; st = st->next) {
-        st->closed = true;
-        stream_wake(st);
-    }
-    pthread_mutex_unlock(&hs->mu);
-    if (hs->s && !atomic_load(&h->draining) && mcp_session_reuse(hs->s)) {
-        hs->reusable = true;
-    } else if (hs->s) {
-        mcp_session_close(hs->s);
-        mcp_session_free(hs->s);
-        hs->s = NULL;
-    }
-    pthread_mutex_unlock(&hs->msg_mu);
-    if (was)
-        hsession_unref(hs);
+    session_close(hs, true);
     hsession_unref(hs);
 }
 
