@@ -198,6 +198,8 @@ typedef struct mcp_slot_cache mcp_slot_cache;
 mcp_slot_cache *mcp_slot_cache_new(void);
 void mcp_slot_cache_free(mcp_slot_cache *c);
 const mcp_env *mcp_session_env(const mcp_session *s);
+/* mcp_message_parse of the runtime whose env this is. */
+mcp_message *mcp_env_message_parse(const mcp_env *env, const char *text, size_t len);
 
 /* A message that belongs to no request (notifications/resources/updated),
  * to the session's peer; any thread. False when it is gone. */

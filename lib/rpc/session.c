@@ -1820,32 +1820,14 @@ bool mcp_session_message(mcp_session *s, const char *text, size_t len, void *rep
     return mcp_session_message_from(s, text, len, reply_ctx, NULL);
 }
 
-bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx, const mcp_caller *caller)
+/* A message's text as a session reads it: a final '\r' is not part of it;
+ * blank text is not a message. */
+static size_t message_len(const char *text, size_t len) { return len > 0 && text[len - 1] == '\r' ? len - 1 : len; }
+
+/* The message in sl (m its tree, or NULL with err at byte off): answered,
+ * dispatched, and sl recycled unless a job took it. */
+static bool message_in_slot(mcp_session *s, slot *sl, const mcp_json *m, mcp_json_err err, size_t off)
 {
-    s->rctx = reply_ctx;
-    s->caller = caller;
-    if (len > 0 && text[len - 1] == '\r')
-        len--;
-    /* Blank lines are not messages: clients may send a newline too many
-     * (a keep-alive, a trailing "\n\n"), and answering those with parse
-     * errors would only confuse them. */
-    if (is_blank(text, len))
-        return false;
-    if (len > s->set->max_message) {
-        mcp_session_too_large(s, reply_ctx);
-        return true;
-    }
-    slot *sl = slot_get(s);
-    if (!sl) {
-        send_oom(s, NULL, reply_ctx, NULL);
-        return true;
-    }
-    /* Every node of the DOM lives in the slot's arena (mcp_json_parse copies
-     * strings and number literals): a job may take it to a worker while the
-     * transport reuses its buffer. */
-    mcp_json_err err = MCP_JSON_E_NOMEM;
-    size_t off = 0;
-    mcp_json *m = mcp_json_parse(&sl->arena, text, len, &s->env->limits, &err, &off);
     bool taken = false, answered = true;
     if (!m) {
         if (err == MCP_JSON_E_NOMEM)
@@ -1895,6 +1877,94 @@ bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void
     mcp_buf_free(&s->reply);
     mcp_buf_free(&s->msg);
     return answered;
+}
+
+bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx, const mcp_caller *caller)
+{
+    s->rctx = reply_ctx;
+    s->caller = caller;
+    len = message_len(text, len);
+    /* Blank lines are not messages: clients may send a newline too many
+     * (a keep-alive, a trailing "\n\n"), and answering those with parse
+     * errors would only confuse them. */
+    if (is_blank(text, len))
+        return false;
+    if (len > s->set->max_message) {
+        mcp_session_too_large(s, reply_ctx);
+        return true;
+    }
+    slot *sl = slot_get(s);
+    if (!sl) {
+        send_oom(s, NULL, reply_ctx, NULL);
+        return true;
+    }
+    /* Every node of the DOM lives in the slot's arena (mcp_json_parse copies
+     * strings and number literals): a job may take it to a worker while the
+     * transport reuses its buffer. */
+    mcp_json_err err = MCP_JSON_E_NOMEM;
+    size_t off = 0;
+    mcp_json *m = mcp_json_parse(&sl->arena, text, len, &s->env->limits, &err, &off);
+    return message_in_slot(s, sl, m, err, off);
+}
+
+/* ---------------------------------------------------------------- messages parsed first */
+
+struct mcp_message {
+    const mcp_env *env;
+    slot *sl; /* holds the tree, and this */
+    mcp_json *m;
+    mcp_json_err err;
+    size_t off;
+    size_t len; /* the text's, as mcp_session_message_from counts it */
+    bool blank;
+};
+
+mcp_message *mcp_env_message_parse(const mcp_env *env, const char *text, size_t len)
+{
+    slot *sl = cache_take(env->slots);
+    mcp_message *msg = sl ? mcp_arena_alloc(&sl->arena, sizeof *msg) : NULL;
+    if (!msg) {
+        if (sl) {
+            slot_recycle(sl);
+            cache_give(env->slots, sl);
+        }
+        return NULL;
+    }
+    len = message_len(text, len);
+    *msg = (mcp_message){.env = env, .sl = sl, .err = MCP_JSON_E_NOMEM, .len = len, .blank = is_blank(text, len)};
+    /* What the session would parse: blank text and text past max_message
+     * never are. */
+    if (!msg->blank && len <= env->opt.max_message)
+        msg->m = mcp_json_parse(&sl->arena, text, len, &env->limits, &msg->err, &msg->off);
+    return msg;
+}
+
+const mcp_json *mcp_message_json(const mcp_message *msg) { return msg ? msg->m : NULL; }
+
+void mcp_message_free(mcp_message *msg)
+{
+    if (!msg)
+        return;
+    slot *sl = msg->sl;
+    const mcp_env *env = msg->env;
+    slot_recycle(sl);
+    cache_give(env->slots, sl);
+}
+
+bool mcp_session_message_parsed(mcp_session *s, mcp_message *msg, void *reply_ctx, const mcp_caller *caller)
+{
+    s->rctx = reply_ctx;
+    s->caller = caller;
+    if (msg->blank) {
+        mcp_message_free(msg);
+        return false;
+    }
+    if (msg->len > s->set->max_message) {
+        mcp_message_free(msg);
+        mcp_session_too_large(s, reply_ctx);
+        return true;
+    }
+    return message_in_slot(s, msg->sl, msg->m, msg->err, msg->off);
 }
 
 void mcp_session_close(mcp_session *s) { mark_broken(s); }

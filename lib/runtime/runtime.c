@@ -256,6 +256,11 @@ mcp_session *mcp_session_new(mcp_runtime *rt, mcp_sink_fn sink, void *sink_ctx)
 
 mcp_json_limits mcp_runtime_json_limits(const mcp_runtime *rt) { return rt->env.limits; }
 
+mcp_message *mcp_message_parse(mcp_runtime *rt, const char *text, size_t len)
+{
+    return mcp_env_message_parse(&rt->env, text, len);
+}
+
 void mcp_runtime_log(const mcp_runtime *rt, mcp_log_level level, const char *fmt, ...)
 {
     if (!mcp_log_on(&rt->log, level))

@@ -1134,6 +1134,7 @@ typedef struct body_info {
     char *mismatch;  /* modern: why its headers do not match its body (malloc'd; -32020) */
     bool busy;       /* a request its session's queue has no room for (503) */
     char busy_why[128];
+    mcp_message *msg; /* the parsed body, for the session (NULL: out of memory) */
 } body_info;
 
 /* ---------------------------------------------------------------- 2026-07-28 request headers
@@ -1348,13 +1349,11 @@ static char *check_headers(const mcp_http *h, const http_req *rq, mcp_arena *a, 
  * says: a mismatch is the request's error). */
 static body_info classify(const mcp_http *h, const http_req *rq, const char *body, size_t len, mcp_session *s)
 {
-    mcp_arena a;
-    mcp_arena_init(&a);
-    mcp_json_limits lim = mcp_runtime_json_limits(h->rt);
-    mcp_json *m = mcp_json_parse(&a, body, len, &lim, NULL, NULL);
     /* The session's own rules (and limits): what it would refuse starts no
-     * session, so a session is never left uninitialized. */
-    body_info bi = {.kind = BODY_REQUEST};
+     * session, so a session is never left uninitialized. The tree goes on
+     * to the session (mcp_session_message_parsed): parsed once. */
+    body_info bi = {.kind = BODY_REQUEST, .msg = mcp_message_parse(h->rt, body, len)};
+    const mcp_json *m = mcp_message_json(bi.msg);
     mcp_msg_kind mk = mcp_message_kind(m, &bi.initialize);
     bi.kind = mk == MCP_MSG_BATCH ? BODY_BATCH : mk == MCP_MSG_INVALID ? BODY_BAD : BODY_REQUEST;
     const mcp_json *id = mk == MCP_MSG_REQUEST ? mcp_json_get(m, "id") : NULL;
@@ -1374,11 +1373,37 @@ static body_info classify(const mcp_http *h, const http_req *rq, const char *bod
         const mcp_json *meta = mcp_json_get(mcp_json_get(m, "params"), "_meta");
         if (mcp_json_get(meta, META_PROTOCOL_VERSION))
             bi.modern = true;
-        if (bi.modern)
+        if (bi.modern) {
+            mcp_arena a;
+            mcp_arena_init(&a);
             bi.mismatch = check_headers(h, rq, &a, m);
+            mcp_arena_free(&a);
+        }
     }
-    mcp_arena_free(&a);
     return bi;
+}
+
+/* What classify left that the request did not hand over (its kind and
+ * flags stay). */
+static void body_info_free(body_info *bi)
+{
+    free(bi->id);
+    free(bi->mismatch);
+    free(bi->forbid);
+    mcp_message_free(bi->msg);
+    bi->id = bi->mismatch = bi->forbid = NULL;
+    bi->msg = NULL;
+}
+
+/* The message to the session: its tree when classify has one, else its
+ * text (out of memory: the session answers that as it would). */
+static bool hand_over(mcp_session *s, body_info *bi, const http_req *rq, const char *text, stream *st)
+{
+    mcp_message *msg = bi->msg;
+    bi->msg = NULL;
+    if (msg)
+        return mcp_session_message_parsed(s, msg, st, auth_caller_view(rq->who));
+    return mcp_session_message_from(s, text, rq->len, st, auth_caller_view(rq->who));
 }
 
 /* A JSON-RPC error answer for a request whose id is `id` (JSON text; NULL:
@@ -1853,7 +1878,7 @@ static void do_post_modern(mcp_http *h, const http_req *rq, http_resp *out, body
             bi->id = NULL;
         }
         st->who = auth_caller_ref(rq->who); /* alive until the stream's last use */
-        answered = mcp_session_message_from(hs->s, text, rq->len, st, auth_caller_view(rq->who));
+        answered = hand_over(hs->s, bi, rq, text, st);
         pthread_mutex_lock(&hs->mu);
         if (answered)
             stream_link(hs, st);
@@ -1915,20 +1940,16 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             pthread_mutex_unlock(&hs->msg_mu);
             hsession_unref(hs);
             do_post_modern(h, rq, out, &bi, sse);
-            free(bi.id);
-            free(bi.mismatch);
-            free(bi.forbid);
+            body_info_free(&bi);
             return;
         }
     } else if (is_modern_version(pv)) {
         /* Modern by its header: it starts no session another could find,
-         * so its parse waits for nobody (new_mu). Its tree lives for
-         * classify alone, on this thread: one per thread at most. */
+         * so its parse waits for nobody (new_mu). Its tree lives until its
+         * stateless session has it, on this thread: one per thread at most. */
         bi = classify(h, rq, text, rq->len, NULL);
         do_post_modern(h, rq, out, &bi, sse);
-        free(bi.id);
-        free(bi.mismatch);
-        free(bi.forbid);
+        body_info_free(&bi);
         return;
     } else {
         pthread_mutex_lock(&h->new_mu);
@@ -1936,9 +1957,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         if (bi.modern) {
             pthread_mutex_unlock(&h->new_mu);
             do_post_modern(h, rq, out, &bi, sse);
-            free(bi.id);
-            free(bi.mismatch);
-            free(bi.forbid);
+            body_info_free(&bi);
             return;
         }
         hs = pv && !mcp_protocol_version_known(pv) ? NULL : post_session(h, out, NULL, &bi, new_id);
@@ -1946,8 +1965,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         if (!hs) {
             if (pv && !mcp_protocol_version_known(pv))
                 resp_error_id(out, 400, bi.id, -32000, "Bad Request: unsupported MCP-Protocol-Version", NULL);
-            free(bi.id);
-            free(bi.forbid);
+            body_info_free(&bi);
             body_done(rq);
             return;
         }
@@ -1961,8 +1979,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         pthread_mutex_unlock(&hs->msg_mu);
         hsession_unref(hs);
         resp_error_id(out, 400, bi.id, -32000, "Bad Request: unsupported MCP-Protocol-Version", NULL);
-        free(bi.id);
-        free(bi.forbid);
+        body_info_free(&bi);
         body_done(rq);
         return;
     }
@@ -1974,8 +1991,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         pthread_mutex_unlock(&hs->msg_mu);
         hsession_unref(hs);
         http_auth_forbid(h->auth, out, bi.forbid);
-        free(bi.forbid);
-        free(bi.id);
+        body_info_free(&bi);
         body_done(rq);
         return;
     }
@@ -1987,7 +2003,7 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
         hsession_unref(hs);
         resp_error_id(out, 503, bi.id, MCP_HTTP_BUSY_CODE, bi.busy_why, NULL);
         out->retry_after = 1;
-        free(bi.id);
+        body_info_free(&bi);
         body_done(rq);
         return;
     }
@@ -2008,14 +2024,14 @@ static void do_post(mcp_http *h, const http_req *rq, http_resp *out, const char 
             bi.id = NULL;
         }
         st->who = auth_caller_ref(rq->who); /* alive until the stream's last use */
-        answered = mcp_session_message_from(hs->s, text, rq->len, st, auth_caller_view(rq->who));
+        answered = hand_over(hs->s, &bi, rq, text, st);
         pthread_mutex_lock(&hs->mu);
         if (answered)
             stream_link(hs, st);
         pthread_mutex_unlock(&hs->mu);
     }
     pthread_mutex_unlock(&hs->msg_mu);
-    free(bi.id);
+    body_info_free(&bi);
     body_done(rq);
 
     if (!answered) {

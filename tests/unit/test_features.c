@@ -598,6 +598,80 @@ START_TEST(outside_a_session)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- messages parsed first */
+
+/* A message parsed with mcp_message_parse and handed over with
+ * mcp_session_message_parsed gets what mcp_session_message gives its text,
+ * byte for byte, whatever it is: requests, notifications, responses, blank
+ * text, text that is not JSON, past a limit or too long. */
+START_TEST(parsed_same_as_text)
+{
+    mcp_options set;
+    mcp_options_default(&set);
+    set.workers = 0;
+    set.max_message = 4096;
+    set.max_depth = 8;
+    static char by_text, by_tree;
+    mcp_session *a = test_session_new(&SERVER, &set, sink, &by_text);
+    mcp_session *b = test_session_new(&SERVER, &set, sink, &by_tree);
+    ck_assert(a && b);
+    char big[5000];
+    snprintf(big, sizeof big, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":{\"_pad\":\"%4900d\"}}", 1);
+    const char *msgs[] = {
+        INIT("{}"),
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"content\",\"arguments\":{}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\r",
+        "",
+        "  \t\r",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,",
+        "[]",
+        "[{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}]",
+        "42",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"a\":[[[[[[[[1]]]]]]]]}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"params\":{\"n\":1e400}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{\"s\":\"\\ud800\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}}",
+        big,
+        "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"no/such\"}",
+    };
+    for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++) {
+        size_t len = strlen(msgs[i]);
+        bool got_text = mcp_session_message(a, msgs[i], len, NULL);
+        mcp_message *msg = mcp_message_parse(test_runtime_of(b), msgs[i], len);
+        ck_assert_ptr_nonnull(msg);
+        bool tree = mcp_message_json(msg) != NULL;
+        bool got_tree = mcp_session_message_parsed(b, msg, NULL, NULL);
+        ck_assert_msg(got_text == got_tree, "message %zu: answered %d by its text, %d by its tree", i, got_text,
+                      got_tree);
+        /* The tree is there exactly when the text is a message within the limits. */
+        bool valid = i < 4 || i == 7 || i == 8 || i == 9 || i == 13 || i == 15;
+        ck_assert_msg(tree == valid, "message %zu: tree %d", i, tree);
+    }
+    mcp_session_drain(a);
+    mcp_session_drain(b);
+    /* Every answer twice, once from each session, in the same order. */
+    size_t na = 0, nb = 0;
+    const char *from_a[32], *from_b[32];
+    for (size_t i = 0; cap_at(i); i++) {
+        const line *l = cap_at(i);
+        if (l->session == &by_text && na < 32)
+            from_a[na++] = l->text;
+        else if (l->session == &by_tree && nb < 32)
+            from_b[nb++] = l->text;
+    }
+    ck_assert_uint_ge(na, 12);
+    ck_assert_uint_eq(na, nb);
+    for (size_t i = 0; i < na; i++)
+        ck_assert_str_eq(from_a[i], from_b[i]);
+    /* Nothing handed over: the message goes back. */
+    mcp_message_free(mcp_message_parse(test_runtime_of(b), "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\"}", 40));
+    mcp_message_free(NULL);
+    test_session_free(a);
+    test_session_free(b);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     capture_start(argc, argv);
@@ -619,6 +693,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, no_workers);
     tcase_add_test(tc, content_blocks);
     tcase_add_test(tc, outside_a_session);
+    tcase_add_test(tc, parsed_same_as_text);
     suite_add_tcase(su, tc);
     int failed = check_run(su, false);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -95,6 +95,22 @@ MCPIDL_API bool mcp_session_message(mcp_session *s, const char *text, size_t len
 /* mcp_session_message for a message from an authenticated caller. */
 MCPIDL_API bool mcp_session_message_from(mcp_session *s, const char *text, size_t len, void *reply_ctx,
                                          const mcp_caller *caller);
+/* A message parsed before its session is known, for a transport that reads
+ * the message before it hands it over (HTTP: its kind, its id, the protocol
+ * version and the scopes it names decide where it goes and whether it goes
+ * anywhere). mcp_message_parse parses text as mcp_session_message would,
+ * with the runtime's limits, into memory of the runtime's own; NULL only
+ * when out of memory. mcp_message_json is its tree: NULL when the text is
+ * blank, longer than max_message or not JSON within the limits (the session
+ * answers those as mcp_session_message does). mcp_session_message_parsed
+ * is mcp_session_message_from for it, and takes it over: the answer is the
+ * same, byte for byte, and the text is parsed once. A message not handed to
+ * a session goes back with mcp_message_free. Any thread. */
+typedef struct mcp_message mcp_message;
+MCPIDL_API MCP_NODISCARD mcp_message *mcp_message_parse(mcp_runtime *rt, const char *text, size_t len);
+MCPIDL_API const mcp_json *mcp_message_json(const mcp_message *msg);
+MCPIDL_API void mcp_message_free(mcp_message *msg);
+MCPIDL_API bool mcp_session_message_parsed(mcp_session *s, mcp_message *msg, void *reply_ctx, const mcp_caller *caller);
 /* The transport dropped a message longer than max_message without keeping
  * it: answer -32600, no id, final, on reply_ctx. */
 MCPIDL_API void mcp_session_too_large(mcp_session *s, void *reply_ctx);
