@@ -3043,7 +3043,11 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     long cpus = sched_getaffinity(0, sizeof cpuset, &cpuset) == 0 ? CPU_COUNT(&cpuset) : sysconf(_SC_NPROCESSORS_ONLN);
     /* At least two: libmicrohttpd 0.9.75 with one thread (no pool) served 256
      * keep-alive connections at a few hundred requests/s instead of tens of
-     * thousands (bench/http/load.py, server pinned to one CPU). */
+     * thousands (bench/http/load.py, server pinned to one CPU), and at times
+     * none: every connection then held a whole request unread while its one
+     * thread waited in epoll_wait for the connection timeout, our own threads
+     * idle (nothing handed to them). Two threads on one CPU take turns, which
+     * shows in the latency's tail at 16 connections and more. */
     unsigned pool = cpus > 2 ? (unsigned)(cpus < 64 ? cpus : 64) : 2;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
