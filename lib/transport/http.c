@@ -2952,7 +2952,7 @@ mcp_http *mcp_http_start(mcp_runtime *rt)
     const char *hp = mcp_runtime_options(rt)->http;
     char lwhy[600];
     if (!http_libs_load(lwhy, sizeof lwhy)) {
-        mcp_runtime_log(rt, MCP_LOG_ERROR, "--http %s: %s", hp ? hp : "", lwhy);
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: %s", lwhy);
         return NULL;
     }
     char host[256];
