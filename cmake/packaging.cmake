@@ -8,8 +8,8 @@
 #
 # libmcpidl-dev depends on mcpidl of the same version (its CMake package names mcpidlc, which
 # mcpidl_generate() runs) and on the -dev packages of what a static link and pkg-config's
-# Requires.private need, and on the libcurl that libmcpidl-http loads when it needs it (a
-# dlopen(), which dpkg-shlibdeps does not see). mcpidl's own dependencies come from dpkg-shlibdeps.
+# Requires.private need, and on the libmicrohttpd, GnuTLS and libcurl that libmcpidl-http loads
+# when it needs them (a dlopen(), which dpkg-shlibdeps does not see). mcpidl's own dependencies come from dpkg-shlibdeps.
 set(CPACK_PACKAGE_NAME mcpidl)
 set(CPACK_PACKAGE_VENDOR "mcpidl")
 set(CPACK_PACKAGE_CONTACT "mcpidl maintainers <mcpidl@localhost>")
@@ -34,17 +34,19 @@ set(CPACK_DEBIAN_LIBMCPIDL-DEV_DESCRIPTION
   "runtime and development files of mcpidl, schema-first MCP servers in C\n libmcpidl serves the tools of an mcpidl server over stdio, libmcpidl-http over\n Streamable HTTP; headers, static and shared libraries, CMake and pkg-config files.")
 set(_mcpidl_dev_depends "mcpidl (= ${PROJECT_VERSION}), libjson-c-dev, libpcre2-dev, nettle-dev")
 if(TARGET mcpidl-http)
-  # and what libmcpidl-http's authorization and TLS link (hogweed comes with nettle-dev)
-  string(APPEND _mcpidl_dev_depends ", libmicrohttpd-dev, libgnutls28-dev")
-  # libmcpidl-http loads libcurl with dlopen() when authorization fetches a URL: dpkg-shlibdeps
-  # cannot see that, so the package that holds the file it opens is named here (lib/ found it).
-  # Its headers are not needed by what links libmcpidl-http, only to build it.
-  if(MCPIDL_LIBCURL_DEB_PACKAGE)
-    string(APPEND _mcpidl_dev_depends ", ${MCPIDL_LIBCURL_DEB_PACKAGE}")
-  else()
-    message(WARNING "dpkg knows no package holding the libcurl libmcpidl-http loads: "
-      "the Debian package of libmcpidl-http will not depend on it")
-  endif()
+  # libmcpidl-http loads libmicrohttpd and GnuTLS with dlopen() when the HTTP transport starts, and
+  # libcurl when authorization fetches a URL: dpkg-shlibdeps cannot see that, so the packages
+  # that hold the files it opens are named here (lib/ found them). Their headers are not needed
+  # by what links libmcpidl-http, only to build it; hogweed, which it links, comes with nettle-dev.
+  foreach(lib LIBMICROHTTPD GNUTLS LIBCURL)
+    if(MCPIDL_${lib}_DEB_PACKAGE)
+      string(APPEND _mcpidl_dev_depends ", ${MCPIDL_${lib}_DEB_PACKAGE}")
+    else()
+      string(TOLOWER "${lib}" _lib)
+      message(WARNING "dpkg knows no package holding the ${_lib} libmcpidl-http loads: "
+        "the Debian package of libmcpidl-http will not depend on it")
+    endif()
+  endforeach()
 endif()
 set(CPACK_DEBIAN_LIBMCPIDL-DEV_PACKAGE_DEPENDS "${_mcpidl_dev_depends}")
 include(CPack)

@@ -14,9 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <gnutls/abstract.h>
-#include <gnutls/gnutls.h>
-#include <microhttpd.h>
+#include "internal/httplibs.h"
 
 /* GnuTLS's NORMAL set without the protocol versions before TLS 1.2. */
 #define HTTP_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"

@@ -36,11 +36,11 @@
 #include "internal/http_route.h"
 #include "internal/auth.h"
 #include "internal/tls.h"
+#include "internal/httplibs.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
@@ -2966,6 +2966,11 @@ static void *ticker_main(void *arg)
 mcp_http *mcp_http_start(mcp_runtime *rt)
 {
     const char *hp = mcp_runtime_options(rt)->http;
+    char lwhy[600];
+    if (!http_libs_load(lwhy, sizeof lwhy)) {
+        mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: %s", lwhy);
+        return NULL;
+    }
     char host[256];
     unsigned port;
     if (!hp || !parse_host_port(hp, host, sizeof host, &port)) {

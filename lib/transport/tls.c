@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include "internal/tls.h"
 
-#include <gnutls/x509.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +92,11 @@ http_tls *http_tls_new(const char *cert_file, const char *key_file, char *why, s
         snprintf(why, why_len, "%s",
                  cert_file ? "--tls-cert needs --tls-key (the certificate's private key)"
                            : "--tls-key needs --tls-cert (the certificate chain)");
+        return NULL;
+    }
+    char lwhy[512];
+    if (!http_libs_load_tls(lwhy, sizeof lwhy)) {
+        snprintf(why, why_len, "--tls-cert needs GnuTLS: %s", lwhy);
         return NULL;
     }
     tls_gen *g = gen_load(cert_file, key_file, why, why_len);

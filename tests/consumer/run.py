@@ -526,12 +526,17 @@ def mode_deb(args):
     for dep in ["mcpidl (= ", "libjson-c-dev", "libpcre2-dev", "nettle-dev"]:
         if dep not in dev_deps:
             fail("libmcpidl-dev does not depend on %s: %s" % (dep, dev_deps))
-    # libmcpidl-http loads libcurl with dlopen(), which dpkg-shlibdeps cannot see: the package
-    # names libcurl's runtime package itself.
+    # libmcpidl-http loads libmicrohttpd, GnuTLS and libcurl with dlopen(), which dpkg-shlibdeps
+    # cannot see: the package names their runtime packages itself (not their -dev packages: what
+    # links libmcpidl-http needs neither their headers nor their link-time files).
     if any(f.endswith("/libmcpidl-http.so") for f in contents["libmcpidl-dev"]):
         names = [d.split()[0] for d in dev_deps.split(",") if d.strip()]
-        if not any(n.startswith("libcurl") and not n.endswith("-dev") for n in names):
-            fail("libmcpidl-dev does not depend on libcurl's runtime package: %s" % dev_deps)
+        for lib in ["libmicrohttpd", "libgnutls", "libcurl"]:
+            if not any(n.startswith(lib) and not n.endswith("-dev") for n in names):
+                fail("libmcpidl-dev does not depend on %s's runtime package: %s" % (lib, dev_deps))
+        for dev in ["libmicrohttpd-dev", "libgnutls28-dev"]:
+            if dev in names:
+                fail("libmcpidl-dev depends on %s, which nothing that links it needs: %s" % (dev, dev_deps))
     _, deps = run(["dpkg-deb", "-f", debs["mcpidl"], "Depends"])
     if "libyaml" not in deps or "libc6" not in deps:
         fail("mcpidl's dependencies lack libyaml or libc6: %s" % deps)

@@ -1,0 +1,178 @@
+/* httplibs.c: libmicrohttpd and GnuTLS, loaded with dlopen() when the HTTP
+ * transport starts (httplibs.h says why).
+ *
+ * Each library's functions are looked up with dlsym() into a table filled
+ * once, under pthread_once, by the first caller. The libraries stay loaded
+ * for the rest of the process: a daemon's threads, and GnuTLS's state, may
+ * outlive any one server, and what dlclose() would give back is small.
+ * libmicrohttpd links GnuTLS itself, so that loading GnuTLS after it opens
+ * no new file: it finds the library already mapped.
+ */
+#define _GNU_SOURCE
+#include "internal/httplibs.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef MCPIDL_LIBMICROHTTPD_SONAME
+#error "MCPIDL_LIBMICROHTTPD_SONAME (the file name of libmicrohttpd to load) comes from the build"
+#endif
+#ifndef MCPIDL_GNUTLS_SONAME
+#error "MCPIDL_GNUTLS_SONAME (the file name of GnuTLS to load) comes from the build"
+#endif
+#ifndef MCPIDL_LIBMICROHTTPD_INSTALL
+#define MCPIDL_LIBMICROHTTPD_INSTALL "install it"
+#endif
+#ifndef MCPIDL_GNUTLS_INSTALL
+#define MCPIDL_GNUTLS_INSTALL "install it"
+#endif
+
+http_mhd_fns http_mhd;
+http_gnutls_fns http_gnutls;
+
+typedef struct symbol {
+    const char *name;
+    size_t offset;
+} symbol;
+
+static const symbol MHD_SYMBOLS[] = {
+    {"MHD_start_daemon_va", offsetof(http_mhd_fns, start_daemon_va)},
+    {"MHD_stop_daemon", offsetof(http_mhd_fns, stop_daemon)},
+    {"MHD_get_daemon_info", offsetof(http_mhd_fns, get_daemon_info)},
+    {"MHD_is_feature_supported", offsetof(http_mhd_fns, is_feature_supported)},
+    {"MHD_get_connection_info", offsetof(http_mhd_fns, get_connection_info)},
+    {"MHD_get_connection_values_n", offsetof(http_mhd_fns, get_connection_values_n)},
+    {"MHD_lookup_connection_value", offsetof(http_mhd_fns, lookup_connection_value)},
+    {"MHD_suspend_connection", offsetof(http_mhd_fns, suspend_connection)},
+    {"MHD_resume_connection", offsetof(http_mhd_fns, resume_connection)},
+    {"MHD_create_response_from_buffer", offsetof(http_mhd_fns, create_response_from_buffer)},
+    {"MHD_create_response_from_callback", offsetof(http_mhd_fns, create_response_from_callback)},
+    {"MHD_add_response_header", offsetof(http_mhd_fns, add_response_header)},
+    {"MHD_queue_response", offsetof(http_mhd_fns, queue_response)},
+    {"MHD_destroy_response", offsetof(http_mhd_fns, destroy_response)},
+};
+
+static const symbol GNUTLS_SYMBOLS[] = {
+    {"gnutls_certificate_allocate_credentials", offsetof(http_gnutls_fns, certificate_allocate_credentials)},
+    {"gnutls_certificate_free_credentials", offsetof(http_gnutls_fns, certificate_free_credentials)},
+    {"gnutls_certificate_set_x509_key_file2", offsetof(http_gnutls_fns, certificate_set_x509_key_file2)},
+    {"gnutls_pcert_list_import_x509_file", offsetof(http_gnutls_fns, pcert_list_import_x509_file)},
+    {"gnutls_pcert_deinit", offsetof(http_gnutls_fns, pcert_deinit)},
+    {"gnutls_privkey_init", offsetof(http_gnutls_fns, privkey_init)},
+    {"gnutls_privkey_deinit", offsetof(http_gnutls_fns, privkey_deinit)},
+    {"gnutls_privkey_import_x509_raw", offsetof(http_gnutls_fns, privkey_import_x509_raw)},
+    {"gnutls_load_file", offsetof(http_gnutls_fns, load_file)},
+    {"gnutls_session_get_ptr", offsetof(http_gnutls_fns, session_get_ptr)},
+    {"gnutls_strerror", offsetof(http_gnutls_fns, strerror)},
+};
+
+/* One library to load: where its functions go, and the verdict. */
+typedef struct library {
+    const char *what;    /* its name in messages: "libmicrohttpd" */
+    const char *env;     /* the tests' replacement of its file name */
+    const char *soname;  /* the build's file name */
+    const char *install; /* what to do when it is missing: "install libmicrohttpd12" */
+    const symbol *symbols;
+    size_t nsymbols;
+    void *table;
+    void *handle;
+    bool loaded;
+    char error[512];
+} library;
+
+static library mhd_lib = {"libmicrohttpd",
+                          "MCPIDL_TEST_LIBMICROHTTPD",
+                          MCPIDL_LIBMICROHTTPD_SONAME,
+                          MCPIDL_LIBMICROHTTPD_INSTALL,
+                          MHD_SYMBOLS,
+                          sizeof MHD_SYMBOLS / sizeof MHD_SYMBOLS[0],
+                          &http_mhd,
+                          NULL,
+                          false,
+                          {0}};
+static library gnutls_lib = {"GnuTLS",
+                             "MCPIDL_TEST_GNUTLS",
+                             MCPIDL_GNUTLS_SONAME,
+                             MCPIDL_GNUTLS_INSTALL,
+                             GNUTLS_SYMBOLS,
+                             sizeof GNUTLS_SYMBOLS / sizeof GNUTLS_SYMBOLS[0],
+                             &http_gnutls,
+                             NULL,
+                             false,
+                             {0}};
+
+/* dlsym() answers a data pointer, copied into a function pointer: POSIX
+ * makes them the same size, and so does every ABI this builds on. */
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function pointers are not the size of void *");
+
+/* Open the library and look up every function of its table: false, with
+ * its error filled, when either fails. */
+static bool open_library(library *l)
+{
+    const char *f = secure_getenv(l->env);
+    const char *file = f && *f ? f : l->soname;
+    void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(l->error, sizeof l->error, "cannot load %s, %s (%s): %s", l->what, file, dlerror(), l->install);
+        return false;
+    }
+    for (size_t i = 0; i < l->nsymbols; i++) {
+        void *p = dlsym(h, l->symbols[i].name);
+        if (!p) {
+            snprintf(l->error, sizeof l->error, "%s is not a usable %s: %s", file, l->what, dlerror());
+            dlclose(h);
+            return false;
+        }
+        memcpy((char *)l->table + l->symbols[i].offset, &p, sizeof p);
+    }
+    l->handle = h;
+    return true;
+}
+
+static void load_mhd(void) { mhd_lib.loaded = open_library(&mhd_lib); }
+
+static void load_gnutls(void)
+{
+    if (!open_library(&gnutls_lib))
+        return;
+    /* gnutls_free is a variable holding the function. */
+    gnutls_free_function *fp = dlsym(gnutls_lib.handle, "gnutls_free");
+    if (!fp || !*fp) {
+        snprintf(gnutls_lib.error, sizeof gnutls_lib.error, "the GnuTLS loaded has no gnutls_free");
+        return;
+    }
+    http_gnutls.free = *fp;
+    gnutls_lib.loaded = true;
+}
+
+static pthread_once_t mhd_once = PTHREAD_ONCE_INIT, gnutls_once = PTHREAD_ONCE_INIT;
+
+bool http_libs_load(char *why, size_t why_len)
+{
+    pthread_once(&mhd_once, load_mhd);
+    if (!mhd_lib.loaded)
+        snprintf(why, why_len, "%s", mhd_lib.error);
+    return mhd_lib.loaded;
+}
+
+bool http_libs_load_tls(char *why, size_t why_len)
+{
+    pthread_once(&gnutls_once, load_gnutls);
+    if (!gnutls_lib.loaded)
+        snprintf(why, why_len, "%s", gnutls_lib.error);
+    return gnutls_lib.loaded;
+}
+
+struct MHD_Daemon *http_mhd_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
+                                         MHD_AccessHandlerCallback dh, void *dh_cls, ...)
+{
+    va_list ap;
+    va_start(ap, dh_cls);
+    struct MHD_Daemon *d = http_mhd.start_daemon_va(flags, port, apc, apc_cls, dh, dh_cls, ap);
+    va_end(ap);
+    return d;
+}
