@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -227,6 +228,10 @@ struct http_sse {
     size_t pre_len, pre_off;
     hooks hk;  /* the request's */
     bool ping; /* parked: a keep-alive comment is due */
+    /* The glue (mhd_sse_read): the most a read has written into the buffer
+     * since its pages were last given back, and whether they ever were. */
+    size_t wrote;
+    bool released;
 };
 
 /* What a parked answer waits for (wait_over). */
@@ -2471,20 +2476,52 @@ static bool mhd_gone(void *c)
 static void mhd_park(void *c) { MHD_suspend_connection(c); }
 static void mhd_wake(void *c) { MHD_resume_connection(c); }
 
-/* Nothing to send yet: the reader parked the connection, and 0 tells
- * libmicrohttpd to ask again once it is resumed. */
 /* libmicrohttpd gives a chunked response's reader the connection's own
  * write buffer: the response's block (allocated, and zeroed, with each
  * response) serves only an HTTP/1.0 client, without chunks. Small: an idle
  * stream should cost little. */
 #define SSE_BLOCK 256
 
+/* An idle stream's buffer, given back to the kernel. libmicrohttpd 0.9.75
+ * reads a request into the first half of the connection's memory pool
+ * (--http-header-bytes) and, when the answer starts, zeroes what the request
+ * left unused (MHD_pool_reallocate): about half the pool becomes resident,
+ * 16 KiB of the default 32 KiB, whatever the request's size. Then it hands a
+ * chunked response's reader the rest of the pool as its buffer, from just
+ * after the request: [buf, buf + max) covers those zeroed pages, and what a
+ * reader leaves there is never looked at. So when a stream has nothing to
+ * send and parks, the whole pages inside that buffer are dropped
+ * (MADV_DONTNEED: they read as zeros again, and cost nothing until written);
+ * an idle stream keeps the buffer's first page (its next event goes there)
+ * and the pool's last (the request's header entries). Done once, and again
+ * only after a read wrote past the first page. */
+static void sse_release(http_sse *r, char *buf, size_t max)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096;
+    uintptr_t from = ((uintptr_t)buf + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t to = ((uintptr_t)buf + max) & ~(uintptr_t)(page - 1);
+    if (r->released && r->wrote <= from - (uintptr_t)buf)
+        return;
+    r->released = true;
+    r->wrote = 0;
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
+/* Nothing to send yet: the reader parked the connection, and 0 tells
+ * libmicrohttpd to ask again once it is resumed. */
 static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    ssize_t n = http_sse_read(cls, buf, max, false);
-    if (n == HTTP_SSE_AGAIN)
+    http_sse *r = cls;
+    ssize_t n = http_sse_read(r, buf, max, false);
+    if (n == HTTP_SSE_AGAIN) {
+        sse_release(r, buf, max);
         return 0;
+    }
+    if (n > 0 && (size_t)n > r->wrote)
+        r->wrote = (size_t)n;
     return n == HTTP_SSE_END ? MHD_CONTENT_READER_END_OF_STREAM : n;
 }
 
