@@ -2437,8 +2437,9 @@ typedef struct conn {
     size_t len, cap;
     size_t reserved; /* bytes of h->inflight this connection holds for its body */
     bool too_large, over_budget;
+    bool chunked;          /* HTTP/1.1: an SSE answer goes out in chunks */
     bool refused;          /* refused for its headers: the body is read and dropped, then */
-    http_resp refusal;     /* this answer goes out */
+    http_resp *refusal;    /* this answer goes out (NULL: out of memory, the connection closes) */
     http_pending *pending; /* suspended until its answer is there */
 } conn;
 
@@ -2478,9 +2479,11 @@ static void mhd_wake(void *c) { MHD_resume_connection(c); }
 
 /* libmicrohttpd gives a chunked response's reader the connection's own
  * write buffer: the response's block (allocated, and zeroed, with each
- * response) serves only an HTTP/1.0 client, without chunks. Small: an idle
- * stream should cost little. */
+ * response) serves only an HTTP/1.0 client, without chunks. So an HTTP/1.1
+ * stream's block is a byte (the least libmicrohttpd takes), an HTTP/1.0
+ * one's small: an idle stream should cost little. */
 #define SSE_BLOCK 256
+#define SSE_BLOCK_CHUNKED 1
 
 /* An idle stream's buffer, given back to the kernel. libmicrohttpd 0.9.75
  * reads a request into the first half of the connection's memory pool
@@ -2529,12 +2532,14 @@ static void mhd_sse_free(void *cls) { http_sse_free(cls); }
 
 /* Queue the core's answer on c (taking its body or its SSE stream); with
  * `close`, the connection ends after it (the request's body, if any, was not
- * read, or its framing cannot be trusted). */
-static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool close)
+ * read, or its framing cannot be trusted). `chunked`: the request is
+ * HTTP/1.1, so an SSE answer goes out in chunks. */
+static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool close, bool chunked)
 {
     struct MHD_Response *r = NULL;
     if (a->sse) {
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK, mhd_sse_read, a->sse, mhd_sse_free);
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, chunked ? SSE_BLOCK_CHUNKED : SSE_BLOCK, mhd_sse_read,
+                                              a->sse, mhd_sse_free);
         if (r)
             a->sse = NULL;
         else
@@ -2764,7 +2769,7 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
 {
     http_resp a;
     if (!framing_ok(c, &a)) {
-        enum MHD_Result ret = mhd_answer(c, &a, true);
+        enum MHD_Result ret = mhd_answer(c, &a, true, cn->chunked);
         http_resp_free(&a);
         return ret;
     }
@@ -2786,7 +2791,11 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
     if (!http_route_head(h, &rq, &a)) {
         body_release(cn);
         cn->refused = true;
-        cn->refusal = a;
+        cn->refusal = malloc(sizeof *cn->refusal);
+        if (cn->refusal)
+            *cn->refusal = a;
+        else
+            http_resp_free(&a);
         return MHD_YES;
     }
     http_resp_free(&a);
@@ -2796,7 +2805,6 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
 {
-    (void)version;
     mcp_http *h = cls;
     conn *cn = *con_cls;
     if (!cn) {
@@ -2804,6 +2812,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!cn)
             return MHD_NO;
         cn->h = h;
+        cn->chunked = version && strcmp(version, MHD_HTTP_VERSION_1_1) == 0;
         *con_cls = cn;
         return on_headers(h, c, cn, url, method);
     }
@@ -2812,7 +2821,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!http_pending_take(h, cn->pending, &a))
             return MHD_YES;
         cn->pending = NULL;
-        enum MHD_Result ret = mhd_answer(c, &a, false);
+        enum MHD_Result ret = mhd_answer(c, &a, false, cn->chunked);
         http_resp_free(&a);
         return ret;
     }
@@ -2823,8 +2832,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
 
     if (cn->refused) {
-        enum MHD_Result ret = mhd_answer(c, &cn->refusal, false);
-        http_resp_free(&cn->refusal);
+        if (!cn->refusal)
+            return MHD_NO;
+        enum MHD_Result ret = mhd_answer(c, cn->refusal, false, cn->chunked);
+        http_resp_free(cn->refusal);
+        free(cn->refusal);
+        cn->refusal = NULL;
         cn->refused = false;
         return ret;
     }
@@ -2849,7 +2862,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         cn->pending = a.pending;
         return MHD_YES;
     }
-    enum MHD_Result ret = mhd_answer(c, &a, false);
+    enum MHD_Result ret = mhd_answer(c, &a, false, cn->chunked);
     http_resp_free(&a);
     return ret;
 }
@@ -2864,7 +2877,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
         if (cn->pending)
             http_pending_free(cn->pending);
         body_release(cn);
-        http_resp_free(&cn->refusal);
+        if (cn->refusal) {
+            http_resp_free(cn->refusal);
+            free(cn->refusal);
+        }
         free(cn);
         *con_cls = NULL;
     }
