@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -227,6 +228,10 @@ struct http_sse {
     size_t pre_len, pre_off;
     hooks hk;  /* the request's */
     bool ping; /* parked: a keep-alive comment is due */
+    /* The glue (mhd_sse_read): the most a read has written into the buffer
+     * since its pages were last given back, and whether they ever were. */
+    size_t wrote;
+    bool released;
 };
 
 /* What a parked answer waits for (wait_over). */
@@ -2448,8 +2453,9 @@ typedef struct conn {
     size_t len, cap;
     size_t reserved; /* bytes of h->inflight this connection holds for its body */
     bool too_large, over_budget;
+    bool chunked;          /* HTTP/1.1: an SSE answer goes out in chunks */
     bool refused;          /* refused for its headers: the body is read and dropped, then */
-    http_resp refusal;     /* this answer goes out */
+    http_resp *refusal;    /* this answer goes out (NULL: out of memory, the connection closes) */
     http_pending *pending; /* suspended until its answer is there */
 } conn;
 
@@ -2487,20 +2493,54 @@ static bool mhd_gone(void *c)
 static void mhd_park(void *c) { MHD_suspend_connection(c); }
 static void mhd_wake(void *c) { MHD_resume_connection(c); }
 
-/* Nothing to send yet: the reader parked the connection, and 0 tells
- * libmicrohttpd to ask again once it is resumed. */
 /* libmicrohttpd gives a chunked response's reader the connection's own
  * write buffer: the response's block (allocated, and zeroed, with each
- * response) serves only an HTTP/1.0 client, without chunks. Small: an idle
- * stream should cost little. */
+ * response) serves only an HTTP/1.0 client, without chunks. So an HTTP/1.1
+ * stream's block is a byte (the least libmicrohttpd takes), an HTTP/1.0
+ * one's small: an idle stream should cost little. */
 #define SSE_BLOCK 256
+#define SSE_BLOCK_CHUNKED 1
 
+/* An idle stream's buffer, given back to the kernel. libmicrohttpd 0.9.75
+ * reads a request into the first half of the connection's memory pool
+ * (--http-header-bytes) and, when the answer starts, zeroes what the request
+ * left unused (MHD_pool_reallocate): about half the pool becomes resident,
+ * 16 KiB of the default 32 KiB, whatever the request's size. Then it hands a
+ * chunked response's reader the rest of the pool as its buffer, from just
+ * after the request: [buf, buf + max) covers those zeroed pages, and what a
+ * reader leaves there is never looked at. So when a stream has nothing to
+ * send and parks, the whole pages inside that buffer are dropped
+ * (MADV_DONTNEED: they read as zeros again, and cost nothing until written);
+ * an idle stream keeps the buffer's first page (its next event goes there)
+ * and the pool's last (the request's header entries). Done once, and again
+ * only after a read wrote past the first page. */
+static void sse_release(http_sse *r, char *buf, size_t max)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096;
+    uintptr_t from = ((uintptr_t)buf + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t to = ((uintptr_t)buf + max) & ~(uintptr_t)(page - 1);
+    if (r->released && r->wrote <= from - (uintptr_t)buf)
+        return;
+    r->released = true;
+    r->wrote = 0;
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
+/* Nothing to send yet: the reader parked the connection, and 0 tells
+ * libmicrohttpd to ask again once it is resumed. */
 static ssize_t mhd_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    ssize_t n = http_sse_read(cls, buf, max, false);
-    if (n == HTTP_SSE_AGAIN)
+    http_sse *r = cls;
+    ssize_t n = http_sse_read(r, buf, max, false);
+    if (n == HTTP_SSE_AGAIN) {
+        sse_release(r, buf, max);
         return 0;
+    }
+    if (n > 0 && (size_t)n > r->wrote)
+        r->wrote = (size_t)n;
     return n == HTTP_SSE_END ? MHD_CONTENT_READER_END_OF_STREAM : n;
 }
 
@@ -2508,12 +2548,14 @@ static void mhd_sse_free(void *cls) { http_sse_free(cls); }
 
 /* Queue the core's answer on c (taking its body or its SSE stream); with
  * `close`, the connection ends after it (the request's body, if any, was not
- * read, or its framing cannot be trusted). */
-static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool close)
+ * read, or its framing cannot be trusted). `chunked`: the request is
+ * HTTP/1.1, so an SSE answer goes out in chunks. */
+static enum MHD_Result mhd_answer(struct MHD_Connection *c, http_resp *a, bool close, bool chunked)
 {
     struct MHD_Response *r = NULL;
     if (a->sse) {
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK, mhd_sse_read, a->sse, mhd_sse_free);
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, chunked ? SSE_BLOCK_CHUNKED : SSE_BLOCK, mhd_sse_read,
+                                              a->sse, mhd_sse_free);
         if (r)
             a->sse = NULL;
         else
@@ -2743,7 +2785,7 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
 {
     http_resp a;
     if (!framing_ok(c, &a)) {
-        enum MHD_Result ret = mhd_answer(c, &a, true);
+        enum MHD_Result ret = mhd_answer(c, &a, true, cn->chunked);
         http_resp_free(&a);
         return ret;
     }
@@ -2765,7 +2807,11 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
     if (!http_route_head(h, &rq, &a)) {
         body_release(cn);
         cn->refused = true;
-        cn->refusal = a;
+        cn->refusal = malloc(sizeof *cn->refusal);
+        if (cn->refusal)
+            *cn->refusal = a;
+        else
+            http_resp_free(&a);
         return MHD_YES;
     }
     http_resp_free(&a);
@@ -2775,7 +2821,6 @@ static enum MHD_Result on_headers(mcp_http *h, struct MHD_Connection *c, conn *c
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
 {
-    (void)version;
     mcp_http *h = cls;
     conn *cn = *con_cls;
     if (!cn) {
@@ -2783,6 +2828,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!cn)
             return MHD_NO;
         cn->h = h;
+        cn->chunked = version && strcmp(version, MHD_HTTP_VERSION_1_1) == 0;
         *con_cls = cn;
         return on_headers(h, c, cn, url, method);
     }
@@ -2791,7 +2837,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!http_pending_take(h, cn->pending, &a))
             return MHD_YES;
         cn->pending = NULL;
-        enum MHD_Result ret = mhd_answer(c, &a, false);
+        enum MHD_Result ret = mhd_answer(c, &a, false, cn->chunked);
         http_resp_free(&a);
         return ret;
     }
@@ -2802,8 +2848,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
 
     if (cn->refused) {
-        enum MHD_Result ret = mhd_answer(c, &cn->refusal, false);
-        http_resp_free(&cn->refusal);
+        if (!cn->refusal)
+            return MHD_NO;
+        enum MHD_Result ret = mhd_answer(c, cn->refusal, false, cn->chunked);
+        http_resp_free(cn->refusal);
+        free(cn->refusal);
+        cn->refusal = NULL;
         cn->refused = false;
         return ret;
     }
@@ -2828,7 +2878,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         cn->pending = a.pending;
         return MHD_YES;
     }
-    enum MHD_Result ret = mhd_answer(c, &a, false);
+    enum MHD_Result ret = mhd_answer(c, &a, false, cn->chunked);
     http_resp_free(&a);
     return ret;
 }
@@ -2843,7 +2893,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
         if (cn->pending)
             http_pending_free(cn->pending);
         body_release(cn);
-        http_resp_free(&cn->refusal);
+        if (cn->refusal) {
+            http_resp_free(cn->refusal);
+            free(cn->refusal);
+        }
         free(cn);
         *con_cls = NULL;
     }
