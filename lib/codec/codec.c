@@ -80,9 +80,32 @@ static int cmp_bound(double x, int64_t xi, bool x_is_int, mcp_bound b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether x is a multiple of the bound (check_number's rule). */
+static bool is_multiple(const mcp_constraints *k, double x, int64_t xi, bool is_int)
+{
+    if (is_int && k->multiple_of.is_int)
+        return k->multiple_of.i == -1 || xi % k->multiple_of.i == 0;
+    if (k->multiple_of.is_int)
+        return fmod(x, (double)k->multiple_of.i) == 0; /* exact, even beyond 2^53 */
+    double q = x / k->multiple_of.d;
+    return isfinite(q) && q == floor(q);
+}
+
+/* Whether a number meets every bound of k: check_number without a report
+ * (true exactly when check_number would add no error). */
+static bool number_ok(const mcp_constraints *k, double x, int64_t xi, bool is_int)
+{
+    unsigned fl = k->flags;
+    return (!(fl & MCP_C_EXCLUSIVE_MINIMUM) || cmp_bound(x, xi, is_int, k->exclusive_minimum) > 0) &&
+           (!(fl & MCP_C_MINIMUM) || cmp_bound(x, xi, is_int, k->minimum) >= 0) &&
+           (!(fl & MCP_C_EXCLUSIVE_MAXIMUM) || cmp_bound(x, xi, is_int, k->exclusive_maximum) < 0) &&
+           (!(fl & MCP_C_MAXIMUM) || cmp_bound(x, xi, is_int, k->maximum) <= 0) &&
+           (!(fl & MCP_C_MULTIPLE_OF) || is_multiple(k, x, xi, is_int));
+}
+
 static bool check_number(dec_ctx *c, const mcp_constraints *k, const mcp_json *v, double x, int64_t xi, bool is_int)
 {
-    if (!k)
+    if (!k || number_ok(k, x, xi, is_int))
         return true;
     bool ok = true;
     if ((k->flags & MCP_C_EXCLUSIVE_MINIMUM) && cmp_bound(x, xi, is_int, k->exclusive_minimum) <= 0) {
@@ -102,16 +125,7 @@ static bool check_number(dec_ctx *c, const mcp_constraints *k, const mcp_json *v
         ok = false;
     }
     if (k->flags & MCP_C_MULTIPLE_OF) {
-        bool multiple;
-        if (is_int && k->multiple_of.is_int)
-            multiple = k->multiple_of.i == -1 || xi % k->multiple_of.i == 0;
-        else if (k->multiple_of.is_int)
-            multiple = fmod(x, (double)k->multiple_of.i) == 0; /* exact, even beyond 2^53 */
-        else {
-            double q = x / k->multiple_of.d;
-            multiple = isfinite(q) && q == floor(q);
-        }
-        if (!multiple) {
+        if (!is_multiple(k, x, xi, is_int)) {
             add_bound_error(c, MCP_VERR_MULTIPLE_OF, "Input should be a multiple of ", k->multiple_of, v);
             ok = false;
         }
@@ -236,9 +250,30 @@ static bool pattern_matches(dec_ctx *c, mcp_pattern *p, const char *s, size_t n)
     return rc >= 0;
 }
 
+/* Whether a string meets k's length bounds and pattern: check_length without
+ * a report (true exactly when check_length would add no error). The common
+ * bounds are decided without counting characters: a string has at most as
+ * many as bytes, and at least one when its first byte starts one. */
+static bool string_ok(dec_ctx *c, const mcp_constraints *k, const mcp_json *v)
+{
+    if (k->flags & (MCP_C_MIN_LENGTH | MCP_C_MAX_LENGTH)) {
+        bool min_sure = !(k->flags & MCP_C_MIN_LENGTH) || k->min_length <= 0 ||
+                        (k->min_length == 1 && v->len && ((unsigned char)v->s[0] & 0xc0) != 0x80);
+        bool max_sure = !(k->flags & MCP_C_MAX_LENGTH) || (int64_t)v->len <= k->max_length;
+        if (!min_sure || !max_sure) {
+            size_t n = mcp_utf8_chars(v->s, v->len);
+            if ((k->flags & MCP_C_MIN_LENGTH) && (int64_t)n < k->min_length)
+                return false;
+            if ((k->flags & MCP_C_MAX_LENGTH) && (int64_t)n > k->max_length)
+                return false;
+        }
+    }
+    return !k->pattern || pattern_matches(c, k->pattern, v->s, v->len);
+}
+
 static bool check_length(dec_ctx *c, const mcp_constraints *k, const mcp_json *v)
 {
-    if (!k)
+    if (!k || string_ok(c, k, v))
         return true;
     bool ok = true;
     if (k->flags & (MCP_C_MIN_LENGTH | MCP_C_MAX_LENGTH)) {
@@ -355,6 +390,84 @@ typedef struct seq {
     void *items;
 } seq;
 
+static bool literal_matches(const mcp_literal *l, const mcp_json *v)
+{
+    switch (l->kind) {
+    case MCP_JSTRING:
+        return v->kind == MCP_JSTRING && v->len == l->len && memcmp(v->s, l->s, l->len) == 0;
+    case MCP_JINT:
+        return (v->kind == MCP_JINT && v->i == l->i) || (v->kind == MCP_JFLOAT && v->d == (double)l->i);
+    case MCP_JBOOL:
+        return v->kind == MCP_JBOOL && v->b == (l->i != 0);
+    case MCP_JNULL:
+        return v->kind == MCP_JNULL;
+    default:
+        return false;
+    }
+}
+
+/* A value that decodes without a word to say: a leaf (number, string, bool,
+ * Literal or enum) that is valid, decoded into out as dec would. False, with
+ * nothing written and nothing reported, for anything else: the caller then
+ * steps into the value's location and calls dec, which says what is wrong
+ * (or decodes what is not a leaf). Most values are valid leaves; this spares
+ * them the location's push and pop and dec's general dispatch. */
+static inline bool dec_leaf(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out)
+{
+    switch (t->kind) {
+    case MCP_T_FLOAT: {
+        double x;
+        if (v->kind == MCP_JFLOAT)
+            x = v->d;
+        else if (v->kind == MCP_JINT)
+            x = (double)v->i;
+        else
+            return false;
+        if (!isfinite(x) || (t->c && !number_ok(t->c, x, 0, false)))
+            return false;
+        *(double *)out = x;
+        return true;
+    }
+    case MCP_T_INT:
+        if (v->kind != MCP_JINT || (t->c && !number_ok(t->c, (double)v->i, v->i, true)))
+            return false;
+        *(int64_t *)out = v->i;
+        return true;
+    case MCP_T_STR:
+        if (v->kind != MCP_JSTRING || v->has_nul || (t->c && !string_ok(c, t->c, v)))
+            return false;
+        memcpy(out, &v->s, sizeof v->s);
+        return true;
+    case MCP_T_BOOL:
+        if (v->kind != MCP_JBOOL)
+            return false;
+        *(bool *)out = v->b;
+        return true;
+    case MCP_T_LITERAL:
+    case MCP_T_ENUM:
+        for (uint32_t i = 0; i < t->nvalues; i++)
+            if (literal_matches(&t->values[i], v)) {
+                *(int *)out = (int)i;
+                return true;
+            }
+        return false;
+    default:
+        return false;
+    }
+}
+
+static inline bool dec_quiet(dec_ctx *c, const mcp_type *t, const mcp_json *v, void *out)
+{
+    if (t->kind != MCP_T_OPTIONAL)
+        return dec_leaf(c, t, v, out);
+    if (v->kind == MCP_JNULL)
+        return true;
+    if (!dec_leaf(c, t->elem, v, (char *)out + t->elem_offset))
+        return false;
+    *(bool *)out = true;
+    return true;
+}
+
 static const char *seq_noun(const mcp_type *t)
 {
     return t->kind == MCP_T_SET ? "Set" : t->variadic || t->kind == MCP_T_TUPLE ? "Tuple" : "List";
@@ -385,6 +498,8 @@ static bool dec_list(dec_ctx *c, const mcp_type *t, const mcp_json *v, seq *out)
     }
     bool ok = true;
     for (size_t i = 0; i < v->n; i++) {
+        if (dec_quiet(c, t->elem, v->items[i], items + i * esz))
+            continue;
         mcp_report_push_index(c->rep, i);
         ok &= dec(c, t->elem, v->items[i], items + i * esz);
         mcp_report_pop(c->rep);
@@ -489,7 +604,8 @@ static bool dec_dict(dec_ctx *c, const mcp_type *t, const mcp_json *v, seq *out)
         } else {
             memcpy(item, &m->key, sizeof m->key);
         }
-        ok &= dec(c, t->elem, m->value, item + t->elem_offset);
+        if (!dec_quiet(c, t->elem, m->value, item + t->elem_offset))
+            ok &= dec(c, t->elem, m->value, item + t->elem_offset);
         mcp_report_pop(c->rep);
     }
     if (!ok)
@@ -520,22 +636,6 @@ static bool dec_union(dec_ctx *c, const mcp_type *t, const mcp_json *v, char *ou
     return false;
 }
 
-static bool literal_matches(const mcp_literal *l, const mcp_json *v)
-{
-    switch (l->kind) {
-    case MCP_JSTRING:
-        return v->kind == MCP_JSTRING && v->len == l->len && memcmp(v->s, l->s, l->len) == 0;
-    case MCP_JINT:
-        return (v->kind == MCP_JINT && v->i == l->i) || (v->kind == MCP_JFLOAT && v->d == (double)l->i);
-    case MCP_JBOOL:
-        return v->kind == MCP_JBOOL && v->b == (l->i != 0);
-    case MCP_JNULL:
-        return v->kind == MCP_JNULL;
-    default:
-        return false;
-    }
-}
-
 static bool dec_choice(dec_ctx *c, const mcp_type *t, const mcp_json *v, int *out)
 {
     for (uint32_t i = 0; i < t->nvalues; i++)
@@ -563,9 +663,33 @@ static bool dec_default(dec_ctx *c, const mcp_field *f, char *out)
     return dec(c, f->type, dv, out);
 }
 
-static bool key_is(const mcp_json_member *m, const mcp_field *f)
+/* Whether n bytes at x and y are equal: memcmp without the call, for keys of
+ * a few bytes (two overlapping words from 8 bytes up, to 16). */
+static inline bool same_bytes(const char *x, const char *y, size_t n)
 {
-    return m->key_len == f->name_len && memcmp(m->key, f->name, f->name_len) == 0;
+    uint64_t a, b, a2, b2;
+    if (n >= 8) {
+        if (n > 16)
+            return memcmp(x, y, n) == 0;
+        memcpy(&a, x, 8), memcpy(&b, y, 8);
+        memcpy(&a2, x + n - 8, 8), memcpy(&b2, y + n - 8, 8);
+        return ((a ^ b) | (a2 ^ b2)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t p, q, p2, q2;
+        memcpy(&p, x, 4), memcpy(&q, y, 4);
+        memcpy(&p2, x + n - 4, 4), memcpy(&q2, y + n - 4, 4);
+        return ((p ^ q) | (p2 ^ q2)) == 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
+
+static inline bool key_is(const mcp_json_member *m, const mcp_field *f)
+{
+    return m->key_len == f->name_len && same_bytes(m->key, f->name, f->name_len);
 }
 
 /* The value of field f in object v, or NULL. An object's keys are unique (the
@@ -603,12 +727,16 @@ static bool dec_object(dec_ctx *c, const mcp_type *t, const mcp_json *v, char *o
     for (uint32_t i = 0; i < t->nfields; i++) {
         const mcp_field *f = &t->fields[i];
         const mcp_json *fv = member_value(v, f, &next);
-        mcp_report_push_key(c->rep, f->name, f->name_len);
         if (fv) {
             found++;
-            ok &= dec(c, f->type, fv, out + f->offset);
             if (f->has_offset >= 0)
                 out[f->has_offset] = 1;
+            if (dec_quiet(c, f->type, fv, out + f->offset))
+                continue;
+        }
+        mcp_report_push_key(c->rep, f->name, f->name_len);
+        if (fv) {
+            ok &= dec(c, f->type, fv, out + f->offset);
         } else if (f->required) {
             mcp_report_add_simple(c->rep, MCP_VERR_MISSING, v);
             ok = false;

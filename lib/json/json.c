@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "mcpidl/jsonw.h"
 
@@ -333,6 +336,7 @@ typedef struct {
     vec members; /* mcp_json_member: members of the open objects */
     vec offsets; /* size_t: the offset of each key in members */
     vec idx;     /* scratch for first_repeat */
+    bool fast;   /* the fast pass: offsets not kept */
 } parser;
 
 /* An unescaped, NUL-terminated arena copy of a string token's text. */
@@ -397,6 +401,13 @@ static mcp_json *close_container(parser *ps, mcp_json_err *err, size_t *at, size
     if (nomem)
         goto nomem;
     if (k != SIZE_MAX) {
+        if (ps->fast) {
+            /* The fast pass keeps no key offsets: it gives up, and the
+             * scanner's pass finds the repeat. */
+            *err = MCP_JSON_E_DUPLICATE_KEY;
+            *at = tok_offset;
+            return NULL;
+        }
         size_t d = ((size_t *)ps->offsets.p)[o.first + k];
         /* An enclosing object may repeat a key earlier in the text. */
         ps->members.n = o.first;
@@ -415,7 +426,8 @@ static mcp_json *close_container(parser *ps, mcp_json_err *err, size_t *at, size
     }
     v->n = v->cap = n;
     ps->members.n = o.first;
-    ps->offsets.n = o.first;
+    if (!ps->fast)
+        ps->offsets.n = o.first;
     return v;
 nomem:
     *err = MCP_JSON_E_NOMEM;
@@ -610,6 +622,20 @@ static int fast_hex4(const unsigned char *p)
  * also flag a plain byte next to a special one; the byte loop decides.) */
 static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
 {
+#if defined(__SSE2__)
+    /* Sixteen bytes at a time: a byte is special when it equals '"' or '\\',
+     * or is at most 0x1f (max(x, 0x1f) == 0x1f), or has its top bit set. */
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(x, ctl), ctl), x));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m)
+            return p + __builtin_ctz(m);
+        p += 16;
+    }
+#endif
     const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
     while (end - p >= 8) {
         uint64_t x;
@@ -707,14 +733,22 @@ static inline __attribute__((always_inline)) bool fast_string(const unsigned cha
     return true;
 }
 
-/* A string's text, unescaped and NUL-terminated, at dst (room for raw_len + 1). */
-static void fast_text(char *dst, const unsigned char *raw, size_t raw_len, bool esc)
+/* The room fast_text needs for a string of raw_len bytes: a short one is
+ * copied as one 16-byte word. */
+enum { FAST_WORD = 16 };
+static inline size_t text_room(size_t raw_len) { return raw_len < FAST_WORD ? FAST_WORD : raw_len + 1; }
+
+/* A string's text, unescaped and NUL-terminated, at dst (room for
+ * text_room(raw_len) bytes); end: the end of the text that holds raw. */
+static inline void fast_text(char *dst, const unsigned char *raw, size_t raw_len, bool esc, const unsigned char *end)
 {
     if (esc) {
         dst[mcp_json_unescape((const char *)raw, raw_len, dst)] = 0;
         return;
     }
-    if (raw_len)
+    if (raw_len < FAST_WORD && end - raw >= FAST_WORD)
+        memcpy(dst, raw, FAST_WORD); /* the bytes past raw_len are overwritten or unused */
+    else if (raw_len)
         memcpy(dst, raw, raw_len);
     dst[raw_len] = 0;
 }
@@ -910,10 +944,10 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, s
             if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul) || ulen > max_string)
                 return FAST_GIVE_UP;
             /* The node and its text in one allocation. */
-            if (!(v = mcp_arena_take(a, sizeof *v + raw_len + 1)))
+            if (!(v = mcp_arena_take(a, sizeof *v + text_room(raw_len))))
                 return FAST_NOMEM;
             char *t = (char *)(v + 1);
-            fast_text(t, raw, raw_len, esc);
+            fast_text(t, raw, raw_len, esc, end);
             *v = (mcp_json){.kind = MCP_JSTRING, .s = t, .len = ulen, .has_nul = nul};
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             if (!(v = fast_number(a, &p, end, &why)))
@@ -981,18 +1015,17 @@ static int parse_fast(parser *ps, const char *text, size_t len, int max_depth, s
         if (p == end || *p != '"')
             return FAST_GIVE_UP;
         {
-            size_t off = (size_t)(p - (const unsigned char *)text);
+            /* (No key offsets: at a repeated key this pass gives up.) */
             const unsigned char *raw;
             size_t raw_len, ulen;
             bool esc, nul;
             if (!fast_string(&p, end, &raw, &raw_len, &ulen, &esc, &nul) || ulen > max_string)
                 return FAST_GIVE_UP;
-            char *k = mcp_arena_take(a, raw_len + 1);
-            if (!k || !vec_reserve(&ps->members, ps->members.n + 1) || !vec_reserve(&ps->offsets, ps->offsets.n + 1))
+            char *k = mcp_arena_take(a, text_room(raw_len));
+            if (!k || !vec_reserve(&ps->members, ps->members.n + 1))
                 return FAST_NOMEM;
-            fast_text(k, raw, raw_len, esc);
+            fast_text(k, raw, raw_len, esc, end);
             ((mcp_json_member *)ps->members.p)[ps->members.n++] = (mcp_json_member){k, ulen, NULL};
-            ((size_t *)ps->offsets.p)[ps->offsets.n++] = off;
         }
         while (p < end && ws_byte[*p])
             p++;
@@ -1015,6 +1048,7 @@ mcp_json *mcp_json_parse(mcp_arena *a, const char *text, size_t len, const mcp_j
     size_t max_string = lim && lim->max_string ? lim->max_string : SIZE_MAX;
     size_t max_array = lim && lim->max_array ? lim->max_array : SIZE_MAX;
     size_t max_values = lim && lim->max_values ? lim->max_values : SIZE_MAX;
+    ps.fast = true;
     int r = text || !len ? parse_fast(&ps, text ? text : "", len, max, max_string, max_array, max_values, &root)
                          : FAST_GIVE_UP;
     parser_free(&ps);

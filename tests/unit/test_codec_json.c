@@ -9,6 +9,7 @@
 
 #include "check_run.h"
 #include "codec.mcp.h"
+#include "internal/codec.h"
 #include "internal/methods.h"
 
 static mcp_arena A;
@@ -156,6 +157,79 @@ START_TEST(from_json_members_patterns_and_extras)
     ck_assert_uint_eq(rep.len, 1);
     ck_assert_int_eq(rep.items[0].kind, MCP_VERR_STRING_PATTERN);
     ck_assert_str_eq(rep.items[0].loc, "sku");
+}
+END_TEST
+
+/* The decoder's quiet path for valid leaves and its key comparison, on
+ * hand-made values that text cannot give: a field is found only by its exact
+ * name (names of 1 to 20 bytes, a key differing in any one byte is another
+ * key), and string lengths count characters as before, even in bytes that
+ * are not UTF-8 (a lone continuation byte is no character). */
+START_TEST(decode_keys_and_lengths)
+{
+    static const mcp_type int_t = {.kind = MCP_T_INT, .size = sizeof(int64_t), .align = 8, .tag = "int"};
+    char name[21], key[21];
+    for (size_t n = 1; n <= 20; n++) {
+        for (size_t i = 0; i < n; i++)
+            name[i] = (char)('a' + i);
+        name[n] = 0;
+        mcp_field f = {.name = name, .name_len = n, .type = &int_t, .offset = 0, .has_offset = -1, .required = true};
+        mcp_type obj =
+            {.kind = MCP_T_OBJECT, .size = sizeof(int64_t), .align = 8, .tag = "M", .fields = &f, .nfields = 1};
+        for (size_t at = 0; at <= n; at++) { /* at == n: the same key */
+            memcpy(key, name, n + 1);
+            if (at < n)
+                key[at] = 'Z';
+            mcp_arena_reset(&A);
+            mcp_json *o = mcp_json_new_object(&A);
+            ck_assert(mcp_json_setn(&A, o, key, n, mcp_json_new_int(&A, 7)));
+            mcp_report rep;
+            mcp_report_init(&rep, &A);
+            int64_t out = 0;
+            bool ok = mcp_decode(&obj, o, &out, &A, &rep);
+            ck_assert_msg(ok == (at == n), "name of %zu bytes, key differing at %zu", n, at);
+            ck_assert_int_eq(out, at == n ? 7 : 0);
+            ck_assert_uint_eq(rep.len, at == n ? 0 : 1);
+        }
+    }
+    static const struct {
+        const char *s;
+        int64_t min, max;
+        size_t errors;
+    } str_cases[] = {
+        {"\x80", 1, 10, 1},             /* no character */
+        {"\x80\x80\x80\x80", 1, 10, 1}, /* still none */
+        {"a\x80", 2, 10, 1},            /* one */
+        {"\xc3\xa9\xc3\xa9", 1, 2, 0},  /* two characters in four bytes */
+        {"\xc3\xa9\xc3\xa9", 1, 1, 1},
+        {"\xc3\xa9\xc3\xa9", 3, 9, 1},
+        {"", 1, 9, 1},
+        {"", 0, 0, 0},
+        {"abcd", 4, 4, 0},
+    };
+    for (size_t i = 0; i < sizeof str_cases / sizeof *str_cases; i++) {
+        mcp_constraints k = {.flags = MCP_C_MIN_LENGTH | MCP_C_MAX_LENGTH,
+                             .min_length = str_cases[i].min,
+                             .max_length = str_cases[i].max};
+        mcp_type str_t = {.kind = MCP_T_STR, .size = sizeof(char *), .align = 8, .tag = "str", .c = &k};
+        mcp_type list_t = {.kind = MCP_T_LIST, .size = 16, .align = 8, .tag = "list[str]", .elem = &str_t};
+        mcp_arena_reset(&A);
+        mcp_json *arr = mcp_json_new_array(&A);
+        ck_assert(mcp_json_append(&A, arr, mcp_json_new_string(&A, str_cases[i].s, strlen(str_cases[i].s))));
+        mcp_report rep;
+        mcp_report_init(&rep, &A);
+        struct {
+            size_t len;
+            const char **items;
+        } out = {0, NULL};
+        bool ok = mcp_decode(&list_t, arr, &out, &A, &rep);
+        ck_assert_msg(rep.len == str_cases[i].errors, "case %zu: %zu errors", i, rep.len);
+        ck_assert(ok == (str_cases[i].errors == 0));
+        if (ok)
+            ck_assert_str_eq(out.items[0], str_cases[i].s);
+        else
+            ck_assert_str_eq(rep.items[0].loc, "0");
+    }
 }
 END_TEST
 
@@ -378,6 +452,7 @@ int main(void)
     tcase_add_test(t, from_json_fills_the_struct);
     tcase_add_test(t, from_json_reports_like_pydantic);
     tcase_add_test(t, from_json_members_patterns_and_extras);
+    tcase_add_test(t, decode_keys_and_lengths);
     tcase_add_test(t, to_json_writes_structured_content);
     tcase_add_test(t, to_json_checks_like_an_output);
     tcase_add_test(t, round_trip);

@@ -2200,6 +2200,73 @@ START_TEST(string_bytes_at_every_offset)
 }
 END_TEST
 
+/* Strings of every length to 40 as a key and as a value, ending the text or
+ * followed by up to 20 spaces (the scan takes 16 bytes at a time while 16
+ * remain, a short string is copied as one 16-byte word when 16 bytes
+ * remain), with one odd byte at every offset: the parser agrees with
+ * mcp_json_validate, and the text is exact and NUL-terminated. */
+START_TEST(strings_near_the_end_of_the_text)
+{
+    static const char *odd[] = {"", "\\\"", "\\u00e9", "\x01", "\xc3\xa9", "\xff"};
+    static const char *want[] = {"", "\"", "\xc3\xa9", NULL, "\xc3\xa9", NULL};
+    char pad[41], body[64], expect[64], text[160];
+    memset(pad, 'b', 40);
+    pad[40] = 0;
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++)
+        for (size_t len = 0; len <= 40; len++)
+            for (size_t at = 0; at <= len; at += (k == 0 ? len + 1 : 1))
+                for (int tail = 0; tail <= 20; tail += 4)
+                    for (int as_key = 0; as_key < 2; as_key++) {
+                        snprintf(body, sizeof body, "%.*s%s%.*s", (int)at, pad, odd[k], (int)(len - at), pad);
+                        if (want[k])
+                            snprintf(expect, sizeof expect, "%.*s%s%.*s", (int)at, pad, want[k], (int)(len - at), pad);
+                        int n = as_key ? snprintf(text, sizeof text, "{\"%s\":0}%*s", body, tail, "")
+                                       : snprintf(text, sizeof text, "\"%s\"%*s", body, tail, "");
+                        mcp_arena_reset(&A);
+                        mcp_json_err e;
+                        size_t where, vat;
+                        mcp_json *v = parse_n(text, (size_t)n, NULL, &e, &where);
+                        mcp_json_err ve = mcp_json_validate(text, (size_t)n, NULL, &vat);
+                        REQUIRE(ve == e && (v != NULL) == (want[k] != NULL), "%s: parse %d, validate %d", text, e, ve);
+                        if (!v) {
+                            REQUIRE(where == vat, "%s: error at %zu, validate at %zu", text, where, vat);
+                            continue;
+                        }
+                        const char *got = as_key ? v->members[0].key : v->s;
+                        size_t got_len = as_key ? v->members[0].key_len : v->len;
+                        REQUIRE(got_len == strlen(expect) && memcmp(got, expect, got_len) == 0 && got[got_len] == 0,
+                                "%s: text", text);
+                    }
+}
+END_TEST
+
+/* A repeated key in a small object: where the scanner's pass says it is,
+ * however deep, and after a repeat in an enclosing object's earlier keys. */
+START_TEST(repeated_keys_in_small_objects)
+{
+    static const struct {
+        const char *text;
+        size_t at;
+    } cases[] = {
+        {"{\"a\":1,\"a\":2}", 7},
+        {"{\"ab\":1,\"b\":2,\"ab\":3}", 14},
+        {"[{\"x\":{\"k\":1,\"k\":[]}}]", 13},
+        {"{\"q\":0,\"q\":{\"k\":1,\"k\":2}}", 7},
+        {"{\"temperature\":1,\"temperaturf\":2,\"temperature\":3}", 33},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mcp_json_err e;
+        size_t where, vat;
+        const char *t = cases[i].text;
+        ck_assert_ptr_null(parse_n(t, strlen(t), NULL, &e, &where));
+        ck_assert_int_eq(e, MCP_JSON_E_DUPLICATE_KEY);
+        ck_assert_uint_eq(where, cases[i].at);
+        ck_assert_int_eq(mcp_json_validate(t, strlen(t), NULL, &vat), MCP_JSON_E_DUPLICATE_KEY);
+        ck_assert_uint_eq(vat, where);
+    }
+}
+END_TEST
+
 static mcp_json *parse_lim(const char *text, const mcp_json_limits *lim, mcp_json_err *err, size_t *at)
 {
     return parse_n(text, strlen(text), lim, err, at);
@@ -2892,6 +2959,8 @@ static Suite *json_suite(void)
     tcase_add_test(p, parse_nodes);
     tcase_add_test(p, parse_errors);
     tcase_add_test(p, duplicates_large);
+    tcase_add_test(p, strings_near_the_end_of_the_text);
+    tcase_add_test(p, repeated_keys_in_small_objects);
     tcase_add_test(p, depth_limit);
     tcase_add_test(p, million_items);
     tcase_add_test(p, string_and_array_limits);
