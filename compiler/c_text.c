@@ -25,24 +25,41 @@ char *c_fmt(c_names *n, const char *f, ...)
     return p ? p : (char *)"";
 }
 
+/* Whether s[i] is written escaped: a quote, a backslash, a control character,
+ * or a '?' after a '?' (which could start a trigraph). */
+static bool c_escaped(const char *s, size_t i)
+{
+    unsigned char ch = (unsigned char)s[i];
+    return ch == '"' || ch == '\\' || ch < 0x20 || ch == 0x7f || (ch == '?' && i > 0 && s[i - 1] == '?');
+}
+
 void c_string(mcp_buf *b, const char *s, size_t len)
 {
     mcp_buf_putc(b, '"');
+    /* Runs of bytes written as they are go out in one copy (the JSON of a
+     * tools/list entry is most of NAME.mcp.c, and mostly such runs). */
+    size_t run = 0;
     for (size_t i = 0; i < len; i++) {
+        if (!c_escaped(s, i))
+            continue;
+        mcp_buf_put(b, s + run, i - run);
+        run = i + 1;
         unsigned char ch = (unsigned char)s[i];
-        if (ch == '"' || ch == '\\')
-            mcp_buf_printf(b, "\\%c", ch);
-        else if (ch == '\n')
+        if (ch == '"' || ch == '\\') {
+            char two[2] = {'\\', (char)ch};
+            mcp_buf_put(b, two, sizeof two);
+        } else if (ch == '\n') {
             mcp_buf_puts(b, "\\n");
-        else if (ch == '\t')
+        } else if (ch == '\t') {
             mcp_buf_puts(b, "\\t");
-        else if (ch < 0x20 || ch == 0x7f)
-            mcp_buf_printf(b, "\\%03o", ch);
-        else if (ch == '?' && i > 0 && s[i - 1] == '?')
+        } else if (ch == '?') {
             mcp_buf_puts(b, "\\?");
-        else
-            mcp_buf_putc(b, (char)ch);
+        } else {
+            char oct[4] = {'\\', (char)('0' + (ch >> 6)), (char)('0' + ((ch >> 3) & 7)), (char)('0' + (ch & 7))};
+            mcp_buf_put(b, oct, sizeof oct);
+        }
     }
+    mcp_buf_put(b, s + run, len - run);
     mcp_buf_putc(b, '"');
 }
 
