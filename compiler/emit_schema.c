@@ -18,6 +18,7 @@ struct schema_emitter {
     mcp_json *words[NWORDS];
     const ir_server *srv;
     mcp_json **def_schemas; /* per def, built on first use (per schema, for a def whose siblings vary) */
+    mcp_json **refs;        /* per def, {"$ref": "#/$defs/NAME"}, built on first use */
     defs_order *order;      /* when pydantic generates each definition */
     size_t tool;            /* the schema being built: of this tool, */
     bool output;            /* its output (else its input) */
@@ -37,9 +38,10 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->srv = srv;
     size_t n = srv->ndefs ? srv->ndefs : 1;
     e->def_schemas = mcp_arena_alloc(a, n * sizeof *e->def_schemas);
+    e->refs = mcp_arena_alloc(a, n * sizeof *e->refs);
     e->reached = mcp_arena_alloc(a, n * sizeof *e->reached);
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
-    if (!e->def_schemas || !e->reached || !e->reached_list)
+    if (!e->def_schemas || !e->refs || !e->reached || !e->reached_list)
         return NULL;
     for (size_t i = 0; i < NWORDS; i++)
         if (!(e->words[i] = sj_str(a, WORDS[i])))
@@ -47,6 +49,82 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->order = defs_order_new(a, srv);
     return e->order ? e : NULL;
 }
+
+/* ------------------------------------------------------------------ sj */
+
+mcp_json *sj_str(mcp_arena *a, const char *s)
+{
+    if (!s)
+        return NULL;
+    mcp_json *v = mcp_json_new_null(a);
+    if (v)
+        *v = (mcp_json){.kind = MCP_JSTRING, .s = s, .len = strlen(s)};
+    return v;
+}
+
+/* Member i of o made key: v, the members from i on moved up by one. */
+static void insert_member(sj *b, mcp_json *o, size_t i, const char *key, size_t len, mcp_json *v)
+{
+    if (o->n >= o->cap) { /* a cap below n counts as n, as for mcp_json_set */
+        size_t cap = o->n ? o->n * 2 : 4;
+        mcp_json_member *m = mcp_arena_alloc(b->a, cap * sizeof *m);
+        if (!m) {
+            b->oom = true;
+            return;
+        }
+        if (o->n)
+            memcpy(m, o->members, o->n * sizeof *m);
+        o->members = m;
+        o->cap = cap;
+    }
+    memmove(&o->members[i + 1], &o->members[i], (o->n - i) * sizeof *o->members);
+    o->members[i] = (mcp_json_member){key, len, v};
+    o->n++;
+}
+
+void sj_put(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!o || o->kind != MCP_JOBJECT || !key || !v) {
+        b->oom = true;
+        return;
+    }
+    size_t len = strlen(key), lo = 0, hi = o->n;
+    while (lo < hi) { /* code point order: UTF-8 byte order, a prefix first */
+        size_t mid = lo + (hi - lo) / 2;
+        const mcp_json_member *m = &o->members[mid];
+        int c = memcmp(m->key, key, m->key_len < len ? m->key_len : len);
+        if (!c)
+            c = (m->key_len > len) - (m->key_len < len);
+        if (!c) {
+            o->members[mid].value = v;
+            return;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    insert_member(b, o, lo, key, len, v);
+}
+
+void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!o || o->kind != MCP_JOBJECT || !key || !v) {
+        b->oom = true;
+        return;
+    }
+    size_t len = strlen(key);
+    for (size_t i = 0; i < o->n; i++) {
+        mcp_json_member *m = &o->members[i];
+        if (m->key_len == len && memcmp(m->key, key, len) == 0) {
+            m->value = v;
+            return;
+        }
+    }
+    insert_member(b, o, o->n, key, len, v);
+}
+
+/* ------------------------------------------------------------------ schemas */
 
 static void reach(schema_emitter *e, const ir_def *def)
 {
@@ -149,12 +227,41 @@ static void merge_extra(schema_emitter *e, mcp_json *o, const mcp_json *extra)
         sj_put(&e->b, o, extra->members[i].key, value_copy(e->a, extra->members[i].value, false));
 }
 
+/* A reference to def, one node per def shared by every schema (the sub-schemas
+ * type_schema returns are not changed in place: property_schema changes a copy). */
 static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
 {
     reach(e, def);
-    mcp_json *o = mcp_json_new_object(e->a);
-    sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
-    return o;
+    mcp_json **ref = &e->refs[def->index];
+    if (!*ref) {
+        mcp_json *o = mcp_json_new_object(e->a);
+        sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
+        *ref = e->b.oom ? NULL : o;
+    }
+    return *ref;
+}
+
+/* Reach the defs that type_schema(e, t) would refer to, in the same order,
+ * without building the schema. */
+static void reach_type(schema_emitter *e, const ir_type *t)
+{
+    switch (t->kind) {
+    case IR_LIST:
+    case IR_SET:
+    case IR_DICT:
+        reach_type(e, t->elem);
+        return;
+    case IR_TUPLE:
+    case IR_UNION:
+        for (size_t i = 0; i < t->nitems; i++)
+            reach_type(e, t->items[i]);
+        return;
+    case IR_NAMED:
+        reach(e, t->def);
+        return;
+    default:
+        return;
+    }
 }
 
 static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
@@ -423,7 +530,7 @@ static void close_reached(schema_emitter *e)
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         for (size_t j = 0; j < def->nfields; j++)
-            type_schema(e, def->fields[j].type); /* reaches referenced defs (cheap: scalars only) */
+            reach_type(e, def->fields[j].type);
     }
 }
 
@@ -496,7 +603,7 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         mcp_json *root = mcp_json_copy(a, def_schema(e, def));
         /* reach what the root's fields reference */
         for (size_t j = 0; j < def->nfields; j++)
-            type_schema(e, def->fields[j].type);
+            reach_type(e, def->fields[j].type);
         return finish_root(e, root, def);
     }
     case IR_OUTPUT_DICT: {
