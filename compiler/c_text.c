@@ -1,6 +1,7 @@
 /* c_text.c: C text the three C outputs share: literals, comments, and the
  * prototypes of the functions a user defines (c_names.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,42 +26,43 @@ char *c_fmt(c_names *n, const char *f, ...)
     return p ? p : (char *)"";
 }
 
-/* Whether s[i] is written escaped: a quote, a backslash, a control character,
- * or a '?' after a '?' (which could start a trigraph). */
-static bool c_escaped(const char *s, size_t i)
-{
-    unsigned char ch = (unsigned char)s[i];
-    return ch == '"' || ch == '\\' || ch < 0x20 || ch == 0x7f || (ch == '?' && i > 0 && s[i - 1] == '?');
-}
-
 void c_string(mcp_buf *b, const char *s, size_t len)
 {
-    mcp_buf_putc(b, '"');
-    /* Runs of bytes written as they are go out in one copy (the JSON of a
-     * tools/list entry is most of NAME.mcp.c, and mostly such runs). */
-    size_t run = 0;
+    /* Written straight into the buffer, with room for the longest form (every
+     * byte an octal escape): the JSON of the tools/list entries is most of
+     * NAME.mcp.c, and full of quotes. */
+    if (len > (SIZE_MAX - 2) / 4 || !mcp_buf_reserve(b, 4 * len + 2)) {
+        b->oom = true;
+        return;
+    }
+    char *o = b->data + b->len;
+    *o++ = '"';
     for (size_t i = 0; i < len; i++) {
-        if (!c_escaped(s, i))
-            continue;
-        mcp_buf_put(b, s + run, i - run);
-        run = i + 1;
         unsigned char ch = (unsigned char)s[i];
         if (ch == '"' || ch == '\\') {
-            char two[2] = {'\\', (char)ch};
-            mcp_buf_put(b, two, sizeof two);
+            *o++ = '\\';
+            *o++ = (char)ch;
         } else if (ch == '\n') {
-            mcp_buf_puts(b, "\\n");
+            *o++ = '\\';
+            *o++ = 'n';
         } else if (ch == '\t') {
-            mcp_buf_puts(b, "\\t");
-        } else if (ch == '?') {
-            mcp_buf_puts(b, "\\?");
+            *o++ = '\\';
+            *o++ = 't';
+        } else if (ch < 0x20 || ch == 0x7f) {
+            *o++ = '\\';
+            *o++ = (char)('0' + (ch >> 6));
+            *o++ = (char)('0' + ((ch >> 3) & 7));
+            *o++ = (char)('0' + (ch & 7));
+        } else if (ch == '?' && i > 0 && s[i - 1] == '?') { /* not a trigraph */
+            *o++ = '\\';
+            *o++ = '?';
         } else {
-            char oct[4] = {'\\', (char)('0' + (ch >> 6)), (char)('0' + ((ch >> 3) & 7)), (char)('0' + (ch & 7))};
-            mcp_buf_put(b, oct, sizeof oct);
+            *o++ = (char)ch;
         }
     }
-    mcp_buf_put(b, s + run, len - run);
-    mcp_buf_putc(b, '"');
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = 0;
 }
 
 void c_string_long(mcp_buf *b, const char *s, size_t len, const char *indent)
