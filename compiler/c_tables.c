@@ -444,7 +444,9 @@ static bool tools_table(twriter *w)
         const ir_tool *t = &srv->tools[i];
         mcp_buf entry;
         mcp_buf_init(&entry);
-        c_json(n, &entry, schema_tool_entry(se, t));
+        mcp_json *v = schema_tool_entry(se, t);
+        if (!v || !schema_write(se, &entry, v, -1))
+            n->oom = true;
         mcp_buf_puts(c, "    {\n        .name = ");
         c_string(c, t->name, strlen(t->name));
         mcp_buf_puts(c, ",\n        .list_entry = ");

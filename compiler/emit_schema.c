@@ -2,9 +2,11 @@
 #include "emit_schema.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "defs_order.h"
+#include "mcpidl/jsonw.h"
 
 /* The values of "type" and "format" that every schema repeats: one node each,
  * shared (the schemas are not changed once built). */
@@ -19,6 +21,14 @@ struct schema_emitter {
     const ir_server *srv;
     mcp_json **def_schemas; /* per def, built on first use (per schema, for a def whose siblings vary) */
     mcp_json **refs;        /* per def, {"$ref": "#/$defs/NAME"}, built on first use */
+    /* The def schemas built once (def_schemas) by node, and the text each is
+     * written as (at depth 0, with `text_indent`), written on first use: every
+     * schema that reaches a def writes it again under its $defs. */
+    const mcp_json **shared; /* open addressing, nshared slots (a power of two) */
+    char **text;             /* per slot */
+    size_t *text_len;
+    size_t nshared;
+    int text_indent;
     defs_order *order;      /* when pydantic generates each definition */
     size_t tool;            /* the schema being built: of this tool, */
     bool output;            /* its output (else its input) */
@@ -39,9 +49,15 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     size_t n = srv->ndefs ? srv->ndefs : 1;
     e->def_schemas = mcp_arena_alloc(a, n * sizeof *e->def_schemas);
     e->refs = mcp_arena_alloc(a, n * sizeof *e->refs);
+    e->nshared = 16;
+    while (e->nshared < 2 * n)
+        e->nshared *= 2;
+    e->shared = mcp_arena_alloc(a, e->nshared * sizeof *e->shared);
+    e->text = mcp_arena_alloc(a, e->nshared * sizeof *e->text);
+    e->text_len = mcp_arena_alloc(a, e->nshared * sizeof *e->text_len);
     e->reached = mcp_arena_alloc(a, n * sizeof *e->reached);
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
-    if (!e->def_schemas || !e->refs || !e->reached || !e->reached_list)
+    if (!e->def_schemas || !e->refs || !e->shared || !e->text || !e->text_len || !e->reached || !e->reached_list)
         return NULL;
     for (size_t i = 0; i < NWORDS; i++)
         if (!(e->words[i] = sj_str(a, WORDS[i])))
@@ -462,6 +478,15 @@ static mcp_json *object_schema(schema_emitter *e, const char *title, const char 
     return o;
 }
 
+/* The slot of node v in e->shared: its own, or the empty one it would take. */
+static size_t shared_slot(const schema_emitter *e, const mcp_json *v)
+{
+    size_t i = (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15u) & (e->nshared - 1);
+    while (e->shared[i] && e->shared[i] != v)
+        i = (i + 1) & (e->nshared - 1);
+    return i;
+}
+
 static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
 {
     assert(def->index < e->srv->ndefs && e->srv->defs[def->index] == def);
@@ -488,8 +513,10 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
         o = object_schema(e, def->name, def->description, def, def->fields, def->nfields, def->extra_forbid);
         merge_extra(e, o, def->schema_extra);
     }
-    if (!varies)
+    if (!varies && o) {
         e->def_schemas[def->index] = o;
+        e->shared[shared_slot(e, o)] = o;
+    }
     return o;
 }
 
@@ -703,4 +730,101 @@ mcp_json *schema_tools_list(schema_emitter *e)
     for (size_t i = 0; arr && i < e->srv->ntools; i++)
         sj_push(&e->b, arr, schema_tool_entry(e, &e->srv->tools[i]));
     return e->b.oom ? NULL : arr;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth);
+
+/* text, written at depth `depth`: each of its line breaks followed by the
+ * indentation of that depth (its strings hold none: JSON escapes them). */
+static void put_indented(mcp_buf *b, const char *text, size_t len, int indent, size_t depth)
+{
+    size_t spaces = indent > 0 ? (size_t)indent * depth : 0, lines = 0;
+    const char *end = text + len;
+    for (const char *p = text; spaces && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
+    if (lines > (SIZE_MAX - len - 1) / (spaces + 1) || !mcp_buf_reserve(b, len + lines * spaces))
+        return;
+    char *o = b->data + b->len;
+    for (const char *p = text; p < end;) {
+        const char *nl = lines ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        size_t k = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        memcpy(o, p, k);
+        o += k;
+        p += k;
+        if (nl) {
+            memset(o, ' ', spaces);
+            o += spaces;
+        }
+    }
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = 0;
+}
+
+/* A line break and the indentation of `depth`, when pretty. */
+static void next_line(mcp_buf *b, int indent, size_t depth)
+{
+    if (indent < 0)
+        return;
+    size_t spaces = (size_t)indent * depth;
+    if (mcp_buf_reserve(b, spaces + 1)) {
+        b->data[b->len] = '\n';
+        memset(b->data + b->len + 1, ' ', spaces);
+        b->len += spaces + 1;
+        b->data[b->len] = 0;
+    }
+}
+
+/* v as mcp_json_write writes it, inside containers `depth` deep. */
+static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth)
+{
+    if (!v || !((v->kind == MCP_JARRAY || v->kind == MCP_JOBJECT) && v->n))
+        return mcp_json_write(b, v, indent); /* a scalar, an empty container, or a hole ("null") */
+    size_t slot = shared_slot(e, v);
+    if (e->shared[slot] == v && indent == e->text_indent && e->text[slot]) {
+        put_indented(b, e->text[slot], e->text_len[slot], indent, depth);
+        return true;
+    }
+    if (e->shared[slot] == v && depth) {
+        /* Written at depth 0 once, then copied wherever it appears. */
+        if (indent != e->text_indent) {
+            memset(e->text, 0, e->nshared * sizeof *e->text);
+            e->text_indent = indent;
+        }
+        mcp_buf t;
+        mcp_buf_init(&t);
+        bool ok = write_value(e, &t, v, indent, 0);
+        char *text = ok && !t.oom ? mcp_arena_strndup(e->a, t.data, t.len) : NULL;
+        size_t len = t.len;
+        mcp_buf_free(&t);
+        if (!text) {
+            b->oom = true;
+            return false;
+        }
+        e->text[slot] = text;
+        e->text_len[slot] = len;
+        put_indented(b, text, len, indent, depth);
+        return true;
+    }
+    bool ok = true, array = v->kind == MCP_JARRAY;
+    mcp_buf_putc(b, array ? '[' : '{');
+    for (size_t i = 0; i < v->n; i++) {
+        if (i)
+            mcp_buf_putc(b, ',');
+        next_line(b, indent, depth + 1);
+        if (!array) {
+            mcp_json_string(b, v->members[i].key, v->members[i].key_len);
+            mcp_buf_puts(b, indent >= 0 ? ": " : ":");
+        }
+        ok = write_value(e, b, array ? v->items[i] : v->members[i].value, indent, depth + 1) && ok;
+    }
+    next_line(b, indent, depth);
+    mcp_buf_putc(b, array ? ']' : '}');
+    return ok && !b->oom;
+}
+
+bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent)
+{
+    return write_value(e, b, v, indent, 0);
 }

@@ -356,6 +356,14 @@ static bool put_json(mcp_buf *b, const mcp_json *v)
     return ok;
 }
 
+/* The same for a schema (or tools/list) that e built. */
+static bool put_schema(schema_emitter *e, mcp_buf *b, const mcp_json *v)
+{
+    bool ok = v && schema_write(e, b, v, 2);
+    mcp_buf_putc(b, '\n');
+    return ok;
+}
+
 /* Build output `kind` into b. */
 static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char *tool, mcp_buf *b)
 {
@@ -367,7 +375,7 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         if (!cx->schemas && !(cx->schemas = schema_emitter_new(a, cx->srv)))
             return fail(cx, MCPIDLC_ENOMEM, "out of memory building the schemas");
         if (kind == MCPIDLC_TOOLS_JSON)
-            return put_json(b, schema_tools_list(cx->schemas))
+            return put_schema(cx->schemas, b, schema_tools_list(cx->schemas))
                        ? MCPIDLC_OK
                        : fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
         const ir_tool *t = find_tool(cx, tool);
@@ -376,7 +384,7 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         mcp_json *s = kind == MCPIDLC_INPUT_SCHEMA ? schema_input(cx->schemas, t) : schema_output(cx->schemas, t);
         if (!s && kind == MCPIDLC_OUTPUT_SCHEMA && t->output == IR_OUTPUT_NONE)
             return fail(cx, MCPIDLC_EUSAGE, "tool '%s' publishes no outputSchema", t->name);
-        return put_json(b, s) ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory writing a schema");
+        return put_schema(cx->schemas, b, s) ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory writing a schema");
     }
     case MCPIDLC_C_HEADER:
     case MCPIDLC_C_SOURCE:
