@@ -39,7 +39,10 @@ void c_string(mcp_buf *b, const char *s, size_t len)
     *o++ = '"';
     for (size_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)s[i];
-        if (ch == '"' || ch == '\\') {
+        /* Most bytes are written as they are: tested first, in few steps. */
+        if (ch > '?' ? ch != '\\' && ch != 0x7f : ch >= 0x20 && ch != '"' && ch != '?') {
+            *o++ = (char)ch;
+        } else if (ch == '"' || ch == '\\') {
             *o++ = '\\';
             *o++ = (char)ch;
         } else if (ch == '\n') {
@@ -75,8 +78,10 @@ void c_string_long(mcp_buf *b, const char *s, size_t len, const char *indent)
         size_t k = len - i > 100 ? 100 : len - i;
         while (i + k < len && ((unsigned char)s[i + k] & 0xC0) == 0x80)
             k++; /* keep a UTF-8 character whole */
-        if (i)
-            mcp_buf_printf(b, "\n%s", indent);
+        if (i) {
+            mcp_buf_putc(b, '\n');
+            mcp_buf_puts(b, indent);
+        }
         c_string(b, s + i, k);
         i += k;
     }
