@@ -445,7 +445,7 @@ static bool tools_table(twriter *w)
         mcp_buf entry;
         mcp_buf_init(&entry);
         mcp_json *v = schema_tool_entry(se, t);
-        if (!v || !schema_write(se, &entry, v, -1))
+        if (!v || !schema_write(se, &entry, v, -1, 0))
             n->oom = true;
         mcp_buf_puts(c, "    {\n        .name = ");
         c_string(c, t->name, strlen(t->name));

@@ -824,7 +824,7 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
     return ok && !b->oom;
 }
 
-bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent)
+bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth)
 {
-    return write_value(e, b, v, indent, 0);
+    return write_value(e, b, v, indent, depth);
 }

@@ -71,9 +71,10 @@ mcp_json *schema_icons(sj *b, const ir_display *d);
 void schema_display(sj *b, mcp_json *o, const ir_display *d, bool with_meta);
 /* The whole tools/list array. */
 mcp_json *schema_tools_list(schema_emitter *e);
-/* A schema (or tools/list) built by e, written as mcp_json_write writes it
- * (indent < 0: compact); the schema of a named type that many schemas share is
- * formatted once. False for what mcp_json_write refuses, or without memory. */
-bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent);
+/* A schema (or an entry of tools/list) built by e, written as mcp_json_write
+ * writes it (indent < 0: compact) inside `depth` containers; the schema of a
+ * named type that many schemas share is formatted once. False for what
+ * mcp_json_write refuses, or without memory. */
+bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth);
 
 #endif
