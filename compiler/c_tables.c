@@ -466,6 +466,7 @@ static bool tools_table(twriter *w)
         headers_member(w, t);
         scopes_member(w, &t->scopes, "        ");
         mcp_buf_puts(c, "    },\n");
+        c_flush(n, c);
     }
     mcp_buf_puts(c, "};\n\n");
     return true;
@@ -744,8 +745,10 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
                            c_comment(n, d->t ? c_type_text(n, d->t, d->h, true) : d->key));
     }
     mcp_buf_putc(c, '\n');
-    for (size_t i = 0; i < n->nbodies; i++)
+    for (size_t i = 0; i < n->nbodies; i++) {
         desc_body(&w, n->bodies[i]);
+        c_flush(n, c);
+    }
 
     if (srv->library)
         return !n->oom && !c->oom; /* types only: no handlers, no server */

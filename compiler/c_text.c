@@ -103,6 +103,17 @@ const char *c_comment(c_names *n, const char *s)
     return t;
 }
 
+void c_flush(c_names *n, mcp_buf *b)
+{
+    enum { PIECE = 64 << 10 };
+    if (!n->piece || n->unwritten || b->oom || b->len < PIECE)
+        return;
+    if (n->piece(n->piece_ctx, b->data, b->len))
+        mcp_buf_clear(b);
+    else
+        n->unwritten = true;
+}
+
 void c_json(c_names *n, mcp_buf *b, const mcp_json *v)
 {
     if (!v || !mcp_json_write(b, v, -1))

@@ -420,8 +420,14 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         bool (*emit)(c_names *, const char *, const char *, mcp_buf *) = kind == MCPIDLC_C_HEADER   ? emit_c_header
                                                                          : kind == MCPIDLC_C_SOURCE ? emit_c_source
                                                                                                     : emit_c_mock;
-        return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK
-                                                             : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
+        cx->names->piece = write; /* the output's first pieces go out as it is written */
+        cx->names->piece_ctx = ctx;
+        cx->names->unwritten = false;
+        bool ok = emit(cx->names, cx->stem, cx->source_name, b);
+        cx->names->piece = NULL;
+        if (cx->names->unwritten)
+            return MCPIDLC_EWRITE;
+        return ok ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
     }
     case MCPIDLC_MARKDOWN:
         return emit_markdown(cx->srv, cx->source_name, b) ? MCPIDLC_OK
