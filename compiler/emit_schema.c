@@ -29,9 +29,9 @@ struct schema_emitter {
     size_t *text_len;
     size_t nshared;
     int text_indent;
-    defs_order *order;      /* when pydantic generates each definition */
-    size_t tool;            /* the schema being built: of this tool, */
-    bool output;            /* its output (else its input) */
+    defs_order *order; /* when pydantic generates each definition */
+    size_t tool;       /* the schema being built: of this tool, */
+    bool output;       /* its output (else its input) */
     /* the $defs collected for the schema being built */
     bool *reached;
     const ir_def **reached_list;

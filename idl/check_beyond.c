@@ -935,8 +935,7 @@ static void check_generated_names(checker *c)
                 s->tools[i].name, px);
     for (size_t i = nchecked; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (v[i].name && v[j].name && v[i].what && v[j].what &&
-                strcmp(v[i].name, v[j].name) == 0) {
+            if (v[i].name && v[j].name && v[i].what && v[j].what && strcmp(v[i].name, v[j].name) == 0) {
                 ERR(c, v[i].loc, "%s and %s (line %u) would both be named '%s' in C; give one a 'c_name'", v[i].what,
                     v[j].what, v[j].loc.line, v[i].name);
                 break;
