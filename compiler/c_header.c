@@ -459,8 +459,10 @@ bool emit_c_header(c_names *n, const char *stem, const char *source_name, mcp_bu
     for (size_t i = 0; i < n->nstructs; i++)
         if (n->structs[i]->is_enum)
             emit_struct(&w, n->structs[i]);
-    for (size_t i = 0; i < n->nstructs; i++)
+    for (size_t i = 0; i < n->nstructs; i++) {
         emit_struct(&w, n->structs[i]);
+        c_flush(n, h);
+    }
     emit_dict_items(&w);
     initializers(&w);
     codecs(&w);

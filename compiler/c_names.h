@@ -133,6 +133,11 @@ typedef struct c_names {
     mcp_buf scratch; /* for keys, while the model is built */
     bool building;
     bool oom;
+    /* Where an output being written goes in pieces (c_flush); NULL: it is
+     * kept whole in its buffer. `unwritten` when a piece could not be. */
+    bool (*piece)(void *ctx, const char *data, size_t len);
+    void *piece_ctx;
+    bool unwritten;
 } c_names;
 
 /* Whether a named type is defined in another file than the one compiled
@@ -197,6 +202,9 @@ void c_string(mcp_buf *b, const char *s, size_t len);
 void c_string_long(mcp_buf *b, const char *s, size_t len, const char *indent);
 /* A comment-safe copy of a text's first line (at most 120 bytes); never NULL. */
 const char *c_comment(c_names *n, const char *s);
+/* Between two declarations of an output: hand what b holds to n->piece, once
+ * it is large (NAME.mcp.c of a large contract is megabytes), and empty b. */
+void c_flush(c_names *n, mcp_buf *b);
 /* v as compact JSON text; n->oom set when v is NULL (it could not be built). */
 void c_json(c_names *n, mcp_buf *b, const mcp_json *v);
 /* "TYPE name" with the '*' next to the name. */

@@ -444,7 +444,9 @@ static bool tools_table(twriter *w)
         const ir_tool *t = &srv->tools[i];
         mcp_buf entry;
         mcp_buf_init(&entry);
-        c_json(n, &entry, schema_tool_entry(se, t));
+        mcp_json *v = schema_tool_entry(se, t);
+        if (!v || !schema_write(se, &entry, v, -1, 0))
+            n->oom = true;
         mcp_buf_puts(c, "    {\n        .name = ");
         c_string(c, t->name, strlen(t->name));
         mcp_buf_puts(c, ",\n        .list_entry = ");
@@ -464,6 +466,7 @@ static bool tools_table(twriter *w)
         headers_member(w, t);
         scopes_member(w, &t->scopes, "        ");
         mcp_buf_puts(c, "    },\n");
+        c_flush(n, c);
     }
     mcp_buf_puts(c, "};\n\n");
     return true;
@@ -742,8 +745,10 @@ bool emit_c_source(c_names *n, const char *stem, const char *source_name, mcp_bu
                            c_comment(n, d->t ? c_type_text(n, d->t, d->h, true) : d->key));
     }
     mcp_buf_putc(c, '\n');
-    for (size_t i = 0; i < n->nbodies; i++)
+    for (size_t i = 0; i < n->nbodies; i++) {
         desc_body(&w, n->bodies[i]);
+        c_flush(n, c);
+    }
 
     if (srv->library)
         return !n->oom && !c->oom; /* types only: no handlers, no server */

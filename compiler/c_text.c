@@ -1,6 +1,7 @@
 /* c_text.c: C text the three C outputs share: literals, comments, and the
  * prototypes of the functions a user defines (c_names.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,23 +28,44 @@ char *c_fmt(c_names *n, const char *f, ...)
 
 void c_string(mcp_buf *b, const char *s, size_t len)
 {
-    mcp_buf_putc(b, '"');
+    /* Written straight into the buffer, with room for the longest form (every
+     * byte an octal escape): the JSON of the tools/list entries is most of
+     * NAME.mcp.c, and full of quotes. */
+    if (len > (SIZE_MAX - 2) / 4 || !mcp_buf_reserve(b, 4 * len + 2)) {
+        b->oom = true;
+        return;
+    }
+    char *o = b->data + b->len;
+    *o++ = '"';
     for (size_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)s[i];
-        if (ch == '"' || ch == '\\')
-            mcp_buf_printf(b, "\\%c", ch);
-        else if (ch == '\n')
-            mcp_buf_puts(b, "\\n");
-        else if (ch == '\t')
-            mcp_buf_puts(b, "\\t");
-        else if (ch < 0x20 || ch == 0x7f)
-            mcp_buf_printf(b, "\\%03o", ch);
-        else if (ch == '?' && i > 0 && s[i - 1] == '?')
-            mcp_buf_puts(b, "\\?");
-        else
-            mcp_buf_putc(b, (char)ch);
+        /* Most bytes are written as they are: tested first, in few steps. */
+        if (ch > '?' ? ch != '\\' && ch != 0x7f : ch >= 0x20 && ch != '"' && ch != '?') {
+            *o++ = (char)ch;
+        } else if (ch == '"' || ch == '\\') {
+            *o++ = '\\';
+            *o++ = (char)ch;
+        } else if (ch == '\n') {
+            *o++ = '\\';
+            *o++ = 'n';
+        } else if (ch == '\t') {
+            *o++ = '\\';
+            *o++ = 't';
+        } else if (ch < 0x20 || ch == 0x7f) {
+            *o++ = '\\';
+            *o++ = (char)('0' + (ch >> 6));
+            *o++ = (char)('0' + ((ch >> 3) & 7));
+            *o++ = (char)('0' + (ch & 7));
+        } else if (ch == '?' && i > 0 && s[i - 1] == '?') { /* not a trigraph */
+            *o++ = '\\';
+            *o++ = '?';
+        } else {
+            *o++ = (char)ch;
+        }
     }
-    mcp_buf_putc(b, '"');
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = 0;
 }
 
 void c_string_long(mcp_buf *b, const char *s, size_t len, const char *indent)
@@ -56,8 +78,10 @@ void c_string_long(mcp_buf *b, const char *s, size_t len, const char *indent)
         size_t k = len - i > 100 ? 100 : len - i;
         while (i + k < len && ((unsigned char)s[i + k] & 0xC0) == 0x80)
             k++; /* keep a UTF-8 character whole */
-        if (i)
-            mcp_buf_printf(b, "\n%s", indent);
+        if (i) {
+            mcp_buf_putc(b, '\n');
+            mcp_buf_puts(b, indent);
+        }
         c_string(b, s + i, k);
         i += k;
     }
@@ -77,6 +101,17 @@ const char *c_comment(c_names *n, const char *s)
         if (p[0] == '*' && p[1] == '/')
             p[1] = ' ';
     return t;
+}
+
+void c_flush(c_names *n, mcp_buf *b)
+{
+    enum { PIECE = 64 << 10 };
+    if (!n->piece || n->unwritten || b->oom || b->len < PIECE)
+        return;
+    if (n->piece(n->piece_ctx, b->data, b->len))
+        mcp_buf_clear(b);
+    else
+        n->unwritten = true;
 }
 
 void c_json(c_names *n, mcp_buf *b, const mcp_json *v)

@@ -2,9 +2,11 @@
 #include "emit_schema.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "defs_order.h"
+#include "mcpidl/jsonw.h"
 
 /* The values of "type" and "format" that every schema repeats: one node each,
  * shared (the schemas are not changed once built). */
@@ -18,9 +20,18 @@ struct schema_emitter {
     mcp_json *words[NWORDS];
     const ir_server *srv;
     mcp_json **def_schemas; /* per def, built on first use (per schema, for a def whose siblings vary) */
-    defs_order *order;      /* when pydantic generates each definition */
-    size_t tool;            /* the schema being built: of this tool, */
-    bool output;            /* its output (else its input) */
+    mcp_json **refs;        /* per def, {"$ref": "#/$defs/NAME"}, built on first use */
+    /* The def schemas built once (def_schemas) by node, and the text each is
+     * written as (at depth 0, with `text_indent`), written on first use: every
+     * schema that reaches a def writes it again under its $defs. */
+    const mcp_json **shared; /* open addressing, nshared slots (a power of two) */
+    char **text;             /* per slot */
+    size_t *text_len;
+    size_t nshared;
+    int text_indent;
+    defs_order *order; /* when pydantic generates each definition */
+    size_t tool;       /* the schema being built: of this tool, */
+    bool output;       /* its output (else its input) */
     /* the $defs collected for the schema being built */
     bool *reached;
     const ir_def **reached_list;
@@ -37,9 +48,16 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->srv = srv;
     size_t n = srv->ndefs ? srv->ndefs : 1;
     e->def_schemas = mcp_arena_alloc(a, n * sizeof *e->def_schemas);
+    e->refs = mcp_arena_alloc(a, n * sizeof *e->refs);
+    e->nshared = 16;
+    while (e->nshared < 2 * n)
+        e->nshared *= 2;
+    e->shared = mcp_arena_alloc(a, e->nshared * sizeof *e->shared);
+    e->text = mcp_arena_alloc(a, e->nshared * sizeof *e->text);
+    e->text_len = mcp_arena_alloc(a, e->nshared * sizeof *e->text_len);
     e->reached = mcp_arena_alloc(a, n * sizeof *e->reached);
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
-    if (!e->def_schemas || !e->reached || !e->reached_list)
+    if (!e->def_schemas || !e->refs || !e->shared || !e->text || !e->text_len || !e->reached || !e->reached_list)
         return NULL;
     for (size_t i = 0; i < NWORDS; i++)
         if (!(e->words[i] = sj_str(a, WORDS[i])))
@@ -47,6 +65,82 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->order = defs_order_new(a, srv);
     return e->order ? e : NULL;
 }
+
+/* ------------------------------------------------------------------ sj */
+
+mcp_json *sj_str(mcp_arena *a, const char *s)
+{
+    if (!s)
+        return NULL;
+    mcp_json *v = mcp_json_new_null(a);
+    if (v)
+        *v = (mcp_json){.kind = MCP_JSTRING, .s = s, .len = strlen(s)};
+    return v;
+}
+
+/* Member i of o made key: v, the members from i on moved up by one. */
+static void insert_member(sj *b, mcp_json *o, size_t i, const char *key, size_t len, mcp_json *v)
+{
+    if (o->n >= o->cap) { /* a cap below n counts as n, as for mcp_json_set */
+        size_t cap = o->n ? o->n * 2 : 4;
+        mcp_json_member *m = mcp_arena_alloc(b->a, cap * sizeof *m);
+        if (!m) {
+            b->oom = true;
+            return;
+        }
+        if (o->n)
+            memcpy(m, o->members, o->n * sizeof *m);
+        o->members = m;
+        o->cap = cap;
+    }
+    memmove(&o->members[i + 1], &o->members[i], (o->n - i) * sizeof *o->members);
+    o->members[i] = (mcp_json_member){key, len, v};
+    o->n++;
+}
+
+void sj_put(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!o || o->kind != MCP_JOBJECT || !key || !v) {
+        b->oom = true;
+        return;
+    }
+    size_t len = strlen(key), lo = 0, hi = o->n;
+    while (lo < hi) { /* code point order: UTF-8 byte order, a prefix first */
+        size_t mid = lo + (hi - lo) / 2;
+        const mcp_json_member *m = &o->members[mid];
+        int c = memcmp(m->key, key, m->key_len < len ? m->key_len : len);
+        if (!c)
+            c = (m->key_len > len) - (m->key_len < len);
+        if (!c) {
+            o->members[mid].value = v;
+            return;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    insert_member(b, o, lo, key, len, v);
+}
+
+void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
+{
+    if (!o || o->kind != MCP_JOBJECT || !key || !v) {
+        b->oom = true;
+        return;
+    }
+    size_t len = strlen(key);
+    for (size_t i = 0; i < o->n; i++) {
+        mcp_json_member *m = &o->members[i];
+        if (m->key_len == len && memcmp(m->key, key, len) == 0) {
+            m->value = v;
+            return;
+        }
+    }
+    insert_member(b, o, o->n, key, len, v);
+}
+
+/* ------------------------------------------------------------------ schemas */
 
 static void reach(schema_emitter *e, const ir_def *def)
 {
@@ -149,12 +243,41 @@ static void merge_extra(schema_emitter *e, mcp_json *o, const mcp_json *extra)
         sj_put(&e->b, o, extra->members[i].key, value_copy(e->a, extra->members[i].value, false));
 }
 
+/* A reference to def, one node per def shared by every schema (the sub-schemas
+ * type_schema returns are not changed in place: property_schema changes a copy). */
 static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
 {
     reach(e, def);
-    mcp_json *o = mcp_json_new_object(e->a);
-    sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
-    return o;
+    mcp_json **ref = &e->refs[def->index];
+    if (!*ref) {
+        mcp_json *o = mcp_json_new_object(e->a);
+        sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
+        *ref = e->b.oom ? NULL : o;
+    }
+    return *ref;
+}
+
+/* Reach the defs that type_schema(e, t) would refer to, in the same order,
+ * without building the schema. */
+static void reach_type(schema_emitter *e, const ir_type *t)
+{
+    switch (t->kind) {
+    case IR_LIST:
+    case IR_SET:
+    case IR_DICT:
+        reach_type(e, t->elem);
+        return;
+    case IR_TUPLE:
+    case IR_UNION:
+        for (size_t i = 0; i < t->nitems; i++)
+            reach_type(e, t->items[i]);
+        return;
+    case IR_NAMED:
+        reach(e, t->def);
+        return;
+    default:
+        return;
+    }
 }
 
 static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
@@ -355,6 +478,15 @@ static mcp_json *object_schema(schema_emitter *e, const char *title, const char 
     return o;
 }
 
+/* The slot of node v in e->shared: its own, or the empty one it would take. */
+static size_t shared_slot(const schema_emitter *e, const mcp_json *v)
+{
+    size_t i = (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15u) & (e->nshared - 1);
+    while (e->shared[i] && e->shared[i] != v)
+        i = (i + 1) & (e->nshared - 1);
+    return i;
+}
+
 static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
 {
     assert(def->index < e->srv->ndefs && e->srv->defs[def->index] == def);
@@ -381,8 +513,10 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
         o = object_schema(e, def->name, def->description, def, def->fields, def->nfields, def->extra_forbid);
         merge_extra(e, o, def->schema_extra);
     }
-    if (!varies)
+    if (!varies && o) {
         e->def_schemas[def->index] = o;
+        e->shared[shared_slot(e, o)] = o;
+    }
     return o;
 }
 
@@ -423,7 +557,7 @@ static void close_reached(schema_emitter *e)
     for (size_t i = 0; i < e->nreached; i++) {
         const ir_def *def = e->reached_list[i];
         for (size_t j = 0; j < def->nfields; j++)
-            type_schema(e, def->fields[j].type); /* reaches referenced defs (cheap: scalars only) */
+            reach_type(e, def->fields[j].type);
     }
 }
 
@@ -496,7 +630,7 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         mcp_json *root = mcp_json_copy(a, def_schema(e, def));
         /* reach what the root's fields reference */
         for (size_t j = 0; j < def->nfields; j++)
-            type_schema(e, def->fields[j].type);
+            reach_type(e, def->fields[j].type);
         return finish_root(e, root, def);
     }
     case IR_OUTPUT_DICT: {
@@ -596,4 +730,101 @@ mcp_json *schema_tools_list(schema_emitter *e)
     for (size_t i = 0; arr && i < e->srv->ntools; i++)
         sj_push(&e->b, arr, schema_tool_entry(e, &e->srv->tools[i]));
     return e->b.oom ? NULL : arr;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth);
+
+/* text, written at depth `depth`: each of its line breaks followed by the
+ * indentation of that depth (its strings hold none: JSON escapes them). */
+static void put_indented(mcp_buf *b, const char *text, size_t len, int indent, size_t depth)
+{
+    size_t spaces = indent > 0 ? (size_t)indent * depth : 0, lines = 0;
+    const char *end = text + len;
+    for (const char *p = text; spaces && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
+    if (lines > (SIZE_MAX - len - 1) / (spaces + 1) || !mcp_buf_reserve(b, len + lines * spaces))
+        return;
+    char *o = b->data + b->len;
+    for (const char *p = text; p < end;) {
+        const char *nl = lines ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        size_t k = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        memcpy(o, p, k);
+        o += k;
+        p += k;
+        if (nl) {
+            memset(o, ' ', spaces);
+            o += spaces;
+        }
+    }
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = 0;
+}
+
+/* A line break and the indentation of `depth`, when pretty. */
+static void next_line(mcp_buf *b, int indent, size_t depth)
+{
+    if (indent < 0)
+        return;
+    size_t spaces = (size_t)indent * depth;
+    if (mcp_buf_reserve(b, spaces + 1)) {
+        b->data[b->len] = '\n';
+        memset(b->data + b->len + 1, ' ', spaces);
+        b->len += spaces + 1;
+        b->data[b->len] = 0;
+    }
+}
+
+/* v as mcp_json_write writes it, inside containers `depth` deep. */
+static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth)
+{
+    if (!v || !((v->kind == MCP_JARRAY || v->kind == MCP_JOBJECT) && v->n))
+        return mcp_json_write(b, v, indent); /* a scalar, an empty container, or a hole ("null") */
+    size_t slot = shared_slot(e, v);
+    if (e->shared[slot] == v && indent == e->text_indent && e->text[slot]) {
+        put_indented(b, e->text[slot], e->text_len[slot], indent, depth);
+        return true;
+    }
+    if (e->shared[slot] == v && depth) {
+        /* Written at depth 0 once, then copied wherever it appears. */
+        if (indent != e->text_indent) {
+            memset(e->text, 0, e->nshared * sizeof *e->text);
+            e->text_indent = indent;
+        }
+        mcp_buf t;
+        mcp_buf_init(&t);
+        bool ok = write_value(e, &t, v, indent, 0);
+        char *text = ok && !t.oom ? mcp_arena_strndup(e->a, t.data, t.len) : NULL;
+        size_t len = t.len;
+        mcp_buf_free(&t);
+        if (!text) {
+            b->oom = true;
+            return false;
+        }
+        e->text[slot] = text;
+        e->text_len[slot] = len;
+        put_indented(b, text, len, indent, depth);
+        return true;
+    }
+    bool ok = true, array = v->kind == MCP_JARRAY;
+    mcp_buf_putc(b, array ? '[' : '{');
+    for (size_t i = 0; i < v->n; i++) {
+        if (i)
+            mcp_buf_putc(b, ',');
+        next_line(b, indent, depth + 1);
+        if (!array) {
+            mcp_json_string(b, v->members[i].key, v->members[i].key_len);
+            mcp_buf_puts(b, indent >= 0 ? ": " : ":");
+        }
+        ok = write_value(e, b, array ? v->items[i] : v->members[i].value, indent, depth + 1) && ok;
+    }
+    next_line(b, indent, depth);
+    mcp_buf_putc(b, array ? ']' : '}');
+    return ok && !b->oom;
+}
+
+bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth)
+{
+    return write_value(e, b, v, indent, depth);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "mcpidl/buf.h"
 #include "mcpidl/json.h"
 
 /* The JSON tree of a schema is the runtime's (mcpidl/json.h). Its objects
@@ -19,25 +20,23 @@
  * "properties" of a schema, default values, the entries of tools/list. */
 
 /* Building a value that fails as a whole: a step that fails (out of memory)
- * is remembered in `oom`, and the value is given up at the end. */
+ * is remembered in `oom`, and the value is given up at the end.
+ *
+ * The keys and strings of what is built this way are not copied: a schema
+ * borrows them from the IR or from string literals, which live as long as it
+ * does (the IR's arena is the schema's, or outlives it). */
 typedef struct sj {
     mcp_arena *a;
     bool oom;
 } sj;
 
-/* key: v in an object whose keys are kept sorted. */
-static inline void sj_put(sj *b, mcp_json *o, const char *key, mcp_json *v)
-{
-    if (!mcp_json_set_sorted(b->a, o, key, v))
-        b->oom = true;
-}
+/* key: v in an object whose keys are kept sorted (mcp_json_set_sorted's
+ * order: a key already there has its value replaced). */
+void sj_put(sj *b, mcp_json *o, const char *key, mcp_json *v);
 
-/* key: v in an object whose keys keep the order they are set in. */
-static inline void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
-{
-    if (!mcp_json_set(b->a, o, key, v))
-        b->oom = true;
-}
+/* key: v in an object whose keys keep the order they are set in (a key
+ * already there has its value replaced, in its place). */
+void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v);
 
 static inline void sj_push(sj *b, mcp_json *array, mcp_json *v)
 {
@@ -45,8 +44,8 @@ static inline void sj_push(sj *b, mcp_json *array, mcp_json *v)
         b->oom = true;
 }
 
-/* A string value (a copy of s), or NULL for NULL. */
-static inline mcp_json *sj_str(mcp_arena *a, const char *s) { return s ? mcp_json_new_string(a, s, strlen(s)) : NULL; }
+/* A string value for s (borrowed, see above), or NULL for NULL. */
+mcp_json *sj_str(mcp_arena *a, const char *s);
 
 /* A value of the IDL (a default, a Literal's value) as a schema writes it:
  * the value keeps its order, and so do the objects under a key 'properties'
@@ -72,5 +71,10 @@ mcp_json *schema_icons(sj *b, const ir_display *d);
 void schema_display(sj *b, mcp_json *o, const ir_display *d, bool with_meta);
 /* The whole tools/list array. */
 mcp_json *schema_tools_list(schema_emitter *e);
+/* A schema (or an entry of tools/list) built by e, written as mcp_json_write
+ * writes it (indent < 0: compact) inside `depth` containers; the schema of a
+ * named type that many schemas share is formatted once. False for what
+ * mcp_json_write refuses, or without memory. */
+bool schema_write(schema_emitter *e, mcp_buf *b, const mcp_json *v, int indent, size_t depth);
 
 #endif

@@ -206,37 +206,61 @@ static int parse_args(options *o, int argc, char **argv)
     return 0;
 }
 
-/* A growing buffer, as a writer of mcpidlc_emit. */
-static bool append(void *ctx, const char *data, size_t len)
+/* A file being written whole: to a temporary name first, renamed over the
+ * target at the end, so a failed run never leaves a half-written file. */
+typedef struct out_file {
+    const char *path;
+    mcp_buf tmp; /* the temporary name */
+    FILE *f;
+} out_file;
+
+static bool out_open(out_file *o, const char *path)
 {
-    mcp_buf *b = ctx;
-    mcp_buf_put(b, data, len);
-    return !b->oom;
+    o->path = path;
+    mcp_buf_init(&o->tmp);
+    mcp_buf_printf(&o->tmp, "%s.tmp%ld", path, (long)getpid());
+    o->f = o->tmp.oom ? NULL : fopen(o->tmp.data, "wb");
+    if (!o->f) {
+        fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", path, strerror(errno));
+        mcp_buf_free(&o->tmp);
+    }
+    return o->f != NULL;
 }
 
-/* Write a file whole: to a temporary name first, then renamed over the target,
- * so a failed run never leaves a half-written file. */
+/* A writer of mcpidlc_emit: the pieces of an output, into the file. */
+static bool out_write(void *ctx, const char *data, size_t len)
+{
+    out_file *o = ctx;
+    return fwrite(data, 1, len, o->f) == len;
+}
+
+/* Close the file, and rename it over its target when `ok`; else remove it. */
+static bool out_close(out_file *o, bool ok)
+{
+    bool closed = fclose(o->f) == 0;
+    if (ok && !closed)
+        fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", o->path, strerror(errno));
+    ok = ok && closed;
+    if (ok && rename(o->tmp.data, o->path) != 0) {
+        fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", o->path, strerror(errno));
+        ok = false;
+    }
+    if (!ok)
+        remove(o->tmp.data);
+    mcp_buf_free(&o->tmp);
+    return ok;
+}
+
+/* Write a file whole. */
 static bool write_file(const char *path, const char *data, size_t len)
 {
-    mcp_buf tmp;
-    mcp_buf_init(&tmp);
-    mcp_buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = tmp.oom ? NULL : fopen(tmp.data, "wb");
-    if (!f) {
-        fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", path, strerror(errno));
-        mcp_buf_free(&tmp);
+    out_file o;
+    if (!out_open(&o, path))
         return false;
-    }
-    bool ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp.data, path) != 0)
-        ok = false;
-    if (!ok) {
+    bool ok = fwrite(data, 1, len, o.f) == len;
+    if (!ok)
         fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp.data);
-    }
-    mcp_buf_free(&tmp);
-    return ok;
+    return out_close(&o, ok);
 }
 
 /* A path in a Makefile rule: a space, '#' or '\\' before them is escaped with a
@@ -278,20 +302,28 @@ static bool write_depfile(mcpidlc_context *cx, const options *o)
 /* Output `kind` (of `tool`) into DIR/NAME.SUFFIX. */
 static bool emit_file(mcpidlc_context *cx, const options *o, mcpidlc_output kind, const char *tool, const char *suffix)
 {
-    mcp_buf out, path;
-    mcp_buf_init(&out);
+    mcp_buf path;
     mcp_buf_init(&path);
     mcp_buf_printf(&path, "%s/%s.%s", o->out_dir, mcpidlc_stem(cx), suffix);
-    mcpidlc_status st = path.oom ? MCPIDLC_ENOMEM : mcpidlc_emit(cx, kind, tool, append, &out);
-    bool ok = st == MCPIDLC_OK;
-    if (!ok) /* out of memory, in the library or in `append` */
-        fprintf(stderr, "mcpidlc: error: %s\n", *mcpidlc_message(cx) ? mcpidlc_message(cx) : "out of memory");
-    ok = ok && write_file(path.data, out.data ? out.data : "", out.len);
+    if (path.oom) {
+        fprintf(stderr, "mcpidlc: error: out of memory\n");
+        return false;
+    }
+    out_file f;
+    bool ok = out_open(&f, path.data);
+    if (ok) {
+        mcpidlc_status st = mcpidlc_emit(cx, kind, tool, out_write, &f);
+        ok = st == MCPIDLC_OK;
+        if (st == MCPIDLC_EWRITE)
+            fprintf(stderr, "mcpidlc: error: cannot write '%s': %s\n", path.data, strerror(errno));
+        else if (!ok) /* out of memory */
+            fprintf(stderr, "mcpidlc: error: %s\n", *mcpidlc_message(cx) ? mcpidlc_message(cx) : "out of memory");
+        ok = out_close(&f, ok);
+    }
     if (ok && o->written) {
         put_make_path(o->written, path.data);
         mcp_buf_putc(o->written, ' ');
     }
-    mcp_buf_free(&out);
     mcp_buf_free(&path);
     return ok;
 }

@@ -356,8 +356,45 @@ static bool put_json(mcp_buf *b, const mcp_json *v)
     return ok;
 }
 
-/* Build output `kind` into b. */
-static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char *tool, mcp_buf *b)
+/* The same for a schema that e built. */
+static bool put_schema(schema_emitter *e, mcp_buf *b, const mcp_json *v)
+{
+    bool ok = v && schema_write(e, b, v, 2, 0);
+    mcp_buf_putc(b, '\n');
+    return ok;
+}
+
+enum { OUT_PIECE = 64 << 10 };
+
+/* tools/list, as put_json writes the array: its entries built and written one
+ * by one, and handed to `write` whenever OUT_PIECE bytes are waiting (for a
+ * large contract it is megabytes, which need not be held at once). */
+static mcpidlc_status tools_json(mcpidlc_context *cx, mcp_buf *b, mcpidlc_write_fn write, void *ctx)
+{
+    const ir_server *srv = cx->srv;
+    if (!srv->ntools) {
+        mcp_buf_puts(b, "[]\n");
+        return MCPIDLC_OK;
+    }
+    mcp_buf_putc(b, '[');
+    for (size_t i = 0; i < srv->ntools; i++) {
+        mcp_buf_puts(b, i ? ",\n  " : "\n  ");
+        mcp_json *entry = schema_tool_entry(cx->schemas, &srv->tools[i]);
+        if (!entry || !schema_write(cx->schemas, b, entry, 2, 1))
+            return fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
+        if (b->len >= OUT_PIECE && !b->oom) {
+            if (!write(ctx, b->data, b->len))
+                return MCPIDLC_EWRITE;
+            mcp_buf_clear(b);
+        }
+    }
+    mcp_buf_puts(b, "\n]\n");
+    return MCPIDLC_OK;
+}
+
+/* Build output `kind` into b (tools/list: handing its first pieces to `write`). */
+static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char *tool, mcp_buf *b,
+                            mcpidlc_write_fn write, void *ctx)
 {
     mcp_arena *a = &cx->arena;
     switch (kind) {
@@ -367,16 +404,14 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         if (!cx->schemas && !(cx->schemas = schema_emitter_new(a, cx->srv)))
             return fail(cx, MCPIDLC_ENOMEM, "out of memory building the schemas");
         if (kind == MCPIDLC_TOOLS_JSON)
-            return put_json(b, schema_tools_list(cx->schemas))
-                       ? MCPIDLC_OK
-                       : fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
+            return tools_json(cx, b, write, ctx);
         const ir_tool *t = find_tool(cx, tool);
         if (!t)
             return fail(cx, MCPIDLC_EUSAGE, "no tool named '%s'", tool ? tool : "(null)");
         mcp_json *s = kind == MCPIDLC_INPUT_SCHEMA ? schema_input(cx->schemas, t) : schema_output(cx->schemas, t);
         if (!s && kind == MCPIDLC_OUTPUT_SCHEMA && t->output == IR_OUTPUT_NONE)
             return fail(cx, MCPIDLC_EUSAGE, "tool '%s' publishes no outputSchema", t->name);
-        return put_json(b, s) ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory writing a schema");
+        return put_schema(cx->schemas, b, s) ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory writing a schema");
     }
     case MCPIDLC_C_HEADER:
     case MCPIDLC_C_SOURCE:
@@ -385,8 +420,14 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
         bool (*emit)(c_names *, const char *, const char *, mcp_buf *) = kind == MCPIDLC_C_HEADER   ? emit_c_header
                                                                          : kind == MCPIDLC_C_SOURCE ? emit_c_source
                                                                                                     : emit_c_mock;
-        return emit(cx->names, cx->stem, cx->source_name, b) ? MCPIDLC_OK
-                                                             : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
+        cx->names->piece = write; /* the output's first pieces go out as it is written */
+        cx->names->piece_ctx = ctx;
+        cx->names->unwritten = false;
+        bool ok = emit(cx->names, cx->stem, cx->source_name, b);
+        cx->names->piece = NULL;
+        if (cx->names->unwritten)
+            return MCPIDLC_EWRITE;
+        return ok ? MCPIDLC_OK : fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
     }
     case MCPIDLC_MARKDOWN:
         return emit_markdown(cx->srv, cx->source_name, b) ? MCPIDLC_OK
@@ -414,7 +455,7 @@ mcpidlc_status mcpidlc_emit(mcpidlc_context *cx, mcpidlc_output kind, const char
         return fail(cx, MCPIDLC_EUSAGE, "no writer given");
     mcp_buf b;
     mcp_buf_init(&b);
-    mcpidlc_status st = build(cx, kind, tool, &b);
+    mcpidlc_status st = build(cx, kind, tool, &b, write, ctx);
     if (st == MCPIDLC_OK && b.oom)
         st = fail(cx, MCPIDLC_ENOMEM, "out of memory writing an output");
     if (st == MCPIDLC_OK && !write(ctx, b.data ? b.data : "", b.len))

@@ -866,7 +866,6 @@ typedef struct gname {
     const char *name; /* the C name */
     const char *what; /* what it names: "the reader of resource 'notes'" */
     idl_loc loc;
-    bool checked; /* a tool's or a type's: check_file.c compares those among themselves */
 } gname;
 
 /* Every global name the generated code declares must be unique: a tool's
@@ -886,15 +885,17 @@ static void check_generated_names(checker *c)
         return;
     size_t n = 0;
 #define ADD(l, w, wname, ...) \
-    (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), mcp_arena_printf(c->a, "%s '%s'", (w), (wname)), (l), false})
+    (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), mcp_arena_printf(c->a, "%s '%s'", (w), (wname)), (l)})
     for (size_t i = 0; i < s->ntools; i++) {
         ADD(s->tools[i].loc, "the handler of tool", s->tools[i].name, "%s_%s", px, s->tools[i].c_name);
         ADD(s->tools[i].loc, "the arguments of tool", s->tools[i].name, "%s_%s_args", px, s->tools[i].c_name);
     }
     for (size_t i = 0; i < s->ndefs; i++)
         ADD(s->defs[i]->loc, "type", s->defs[i]->name, "%s", s->defs[i]->c_name);
-    for (size_t i = 0; i < n; i++)
-        v[i].checked = true;
+    /* The tools' and types' names, v[0..nchecked), are compared among
+     * themselves in check_file.c: here each later name is compared with all
+     * before it. */
+    size_t nchecked = n;
     for (size_t i = 0; i < s->nresources; i++)
         if (!s->resources[i].text && !s->resources[i].blob)
             ADD(s->resources[i].loc, "the reader of resource", s->resources[i].name, "%s_read_%s", px,
@@ -932,10 +933,9 @@ static void check_generated_names(checker *c)
                 "the handler of tool '%s' and the server table would both be named '%s_server' "
                 "in C; give the tool a 'c_name'",
                 s->tools[i].name, px);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = nchecked; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (!(v[i].checked && v[j].checked) && v[i].name && v[j].name && v[i].what && v[j].what &&
-                strcmp(v[i].name, v[j].name) == 0) {
+            if (v[i].name && v[j].name && v[i].what && v[j].what && strcmp(v[i].name, v[j].name) == 0) {
                 ERR(c, v[i].loc, "%s and %s (line %u) would both be named '%s' in C; give one a 'c_name'", v[i].what,
                     v[j].what, v[j].loc.line, v[i].name);
                 break;

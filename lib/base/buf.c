@@ -67,15 +67,30 @@ void mcp_buf_putc(mcp_buf *b, char c)
 
 void mcp_buf_printf(mcp_buf *b, const char *fmt, ...)
 {
+    if (b->oom)
+        return;
+    /* Formatted into the room there is; only text that does not fit is
+     * formatted a second time, after the buffer grows. */
+    size_t room = b->cap ? b->cap - b->len : 0;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || !mcp_buf_reserve(b, (size_t)n))
+    if (n < 0) {
+        if (room)
+            b->data[b->len] = 0;
         return;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= room) {
+        if (!mcp_buf_reserve(b, (size_t)n)) {
+            if (room)
+                b->data[b->len] = 0;
+            return;
+        }
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 
