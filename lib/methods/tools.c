@@ -139,7 +139,7 @@ static bool same_text(const mcp_json *x, const mcp_json *y, int depth)
     case MCP_JINT:
         return x->i == y->i;
     case MCP_JFLOAT:
-        return isfinite(x->d) && memcmp(&x->d, &y->d, sizeof x->d) == 0;
+        return isfinite(x->d) && x->d == y->d && signbit(x->d) == signbit(y->d); /* -0.0 writes as -0.0 */
     case MCP_JBIGINT:
     case MCP_JSTRING:
         return x->len == y->len && (x->len == 0 || memcmp(x->s, y->s, x->len) == 0);
