@@ -237,58 +237,98 @@ static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 
  * has the fewest digits, as the existing search defines it (monotone: c at
  * q + 1 is 10c at q). */
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+/* One level q: 1 with *found the one c that reads back, 0 when none does,
+ * -1 when the level cannot decide (beyond the table, 2^53, or two hits). */
+static int level_hit(double v, int q, double *found)
+{
+    if (q < -22 || q > 22)
+        return -1;
+    double scaled = q < 0 ? v * POW10[-q] : v / POW10[q];
+    if (!(scaled < 9007199254740992.0)) /* 2^53 */
+        return -1;
+    /* floor(scaled + 0.5), by truncation: 0 <= scaled + 0.5 < 2^53 + 1 */
+    double d = (double)(uint64_t)(scaled + 0.5);
+    /* No candidate at q when the quotient is farther from an integer than
+     * v's half-interval and the quotient's error (each below scaled *
+     * 2^-52) together, with room to spare: the common case of the levels
+     * above the answer, decided without a division. */
+    if (fabs(scaled - d) > scaled * 0x1p-50)
+        return 0;
+    int hits = 0;
+    for (int i = -1; i <= 1; i++) {
+        double c = d + i;
+        if (c <= 0)
+            continue;
+        double back = q < 0 ? c / POW10[-q] : c * POW10[q];
+        if (back == v) {
+            hits++;
+            *found = c;
+        }
+    }
+    return hits > 1 ? -1 : hits;
+}
+
+/* The digits of c * 10^q, c an integer that reads back: its trailing zeros
+ * dropped; 0 when more than 17. */
+static int level_digits(double c, int q, char out[32], int *exp10)
+{
+    uint64_t u = (uint64_t)c;
+    int zeros = 0;
+    if (u % 100000000 == 0) { /* many at once: the 15-digit level has plenty */
+        u /= 100000000;
+        zeros += 8;
+    }
+    if (u % 10000 == 0) {
+        u /= 10000;
+        zeros += 4;
+    }
+    while (u % 10 == 0) {
+        u /= 10;
+        zeros++;
+    }
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n > 17)
+        return 0;
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = 0;
+    *exp10 = n + zeros + q; /* |v| == 0.DIGITS * 10^exp10 */
+    return n;
+}
+
 static int shortest_fast(double v, int e2, char out[32], int *exp10)
 {
-    /* floor(log10(v)) is within one of this; start a step above it. */
-    int k = (int)floor((double)(e2 - 1) * 0.30102999566398114) + 1;
+    /* floor(log10(v)) is within one of this; start a step above it. (A
+     * floor without a call to libm: x is small, its truncation exact.) */
+    double x = (double)(e2 - 1) * 0.30102999566398114;
+    int k = (int)x;
+    k -= (double)k > x;
+    k += 1;
+    double found = 0;
+    /* The level of 15 significant digits first (v / 10^q below 10^15): its
+     * grid is more than four times coarser than v's rounding interval, so at
+     * most one c there reads back, and when some shorter decimal reads back,
+     * that c is it with zeros appended. A hit there is the answer of the
+     * search below, trailing zeros dropped; most values have one. */
+    int q15 = k - 15;
+    if (q15 >= -22 && q15 <= 21) {
+        double scaled = q15 < 0 ? v * POW10[-q15] : v / POW10[q15];
+        if (scaled >= 1e15)
+            q15++;
+        if (level_hit(v, q15, &found) == 1)
+            return level_digits(found, q15, out, exp10);
+    }
     for (int q = k; q >= k - 16; q--) {
-        if (q < -22 || q > 22)
+        int hit = level_hit(v, q, &found);
+        if (hit < 0)
             return 0;
-        double scaled = q < 0 ? v * POW10[-q] : v / POW10[q];
-        if (!(scaled < 9007199254740992.0)) /* 2^53 */
-            return 0;
-        double d = floor(scaled + 0.5);
-        /* No candidate at q when the quotient is farther from an integer than
-         * v's half-interval and the quotient's error (each below scaled *
-         * 2^-52) together, with room to spare: the common case of the levels
-         * above the answer, decided without a division. */
-        if (fabs(scaled - d) > scaled * 0x1p-50)
-            continue;
-        double found = 0;
-        int hits = 0;
-        for (int i = -1; i <= 1; i++) {
-            double c = d + i;
-            if (c <= 0)
-                continue;
-            double back = q < 0 ? c / POW10[-q] : c * POW10[q];
-            if (back == v) {
-                hits++;
-                found = c;
-            }
-        }
-        if (hits > 1)
-            return 0;
-        if (hits == 0)
-            continue;
-        uint64_t u = (uint64_t)found;
-        int zeros = 0;
-        while (u % 10 == 0) {
-            u /= 10;
-            zeros++;
-        }
-        char tmp[24];
-        int n = 0;
-        do {
-            tmp[n++] = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        if (n > 17)
-            return 0;
-        for (int i = 0; i < n; i++)
-            out[i] = tmp[n - 1 - i];
-        out[n] = 0;
-        *exp10 = n + zeros + q; /* |v| == 0.DIGITS * 10^exp10 */
-        return n;
+        if (hit > 0)
+            return level_digits(found, q, out, exp10);
     }
     return 0;
 }
@@ -300,8 +340,19 @@ int mcp_double_shortest(double v, char out[32], int *exp10)
     if (!isfinite(v) || v == 0)
         return 0;
     v = fabs(v);
+    /* frexp's exponent (v == m * 2^e2, 0.5 <= m < 1) from the bits, for a
+     * normal v; whether v is a power of two above the smallest normal. */
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int biased = (int)(bits >> 52);
     int e2;
-    bool lopsided = frexp(v, &e2) == 0.5 && e2 > DBL_MIN_EXP;
+    bool lopsided;
+    if (biased > 0) {
+        e2 = biased - 1022;
+        lopsided = (bits & (((uint64_t)1 << 52) - 1)) == 0 && e2 > DBL_MIN_EXP;
+    } else {
+        lopsided = frexp(v, &e2) == 0.5 && e2 > DBL_MIN_EXP;
+    }
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 /* double arithmetic in double precision (not x87) */
     if (!lopsided) {
         int n = shortest_fast(v, e2, out, exp10);

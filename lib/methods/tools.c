@@ -4,6 +4,7 @@
  * handler's value (C or raw JSON) validated against the declared type;
  * `content` rendered from the returned value, `structuredContent` from the
  * validated one. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -109,6 +110,215 @@ static bool render(mcp_buf *b, bool *first, const mcp_type *t, const mcp_json *v
     return json_block(b, first, v);
 }
 
+/* ------------------------------------------------------------------ one serialisation */
+
+/* Whether render() makes exactly one block of v, of the whole value as JSON. */
+static bool one_json_block(const mcp_type *t, const mcp_json *v)
+{
+    if (v->kind == MCP_JNULL || v->kind == MCP_JSTRING)
+        return false;
+    if (v->kind != MCP_JARRAY)
+        return true;
+    const mcp_type *e = effective(t, v);
+    return e && e->kind == MCP_T_SET;
+}
+
+/* Whether x and y write the same JSON text (mcp_json_write, any indent), no
+ * float of theirs non-finite. False when unsure (deeper than 64 levels). */
+static bool same_text(const mcp_json *x, const mcp_json *y, int depth)
+{
+    if (x == y)
+        return true; /* a node shared (an Any value): its floats were checked finite */
+    if (!x || !y || x->kind != y->kind || depth > 64)
+        return false;
+    switch (x->kind) {
+    case MCP_JNULL:
+        return true;
+    case MCP_JBOOL:
+        return x->b == y->b;
+    case MCP_JINT:
+        return x->i == y->i;
+    case MCP_JFLOAT:
+        return isfinite(x->d) && x->d == y->d && signbit(x->d) == signbit(y->d); /* -0.0 writes as -0.0 */
+    case MCP_JBIGINT:
+    case MCP_JSTRING:
+        return x->len == y->len && (x->len == 0 || memcmp(x->s, y->s, x->len) == 0);
+    case MCP_JARRAY:
+        if (x->n != y->n)
+            return false;
+        for (size_t i = 0; i < x->n; i++)
+            if (!same_text(x->items[i], y->items[i], depth + 1))
+                return false;
+        return true;
+    case MCP_JOBJECT:
+        if (x->n != y->n)
+            return false;
+        for (size_t i = 0; i < x->n; i++) {
+            const mcp_json_member *a = &x->members[i], *b = &y->members[i];
+            if (a->key_len != b->key_len || memcmp(a->key, b->key, a->key_len) != 0 ||
+                !same_text(a->value, b->value, depth + 1))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The compact JSON text b->data[from..from+n) (mcp_json_write(v, -1)) made
+ * the JSON string literal of mcp_json_write(v, 2), appended to b: the
+ * indented text, escaped as mcp_json_string_in_place escapes it. The
+ * indented text is the compact one with a line break and indentation after
+ * each opening bracket of a non-empty container and after each comma, before
+ * each closing one, and a space after each colon (outside strings); the
+ * escaping doubles each backslash, escapes each quote and writes each line
+ * break as \n (the compact text holds no control character: its strings are
+ * escaped). *high set when some byte is not ASCII. False when out of memory. */
+static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *high)
+{
+    /* Each byte of the compact text makes at most two of the literal but for
+     * the line breaks: with room for twice what is left (and the closing
+     * quote) at the top of each step, only a line break needs a check. */
+    if (n > (SIZE_MAX - 64) / 2 || !mcp_buf_reserve(b, 2 * n + 64))
+        return false;
+    const char *c = b->data + from;
+    char *w = b->data + b->len, *lim = b->data + b->cap - 1;
+    size_t depth = 0;
+    unsigned char any = 0;
+    /* A line break and the indentation of depth, with the room kept. */
+#define BREAK() \
+    do { \
+        size_t need_ = 3 + 2 * depth + 2 * (n - i); \
+        if ((size_t)(lim - w) < need_) { \
+            b->len = (size_t)(w - b->data); \
+            if (!mcp_buf_reserve(b, need_ + n + 64)) \
+                return false; \
+            c = b->data + from; \
+            w = b->data + b->len; \
+            lim = b->data + b->cap - 1; \
+        } \
+        *w++ = '\\'; \
+        *w++ = 'n'; \
+        for (size_t k_ = 0; k_ < 2 * depth; k_++) \
+            *w++ = ' '; \
+    } while (0)
+    *w++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        char ch = c[i];
+        switch (ch) {
+        case '"': /* a string: copied, its quotes and backslashes escaped */
+            *w++ = '\\';
+            *w++ = '"';
+            for (i++; i < n && (ch = c[i]) != '"'; i++) {
+                any |= (unsigned char)ch;
+                if (ch == '\\' && i + 1 < n) {
+                    *w++ = '\\';
+                    *w++ = '\\';
+                    ch = c[++i]; /* what the backslash escapes: itself escaped when a quote or a backslash */
+                    if (ch == '"' || ch == '\\')
+                        *w++ = '\\';
+                }
+                *w++ = ch;
+            }
+            *w++ = '\\';
+            *w++ = '"';
+            break;
+        case '{':
+        case '[':
+            *w++ = ch;
+            if (i + 1 < n && (c[i + 1] == '}' || c[i + 1] == ']')) {
+                *w++ = c[++i];
+                break;
+            }
+            depth++;
+            BREAK();
+            break;
+        case '}':
+        case ']':
+            depth--;
+            BREAK();
+            *w++ = ch;
+            break;
+        case ',':
+            *w++ = ',';
+            BREAK();
+            break;
+        case ':':
+            *w++ = ':';
+            *w++ = ' ';
+            break;
+        default:
+            any |= (unsigned char)ch;
+            *w++ = ch;
+            break;
+        }
+    }
+    *w++ = '"';
+#undef BREAK
+    b->len = (size_t)(w - b->data);
+    b->data[b->len] = 0;
+    *high = any >= 0x80;
+    return true;
+}
+
+/* The usual answer of a tool with structuredContent whose content is one
+ * block of the value as JSON, from one serialisation: the value validated
+ * and re-encoded (sv) first; when sv writes the same text as the returned
+ * value, that compact text is structuredContent, and the text block is
+ * derived from it (indented_literal) instead of writing the value a second
+ * time. False, with nothing written, when that does not apply (a failed
+ * validation, a value that validation changed, text that is not UTF-8):
+ * the general path then writes the answer, errors and all. */
+static bool structured_once(const mcp_tool *tool, const mcp_json *raw, mcp_arena *a, mcp_buf *out)
+{
+    if (!one_json_block(tool->result, raw))
+        return false;
+    mcp_report rep;
+    mcp_report_init(&rep, a);
+    void *valid = mcp_arena_alloc(a, tool->result->size ? tool->result->size : 1);
+    if (!valid || !mcp_decode(tool->result, raw, valid, a, &rep))
+        return false;
+    const mcp_json *sv = mcp_to_json(tool->result, valid, a, NULL);
+    if (!sv || !same_text(raw, sv, 0))
+        return false;
+
+    static const char HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
+    static const char MID[] = "}],\"structuredContent\":";
+    static const char WRAP[] = "{\"result\":";
+    bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
+    size_t mark = out->len;
+    mcp_buf_put(out, HEAD, sizeof HEAD - 1);
+    size_t start = out->len;
+    if (!mcp_json_write(out, sv, -1)) {
+        if (!out->oom)
+            truncate_to(out, mark);
+        return out->oom;
+    }
+    size_t n = out->len - start;
+    bool high;
+    if (!append_indented_literal(out, start, n, &high)) {
+        out->oom = true;
+        return true;
+    }
+    if (high && !mcp_utf8_valid(out->data + start, n)) {
+        truncate_to(out, mark); /* the handler's rule for such bytes: the general path */
+        return false;
+    }
+    /* [compact][literal] -> [literal]MID[WRAP][compact]: the compact text
+     * appended again, then all of it moved down over the first copy. */
+    mcp_buf_put(out, MID, sizeof MID - 1);
+    if (wrapped)
+        mcp_buf_put(out, WRAP, sizeof WRAP - 1);
+    if (!mcp_buf_reserve(out, n))
+        return true; /* out->oom */
+    memcpy(out->data + out->len, out->data + start, n);
+    out->len += n;
+    memmove(out->data + start, out->data + start + n, out->len - start - n);
+    out->len -= n;
+    out->data[out->len] = 0;
+    mcp_buf_puts(out, wrapped ? "},\"isError\":false}" : ",\"isError\":false}");
+    return true;
+}
+
 /* ------------------------------------------------------------------ results */
 
 static void error_result(mcp_buf *out, const char *tool, const char *text, size_t len)
@@ -199,6 +409,9 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
             return !out->oom;
         }
     }
+
+    if (tool->structured && tool->output != MCP_OUTPUT_NONE && structured_once(tool, raw, a, out))
+        return !out->oom;
 
     /* content, from the returned value, straight into out: what follows it
      * may still turn the result into an error, which then replaces it. */
