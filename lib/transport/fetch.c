@@ -12,8 +12,9 @@
 #define _GNU_SOURCE
 #include "internal/fetch.h"
 
+#include "internal/dynlib.h"
+
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -44,10 +45,7 @@ typedef struct curl_fns {
 } curl_fns;
 
 /* Where load() puts each symbol dlsym() finds. */
-static const struct {
-    const char *symbol;
-    size_t offset;
-} CURL_SYMBOLS[] = {
+static const dyn_symbol CURL_SYMBOLS[] = {
     {"curl_global_init", offsetof(curl_fns, global_init)},
     {"curl_easy_init", offsetof(curl_fns, easy_init)},
     {"curl_easy_setopt", offsetof(curl_fns, easy_setopt)},
@@ -62,51 +60,25 @@ static const struct {
 };
 
 static curl_fns curl;
+static dyn_library curl_lib = {.what = "libcurl",
+                               .env = "MCPIDL_TEST_LIBCURL",
+                               .soname = MCPIDL_LIBCURL_SONAME,
+                               .install = "install it",
+                               .symbols = CURL_SYMBOLS,
+                               .nsymbols = sizeof CURL_SYMBOLS / sizeof CURL_SYMBOLS[0],
+                               .table = &curl};
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static bool loaded;
-static char load_error[512];
-
-/* The file to open: the build's libcurl, or the tests' replacement. */
-static const char *library_file(void)
-{
-    const char *f = secure_getenv("MCPIDL_TEST_LIBCURL");
-    return f && *f ? f : MCPIDL_LIBCURL_SONAME;
-}
-
-/* dlsym() answers a data pointer, copied into a function pointer: POSIX
- * makes them the same size, and so does every ABI this builds on. */
-_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function pointers are not the size of void *");
-
-/* Every function of CURL_SYMBOLS from the library h into curl: false, with
- * load_error filled, when the library lacks one. */
-static bool look_up_all(void *h, const char *file)
-{
-    for (size_t i = 0; i < sizeof CURL_SYMBOLS / sizeof CURL_SYMBOLS[0]; i++) {
-        void *p = dlsym(h, CURL_SYMBOLS[i].symbol);
-        if (!p) {
-            snprintf(load_error, sizeof load_error, "%s is not a usable libcurl: %s", file, dlerror());
-            return false;
-        }
-        memcpy((char *)&curl + CURL_SYMBOLS[i].offset, &p, sizeof p);
-    }
-    return true;
-}
 
 static void load(void)
 {
-    const char *file = library_file();
-    void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        snprintf(load_error, sizeof load_error, "cannot load libcurl, %s (%s): install it", file, dlerror());
+    if (!dyn_open(&curl_lib))
         return;
-    }
-    if (!look_up_all(h, file)) {
-        dlclose(h);
-        return;
-    }
     CURLcode rc = curl.global_init(CURL_GLOBAL_DEFAULT);
     if (rc != CURLE_OK) {
-        snprintf(load_error, sizeof load_error, "libcurl (%s) cannot start: %s", file, curl.easy_strerror(rc));
+        const char *f = secure_getenv(curl_lib.env);
+        snprintf(curl_lib.error, sizeof curl_lib.error, "libcurl (%s) cannot start: %s", f && *f ? f : curl_lib.soname,
+                 curl.easy_strerror(rc));
         return;
     }
     loaded = true;
@@ -116,7 +88,7 @@ bool fetch_load(char *why, size_t why_len)
 {
     pthread_once(&load_once, load);
     if (!loaded)
-        snprintf(why, why_len, "%s", load_error);
+        snprintf(why, why_len, "%s", curl_lib.error);
     return loaded;
 }
 

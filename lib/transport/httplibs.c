@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include "internal/httplibs.h"
 
+#include "internal/dynlib.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -34,12 +36,7 @@
 http_mhd_fns http_mhd;
 http_gnutls_fns http_gnutls;
 
-typedef struct symbol {
-    const char *name;
-    size_t offset;
-} symbol;
-
-static const symbol MHD_SYMBOLS[] = {
+static const dyn_symbol MHD_SYMBOLS[] = {
     {"MHD_start_daemon_va", offsetof(http_mhd_fns, start_daemon_va)},
     {"MHD_stop_daemon", offsetof(http_mhd_fns, stop_daemon)},
     {"MHD_get_daemon_info", offsetof(http_mhd_fns, get_daemon_info)},
@@ -56,7 +53,7 @@ static const symbol MHD_SYMBOLS[] = {
     {"MHD_destroy_response", offsetof(http_mhd_fns, destroy_response)},
 };
 
-static const symbol GNUTLS_SYMBOLS[] = {
+static const dyn_symbol GNUTLS_SYMBOLS[] = {
     {"gnutls_certificate_allocate_credentials", offsetof(http_gnutls_fns, certificate_allocate_credentials)},
     {"gnutls_certificate_free_credentials", offsetof(http_gnutls_fns, certificate_free_credentials)},
     {"gnutls_certificate_set_x509_key_file2", offsetof(http_gnutls_fns, certificate_set_x509_key_file2)},
@@ -70,74 +67,27 @@ static const symbol GNUTLS_SYMBOLS[] = {
     {"gnutls_strerror", offsetof(http_gnutls_fns, strerror)},
 };
 
-/* One library to load: where its functions go, and the verdict. */
-typedef struct library {
-    const char *what;    /* its name in messages: "libmicrohttpd" */
-    const char *env;     /* the tests' replacement of its file name */
-    const char *soname;  /* the build's file name */
-    const char *install; /* what to do when it is missing: "install libmicrohttpd12" */
-    const symbol *symbols;
-    size_t nsymbols;
-    void *table;
-    void *handle;
-    bool loaded;
-    char error[512];
-} library;
+static dyn_library mhd_lib = {.what = "libmicrohttpd",
+                              .env = "MCPIDL_TEST_LIBMICROHTTPD",
+                              .soname = MCPIDL_LIBMICROHTTPD_SONAME,
+                              .install = MCPIDL_LIBMICROHTTPD_INSTALL,
+                              .symbols = MHD_SYMBOLS,
+                              .nsymbols = sizeof MHD_SYMBOLS / sizeof MHD_SYMBOLS[0],
+                              .table = &http_mhd};
+static dyn_library gnutls_lib = {.what = "GnuTLS",
+                                 .env = "MCPIDL_TEST_GNUTLS",
+                                 .soname = MCPIDL_GNUTLS_SONAME,
+                                 .install = MCPIDL_GNUTLS_INSTALL,
+                                 .symbols = GNUTLS_SYMBOLS,
+                                 .nsymbols = sizeof GNUTLS_SYMBOLS / sizeof GNUTLS_SYMBOLS[0],
+                                 .table = &http_gnutls};
+static bool mhd_loaded, gnutls_loaded;
 
-static library mhd_lib = {"libmicrohttpd",
-                          "MCPIDL_TEST_LIBMICROHTTPD",
-                          MCPIDL_LIBMICROHTTPD_SONAME,
-                          MCPIDL_LIBMICROHTTPD_INSTALL,
-                          MHD_SYMBOLS,
-                          sizeof MHD_SYMBOLS / sizeof MHD_SYMBOLS[0],
-                          &http_mhd,
-                          NULL,
-                          false,
-                          {0}};
-static library gnutls_lib = {"GnuTLS",
-                             "MCPIDL_TEST_GNUTLS",
-                             MCPIDL_GNUTLS_SONAME,
-                             MCPIDL_GNUTLS_INSTALL,
-                             GNUTLS_SYMBOLS,
-                             sizeof GNUTLS_SYMBOLS / sizeof GNUTLS_SYMBOLS[0],
-                             &http_gnutls,
-                             NULL,
-                             false,
-                             {0}};
-
-/* dlsym() answers a data pointer, copied into a function pointer: POSIX
- * makes them the same size, and so does every ABI this builds on. */
-_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function pointers are not the size of void *");
-
-/* Open the library and look up every function of its table: false, with
- * its error filled, when either fails. */
-static bool open_library(library *l)
-{
-    const char *f = secure_getenv(l->env);
-    const char *file = f && *f ? f : l->soname;
-    void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        snprintf(l->error, sizeof l->error, "cannot load %s, %s (%s): %s", l->what, file, dlerror(), l->install);
-        return false;
-    }
-    for (size_t i = 0; i < l->nsymbols; i++) {
-        void *p = dlsym(h, l->symbols[i].name);
-        if (!p) {
-            snprintf(l->error, sizeof l->error, "%s is not a usable %s: %s", file, l->what, dlerror());
-            dlclose(h);
-            return false;
-        }
-        memcpy((char *)l->table + l->symbols[i].offset, &p, sizeof p);
-    }
-    l->handle = h;
-    return true;
-}
-
-static void load_mhd(void) { mhd_lib.loaded = open_library(&mhd_lib); }
+static void load_mhd(void) { mhd_loaded = dyn_open(&mhd_lib); }
 
 static void load_gnutls(void)
 {
-    if (!open_library(&gnutls_lib))
+    if (!dyn_open(&gnutls_lib))
         return;
     /* gnutls_free is a variable holding the function. */
     gnutls_free_function *fp = dlsym(gnutls_lib.handle, "gnutls_free");
@@ -146,7 +96,7 @@ static void load_gnutls(void)
         return;
     }
     http_gnutls.free = *fp;
-    gnutls_lib.loaded = true;
+    gnutls_loaded = true;
 }
 
 static pthread_once_t mhd_once = PTHREAD_ONCE_INIT, gnutls_once = PTHREAD_ONCE_INIT;
@@ -154,17 +104,17 @@ static pthread_once_t mhd_once = PTHREAD_ONCE_INIT, gnutls_once = PTHREAD_ONCE_I
 bool http_libs_load(char *why, size_t why_len)
 {
     pthread_once(&mhd_once, load_mhd);
-    if (!mhd_lib.loaded)
+    if (!mhd_loaded)
         snprintf(why, why_len, "%s", mhd_lib.error);
-    return mhd_lib.loaded;
+    return mhd_loaded;
 }
 
 bool http_libs_load_tls(char *why, size_t why_len)
 {
     pthread_once(&gnutls_once, load_gnutls);
-    if (!gnutls_lib.loaded)
+    if (!gnutls_loaded)
         snprintf(why, why_len, "%s", gnutls_lib.error);
-    return gnutls_lib.loaded;
+    return gnutls_loaded;
 }
 
 struct MHD_Daemon *http_mhd_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
