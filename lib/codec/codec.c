@@ -601,6 +601,16 @@ static bool dec_dict(dec_ctx *c, const mcp_type *t, const mcp_json *v, seq *out)
                 mcp_report_pop(c->rep);
                 ok = false;
             }
+        } else if (m->key_len && memchr(m->key, 0, m->key_len)) {
+            /* The C key is NUL-terminated: a key holding U+0000 is refused
+             * as a str value holding one is (string_type), at KEY.[key]. */
+            mcp_json *kv = mcp_arena_alloc(c->a, sizeof *kv);
+            if (kv)
+                *kv = (mcp_json){.kind = MCP_JSTRING, .s = m->key, .len = m->key_len, .has_nul = true};
+            mcp_report_push_key(c->rep, "[key]", 5);
+            mcp_report_add_simple(c->rep, MCP_VERR_STRING_TYPE, kv ? kv : v);
+            mcp_report_pop(c->rep);
+            ok = false;
         } else {
             memcpy(item, &m->key, sizeof m->key);
         }

@@ -233,6 +233,47 @@ START_TEST(decode_keys_and_lengths)
 }
 END_TEST
 
+/* A dict key holding U+0000 is refused (string_type at KEY.[key]), as a str
+ * value holding one is: the C key is NUL-terminated, so "a\u0000b" would
+ * read as "a", and two such keys as the same key, which the encoder then
+ * refuses. Keys equal only after unescaping are the same key. */
+START_TEST(dict_keys_with_nul_are_refused)
+{
+    static const char book[] = "{\"author\": {\"name\": \"n\"}, \"chapters\": [], \"sky\": \"clear\", \"pages\": 1, "
+                               "\"notes\": {\"a\\u0000b\": \"x\", \"a\\u0000c\": \"y\"}}";
+    codec_Book b;
+    const char *error = NULL;
+    ck_assert(!codec_Book_from_json(book, strlen(book), &b, &A, &error));
+    ck_assert_ptr_nonnull(error);
+    ck_assert_msg(strncmp(error, "2 validation errors for Book\nnotes.a", 37) == 0, "%s", error);
+    mcp_json *v = mcp_json_parse(&A, book, strlen(book), NULL, NULL, NULL);
+    ck_assert_ptr_nonnull(v);
+    mcp_report rep;
+    mcp_report_init(&rep, &A);
+    ck_assert(!mcp_decode(&codec_Book_desc, v, &b, &A, &rep));
+    ck_assert_uint_eq(rep.len, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const mcp_verror *e = &rep.items[i];
+        ck_assert_int_eq(e->kind, MCP_VERR_STRING_TYPE);
+        ck_assert_uint_eq(e->loc_len, 15);
+        ck_assert_mem_eq(e->loc, i ? "notes.a\0c.[key]" : "notes.a\0b.[key]", 15);
+    }
+
+    static const char twice[] = "{\"author\": {\"name\": \"n\"}, \"chapters\": [], \"sky\": \"clear\", \"pages\": 1, "
+                                "\"notes\": {\"\\u0041b\": \"x\", \"Ab\": \"y\"}}";
+    ck_assert(!codec_Book_from_json(twice, strlen(twice), &b, &A, &error));
+    ck_assert_msg(strstr(error, "Duplicate") || strstr(error, "duplicate"), "%s", error);
+
+    static const char fine[] = "{\"author\": {\"name\": \"n\"}, \"chapters\": [], \"sky\": \"clear\", \"pages\": 1, "
+                               "\"notes\": {\"\\u00e9\": \"x\", \"e\\\\\": \"y\"}}";
+    ck_assert_msg(codec_Book_from_json(fine, strlen(fine), &b, &A, &error), "%s", error);
+    ck_assert_uint_eq(b.notes.len, 2);
+    ck_assert_str_eq(b.notes.items[0].key, "\xc3\xa9");
+    ck_assert_str_eq(b.notes.items[1].key, "e\\");
+    ck_assert_msg(codec_Book_to_json(&b, &B, &A, &error), "%s", error);
+}
+END_TEST
+
 START_TEST(to_json_writes_structured_content)
 {
     codec_Reading r = codec_Reading_init_default;
@@ -453,6 +494,7 @@ int main(void)
     tcase_add_test(t, from_json_reports_like_pydantic);
     tcase_add_test(t, from_json_members_patterns_and_extras);
     tcase_add_test(t, decode_keys_and_lengths);
+    tcase_add_test(t, dict_keys_with_nul_are_refused);
     tcase_add_test(t, to_json_writes_structured_content);
     tcase_add_test(t, to_json_checks_like_an_output);
     tcase_add_test(t, round_trip);
