@@ -122,7 +122,8 @@ typedef struct parked {
 } parked;
 
 typedef struct stream {
-    struct stream *next; /* the session's list */
+    struct stream *next; /* the session's list (streams or kept) */
+    struct stream *prev; /* on kept: the newer neighbour */
     hsession *hs;
     uint64_t num; /* 0: the standalone stream */
     bool json;    /* answered as application/json */
@@ -163,7 +164,13 @@ struct hsession {
 
     pthread_mutex_t mu; /* the streams */
     bool dead;
-    stream *streams;
+    stream *streams; /* in use: the standalone stream, POST streams, resumed ones */
+    /* Finished SSE streams nobody reads, kept for resumption (streams_gc),
+     * newest first, apart from `streams` so that neither a request nor the
+     * per-second walk steps through them. */
+    stream *kept, *kept_tail;
+    int nkept;
+    size_t kept_bytes; /* their events' bytes, all of them */
     stream *standalone;
     uint64_t next_stream;
     char *owner;         /* with auth: who started it ("iss sub"); only they may use it */
@@ -476,28 +483,100 @@ static void stream_free(stream *st)
     free(st);
 }
 
-/* Under hs->mu: free the finished streams nobody uses beyond what a session
- * keeps for resumption: the newest MAX_KEPT_STREAMS SSE streams, the newest
- * of them whatever its size, the others while their events add up to at
- * most MAX_KEPT_STREAMS x replay_bytes (the list is newest first). A JSON
- * stream has nothing to resume: it goes at once. */
+/* Under hs->mu: a finished SSE stream onto the kept list, in its place by
+ * number (usually the front). */
+static void kept_insert(hsession *hs, stream *st)
+{
+    stream *after = NULL, *at = hs->kept; /* newest first: by number, from the newest */
+    while (at && at->num > st->num) {
+        after = at;
+        at = at->next;
+    }
+    st->prev = after;
+    st->next = at;
+    if (after)
+        after->next = st;
+    else
+        hs->kept = st;
+    if (at)
+        at->prev = st;
+    else
+        hs->kept_tail = st;
+    hs->nkept++;
+    hs->kept_bytes += st->bytes;
+}
+
+static void kept_unlink(hsession *hs, stream *st)
+{
+    if (st->prev)
+        st->prev->next = st->next;
+    else
+        hs->kept = st->next;
+    if (st->next)
+        st->next->prev = st->prev;
+    else
+        hs->kept_tail = st->prev;
+    st->next = st->prev = NULL;
+    hs->nkept--;
+    hs->kept_bytes -= st->bytes;
+}
+
+/* Under hs->mu: the finished streams nobody uses leave the session's list:
+ * a JSON stream (nothing to resume) is freed, an SSE stream kept for
+ * resumption, and the kept beyond the bound freed, oldest first: a session
+ * keeps the newest MAX_KEPT_STREAMS, the newest whatever its size, the
+ * others while their events add up to at most MAX_KEPT_STREAMS x
+ * replay_bytes. */
 static void streams_gc(hsession *hs)
 {
-    int kept = 0;
-    size_t bytes = 0, budget = (size_t)MAX_KEPT_STREAMS * hs->h->replay_bytes;
     for (stream **pp = &hs->streams; *pp;) {
         stream *st = *pp;
         if (st != hs->standalone && st->final && st->readers == 0) {
-            bool keep = !st->json && kept < MAX_KEPT_STREAMS && (kept == 0 || st->bytes <= budget - bytes);
-            if (!keep) {
-                *pp = st->next;
+            *pp = st->next;
+            if (st->json)
                 stream_free(st);
-                continue;
-            }
-            bytes += kept++ ? st->bytes : 0;
+            else
+                kept_insert(hs, st);
+            continue;
         }
         pp = &st->next;
     }
+    /* The oldest go first; the newest stays whatever its size. */
+    size_t budget = (size_t)MAX_KEPT_STREAMS * hs->h->replay_bytes;
+    while (hs->kept_tail != hs->kept && (hs->nkept > MAX_KEPT_STREAMS || hs->kept_bytes - hs->kept->bytes > budget)) {
+        stream *old = hs->kept_tail;
+        kept_unlink(hs, old);
+        stream_free(old);
+    }
+}
+
+/* Under hs->mu: the SSE stream numbered num, in use or kept (then back in
+ * use: a reader is about to take it); NULL when there is none. */
+static stream *stream_find(hsession *hs, uint64_t num)
+{
+    for (stream *st = hs->streams; st; st = st->next)
+        if (st->num == num && !st->json)
+            return st;
+    for (stream *st = hs->kept; st; st = st->next)
+        if (st->num == num) {
+            kept_unlink(hs, st);
+            stream_link(hs, st);
+            return st;
+        }
+    return NULL;
+}
+
+/* Free every stream of hs, in use or kept. */
+static void streams_free(hsession *hs)
+{
+    for (stream *lists[2] = {hs->streams, hs->kept}, **l = lists; l < lists + 2; l++)
+        for (stream *st = *l, *next; st; st = next) {
+            next = st->next;
+            stream_free(st);
+        }
+    hs->streams = hs->kept = hs->kept_tail = NULL;
+    hs->nkept = 0;
+    hs->kept_bytes = 0;
 }
 
 /* Under hs->mu: drop the oldest events beyond replay_bytes, keeping the
@@ -721,11 +800,7 @@ static void hsession_end(hsession *hs) { session_close(hs, false); }
 static bool hsession_keep(hsession *hs)
 {
     mcp_http *h = hs->h;
-    for (stream *st = hs->streams, *next; st; st = next) {
-        next = st->next;
-        stream_free(st);
-    }
-    hs->streams = NULL;
+    streams_free(hs);
     hs->next_stream = 1;
     hs->dead = false;
     hs->drained = false;
@@ -761,10 +836,7 @@ static void hsession_drop(hsession *hs, bool used)
         mcp_session_free(hs->s);
         hs->s = NULL;
     }
-    for (stream *st = hs->streams, *next; st; st = next) {
-        next = st->next;
-        stream_free(st);
-    }
+    streams_free(hs);
     pthread_mutex_destroy(&hs->mu);
     pthread_mutex_destroy(&hs->msg_mu);
     free(hs->owner);
@@ -2127,8 +2199,7 @@ static void do_get(mcp_http *h, const http_req *rq, http_resp *out, const char *
         if (!resume)
             st = hs->standalone;
         else /* an SSE stream: a JSON answer has no events to resume */
-            for (st = hs->streams; st && (st->num != num || st->json); st = st->next)
-                ;
+            st = stream_find(hs, num);
     }
     /* Resume after an event the stream has issued: a later one would wait
      * for events that never come, and pin what the stream holds. */

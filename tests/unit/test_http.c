@@ -442,6 +442,59 @@ START_TEST(get_stream_and_resume)
 }
 END_TEST
 
+/* A session keeps the newest 32 finished SSE streams for resumption, oldest
+ * dropped first; one resumed goes back among the kept when its reader is
+ * done, and can be resumed again. */
+static unsigned long long call_stream(const char *sid, int id)
+{
+    char body[128];
+    snprintf(body, sizeof body, CALL(% d, "echo"), id);
+    char *r = req("POST", NULL, with_session(sid, NULL), body);
+    const char *prime = strstr(r, "id: ");
+    ck_assert_ptr_nonnull(prime);
+    unsigned long long num = 0, seq = 9;
+    ck_assert_int_eq(sscanf(prime, "id: %llu-%llu", &num, &seq), 2);
+    free(r);
+    return num;
+}
+
+static int resume_status(const char *sid, unsigned long long num, int id)
+{
+    char h[512];
+    snprintf(h, sizeof h, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\nLast-Event-ID: %llu-0\r\n", sid, num);
+    char *r = req("GET", NULL, h, NULL);
+    int status = status_of(r);
+    if (status == 200) {
+        char want[64];
+        snprintf(want, sizeof want, "id: %llu-1\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,", num, id);
+        ck_assert_msg(strstr(r, want) != NULL, "no replay of %d in %s", id, r);
+    } else {
+        ck_assert_ptr_nonnull(strstr(r, "Last-Event-ID names no stream of this session"));
+    }
+    free(r);
+    return status;
+}
+
+START_TEST(kept_streams_bound)
+{
+    char sid[80];
+    open_session(sid);
+    unsigned long long nums[40];
+    for (int i = 0; i < 40; i++)
+        nums[i] = call_stream(sid, 100 + i);
+    ck_assert_int_eq(resume_status(sid, nums[39], 139), 200);
+    ck_assert_int_eq(resume_status(sid, nums[39], 139), 200); /* kept again after its reader */
+    ck_assert_int_eq(resume_status(sid, nums[8], 108), 200);  /* the oldest of the newest 32 */
+    ck_assert_int_eq(resume_status(sid, nums[7], 107), 400);  /* dropped */
+    ck_assert_int_eq(resume_status(sid, nums[0], 100), 400);
+    /* Resumed, a stream keeps its place by age: the next call drops it first. */
+    ck_assert_int_eq(resume_status(sid, nums[8], 108), 200);
+    call_stream(sid, 140);
+    ck_assert_int_eq(resume_status(sid, nums[8], 108), 400);
+    ck_assert_int_eq(resume_status(sid, nums[9], 109), 200);
+}
+END_TEST
+
 typedef struct post_arg {
     const char *hdrs;
     int id;
@@ -815,6 +868,7 @@ static Suite *suite(void)
     tcase_add_test(tc, sse_whole_or_streamed);
     tcase_add_test(tc, protocol_version_header);
     tcase_add_test(tc, get_stream_and_resume);
+    tcase_add_test(tc, kept_streams_bound);
     tcase_add_test(tc, concurrent_posts);
     tcase_add_test(tc, client_disconnects);
     tcase_add_test(tc, waiting_requests_hold_no_thread);
