@@ -455,8 +455,11 @@ static bool tools_table(twriter *w)
         mcp_buf_printf(c, ",\n        .args = &%s,\n", n->args_desc[i]);
         if (n->result_desc[i])
             mcp_buf_printf(c, "        .result = &%s,\n", n->result_desc[i]);
-        mcp_buf_printf(c, "        .output = %s,\n        .structured = %s,\n        .output_title = ", output_kind(t),
+        mcp_buf_printf(c, "        .output = %s,\n        .structured = %s,\n", output_kind(t),
                        t->output != IR_OUTPUT_NONE ? "true" : "false");
+        if (t->run_inline)
+            mcp_buf_puts(c, "        .run_inline = true,\n");
+        mcp_buf_puts(c, "        .output_title = ");
         const char *title = output_title(n, t);
         c_string(c, title, strlen(title));
         mcp_buf_printf(c, ",\n        .handler = " C_NAME_THUNK ",\n", n->prefix, t->c_name);

@@ -271,6 +271,8 @@ void ck_header_of(checker *c, const idl_node *spec, ck_field_owner owner, const 
 void ck_check_headers(checker *c, const ir_tool *t);
 /* The 'task' of tool body `body`. */
 void ck_task_of(checker *c, const idl_node *body, ir_tool *t);
+/* The 'inline' of tool body `body` (after ck_task_of). */
+void ck_inline_of(checker *c, const idl_node *body, ir_tool *t);
 /* The 'cache' of mapping `body` (`what` names it); its scope is private when
  * it names none and `private_default`. */
 void ck_cache_of(checker *c, const idl_node *body, const char *what, bool private_default, ir_cache *out);

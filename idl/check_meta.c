@@ -4,6 +4,7 @@
  *   header         a tool parameter mirrored in the HTTP header Mcp-Param-NAME
  *                  (2026-07-28), published as x-mcp-header
  *   task           whether a tool runs as a task: forbidden, optional, required
+ *   inline         whether a tool's handler runs on the thread that read the call
  *   cache          the caching hints (ttlMs, cacheScope) of the server's
  *                  results and of a resource's or template's reads
  *   list_changed   the lists the server announces changes of
@@ -172,6 +173,24 @@ void ck_task_of(checker *c, const idl_node *body, ir_tool *t)
         t->task = IR_TASK_REQUIRED;
     else
         ERR(c, v->loc, "'task' of tool '%s' must be forbidden, optional or required, not %s", t->name, node_desc(c, v));
+}
+
+/* ---------------------------------------------------------------- inline */
+
+/* `inline: true`: the handler runs on the thread that read the call; not for
+ * a tool that may run as a task (after ck_task_of). */
+void ck_inline_of(checker *c, const idl_node *body, ir_tool *t)
+{
+    const idl_node *v = idl_map_get(body, "inline");
+    if (!v)
+        return;
+    if (v->kind != IDL_NODE_BOOL)
+        ERR(c, v->loc, "'inline' of tool '%s' must be true or false, not %s", t->name, node_desc(c, v));
+    else if (v->v.b && t->task != IR_TASK_FORBIDDEN)
+        ERR(c, v->loc, "tool '%s' cannot be inline: it may run as a task (task: %s), and tasks run on workers", t->name,
+            t->task == IR_TASK_REQUIRED ? "required" : "optional");
+    else
+        t->run_inline = v->v.b;
 }
 
 /* ---------------------------------------------------------------- cache */

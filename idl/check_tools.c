@@ -10,8 +10,8 @@
 #include "check_int.h"
 
 static const char *const TOOL_KEYS[] = {
-    "description", "title",        "params", "extra", "returns", "structured_output", "annotations", "c_name",
-    "task",        "schema_extra", "scopes", "icons", "_meta"};
+    "description",  "title",  "params", "extra", "returns", "structured_output", "annotations", "c_name", "task",
+    "schema_extra", "scopes", "icons",  "_meta", "inline"};
 static const char *const RETURNS_KEYS[] = {"type", "description", "title", "c_type", CK_CONSTRAINT_KEY_NAMES};
 static const char *const ANNOTATION_KEYS[] = {"title", "readOnlyHint", "destructiveHint", "idempotentHint",
                                               "openWorldHint"};
@@ -160,6 +160,7 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
                                 mcp_arena_printf(c->a, "%s_args", t->c_name), &t->nparams);
     ck_check_headers(c, t);
     ck_task_of(c, body, t);
+    ck_inline_of(c, body, t);
     t->schema_extra = ck_schema_extra_of(c, body, CK_EXTRA_TOOL, what);
     ck_scopes_of(c, body, what, &t->scopes);
     ck_display_of(c, body, what, &t->display);

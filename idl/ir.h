@@ -190,6 +190,7 @@ typedef struct ir_tool {
     bool has_annotations;
     ir_annotations annotations;
     ir_task task;
+    bool run_inline;              /* `inline: true`: the handler runs on the thread that read its call */
     const mcp_json *schema_extra; /* an object merged into the root of its inputSchema, or NULL */
     ir_scopes scopes;
     ir_display display; /* icons, _meta */

@@ -52,6 +52,8 @@ static void usage(FILE *f, const char *prog, const mcp_server *srv, const mcp_op
             "  --inline-tool NAME     run this tool's handler on the reading thread, not\n"
             "                         on a worker: for handlers that take microseconds and\n"
             "                         never wait (they cannot ask the client); repeatable\n"
+            "  --no-inline-tool NAME  hand this tool's calls to the workers although its\n"
+            "                         IDL marks it `inline: true`; repeatable\n"
             "  --max-message-bytes N  the longest message accepted (default %zu)\n"
             "  --max-depth N          JSON nesting limit of a message (default %d)\n"
             "  --max-string-bytes N   the longest JSON string in a message, in bytes after\n"
@@ -144,6 +146,7 @@ static void cli_error(const char *fmt, ...)
 static const char *const VALUED[] = {
     "--workers",
     "--inline-tool",
+    "--no-inline-tool",
     "--max-message-bytes",
     "--max-depth",
     "--max-string-bytes",
@@ -310,10 +313,12 @@ static void give_back_stdio(saved_stdio *sv)
     close(sv->out);
 }
 
-/* --inline-tool, repeatable: the tools mcp_runtime_tool_inline marks. */
+/* --inline-tool and --no-inline-tool, repeatable, in order: the tools
+ * mcp_runtime_tool_inline marks or unmarks. */
 #define MAX_INLINE_TOOLS 64
 typedef struct inline_tools {
     const char *names[MAX_INLINE_TOOLS];
+    bool on[MAX_INLINE_TOOLS];
     size_t n;
 } inline_tools;
 
@@ -398,12 +403,16 @@ static int parse_args(const mcp_server *server, int argc, char **argv, mcp_optio
             usage(stderr, prog, server, &def);
             return 2;
         }
-        if (strcmp(name, "--inline-tool") == 0) {
+        if (strcmp(name, "--inline-tool") == 0 || strcmp(name, "--no-inline-tool") == 0) {
+            bool on = name[2] == 'i';
             const char *problem = inline_tool_problem(server, value);
+            if (!on && problem && strncmp(problem, "the tool may", 12) == 0)
+                problem = NULL; /* a task tool runs on a worker already */
             if (problem || inl->n == MAX_INLINE_TOOLS) {
-                cli_error("--inline-tool: '%s': %s", value, problem ? problem : "at most 64 tools");
+                cli_error("%s: '%s': %s", name, value, problem ? problem : "at most 64 tools");
                 return 2;
             }
+            inl->on[inl->n] = on;
             inl->names[inl->n++] = value;
             continue;
         }
@@ -473,7 +482,7 @@ int mcp_main_with(const mcp_server *server, int argc, char **argv, const mcp_tra
     if (!rt)
         return 1;
     for (size_t i = 0; i < inl.n; i++)
-        if (!mcp_runtime_tool_inline(rt, inl.names[i], true)) /* checked above: cannot fail */
+        if (!mcp_runtime_tool_inline(rt, inl.names[i], inl.on[i]) && inl.on[i]) /* checked above */
             mcp_runtime_log(rt, MCP_LOG_WARN, "--inline-tool %s: not taken", inl.names[i]);
     if (!install_signals(rt) || (chosen && !install_reload_signal()))
         mcp_runtime_log(rt, MCP_LOG_WARN, "cannot install signal handlers: %s", strerror(errno));

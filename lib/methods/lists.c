@@ -304,7 +304,7 @@ mcp_methods_state *mcp_methods_state_new(const mcp_server *srv, const mcp_option
         st->quick = malloc(srv->ntools * sizeof *st->quick);
         ok = st->tools != NULL && st->quick != NULL;
         for (size_t i = 0; ok && i < srv->ntools; i++)
-            atomic_init(&st->quick[i], false);
+            atomic_init(&st->quick[i], srv->tools[i].run_inline && srv->tools[i].task == MCP_TASK_NONE);
         for (size_t i = 0; ok && i < srv->ntools; i++)
             if (srv->tools[i].name) {
                 const char *name = srv->tools[i].name;

@@ -9,7 +9,7 @@ once with SHORT calls and once with LONG calls, each run whole under callgrind; 
 the two totals divided by LONG - SHORT is the cost of one call, start-up and shutdown cancelled
 out. Over stdio the server runs with `--workers 0` (one thread); over Streamable HTTP with its
 defaults, each call a POST on a keep-alive connection: "http", of a 2025-11-25 session with a JSON
-answer; "http2026", a 2026-07-28 stateless POST (no session; the revision in the headers and in
+answer; "httpsse", the same with an SSE answer (both types accepted); "http2026", a 2026-07-28 stateless POST (no session; the revision in the headers and in
 `_meta`, SSE accepted, as bench/http/mcp.lua sends it) answered with JSON.
 Instruction counts do not depend on the machine's load, so the guard can run anywhere: it fails
 when a figure grows more than 20% over the one checked into the baseline file, and says so when
@@ -90,8 +90,8 @@ def free_port():
     return port
 
 
-def http_run(server, n, work, modern=False):
-    out = os.path.join(work, "http%s-%d.out" % ("2026" if modern else "", n))
+def http_run(server, n, work, modern=False, sse=False):
+    out = os.path.join(work, "http%s-%d.out" % ("2026" if modern else "sse" if sse else "", n))
     p = subprocess.Popen(callgrind([server, "--http", "127.0.0.1:0"], out), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     port = None
@@ -115,10 +115,11 @@ def http_run(server, n, work, modern=False):
         if sid:
             h["Mcp-Session-Id"] = sid
             h["MCP-Protocol-Version"] = "2025-11-25"
-            h["Accept"] = "application/json"
+            if not sse:
+                h["Accept"] = "application/json"
         conn.request("POST", "/mcp", body=body, headers=h)
         r = conn.getresponse()
-        return r.status, r.getheader("mcp-session-id"), r.read().decode()
+        return r.status, r.getheader("mcp-session-id"), r.read().decode(), r.getheader("content-type")
 
     try:
         if modern:
@@ -130,14 +131,17 @@ def http_run(server, n, work, modern=False):
                         or '"id":%d,' % (i + 1) not in body):
                     raise SystemExit("count.py: 2026-07-28 answer %d is wrong: %d %s" % (i + 1, r.status, body[:300]))
         else:
-            status, sid, _ = post(INIT)
+            status, sid, _, _ = post(INIT)
             if status != 200 or not sid:
                 raise SystemExit("count.py: initialize over HTTP: %d" % status)
             post(INITIALIZED, sid)
+            want_type = "text/event-stream" if sse else "application/json"
             for i in range(n):
-                status, _, body = post(CALL % (i + 1), sid)
-                if status != 200 or WANT not in body or '"id":%d,' % (i + 1) not in body:
-                    raise SystemExit("count.py: HTTP answer %d is wrong: %d %s" % (i + 1, status, body[:300]))
+                status, _, body, ctype = post(CALL % (i + 1), sid)
+                if (status != 200 or WANT not in body or '"id":%d,' % (i + 1) not in body
+                        or ctype != want_type or (sse and "\ndata: {" not in body)):
+                    raise SystemExit("count.py: HTTP answer %d is wrong: %d %s %s" % (i + 1, status, ctype,
+                                                                                       body[:300]))
     finally:
         conn.close()
         p.terminate()
@@ -147,6 +151,10 @@ def http_run(server, n, work, modern=False):
 
 def http2026_run(server, n, work):
     return http_run(server, n, work, modern=True)
+
+
+def httpsse_run(server, n, work):
+    return http_run(server, n, work, sse=True)
 
 
 def per_call(run, server, work):
@@ -165,6 +173,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mcpidl-count-") as work:
         measured["stdio"] = per_call(stdio_run, opt.server, work)
         measured["http"] = per_call(http_run, opt.server, work)
+        measured["httpsse"] = per_call(httpsse_run, opt.server, work)
         measured["http2026"] = per_call(http2026_run, opt.server, work)
     failed = 0
     for name, value in measured.items():

@@ -512,7 +512,7 @@ START_TEST(meta_keys_ir)
         "tools:\n  t:\n    description: d\n    task: required\n    scopes: []\n"
         "    params:\n      s: {type: bytes, header: S}\n      i: {type: \"Literal[1, 2]\", header: I}\n"
         "      b: {type: \"Literal[True]\", header: B}\n      plain: str\n    returns: content\n"
-        "  u:\n    description: d\n    returns: int\n"
+        "  u:\n    description: d\n    returns: int\n    inline: true\n"
         "resources:\n  r: {uri: \"test://r\", text: x, cache: {ttl_ms: 0}, scopes: [x, y]}\n"
         "resource_templates:\n  rt: {uriTemplate: \"test://t/{id}\", cache: {ttl_ms: 7, scope: public}}\n"
         "prompts:\n  p: {description: d, scopes: [z]}\n");
@@ -530,6 +530,7 @@ START_TEST(meta_keys_ir)
     ck_assert_int_eq(t->params[2].header_kind, IR_HEADER_BOOLEAN);
     ck_assert_ptr_null(t->params[3].header);
     ck_assert_int_eq(s->tools[1].task, IR_TASK_FORBIDDEN);
+    ck_assert(!t->run_inline && s->tools[1].run_inline);
     ck_assert(!s->tools[1].scopes.set);
     /* A read's hints are private unless they say otherwise. */
     ck_assert(s->resources[0].cache.set && s->resources[0].cache.private_scope && s->resources[0].cache.ttl_ms == 0);

@@ -798,6 +798,30 @@ START_TEST(inline_tool_runs_here)
     ck_assert_uint_eq(cap_count(), 2);
     ck_assert(!pthread_equal(invoked_on, pthread_self()));
     test_session_free(s);
+
+    /* Marked in the table (IDL `inline: true`): inline from the start, unless
+     * unmarked; a task tool's mark is not taken. */
+    static mcp_tool marked[2] = {STUB_TOOL("echo"), STUB_TOOL("block")};
+    marked[0].run_inline = true;
+    marked[1].run_inline = true;
+    marked[1].task = MCP_TASK_OPTIONAL;
+    mcp_server srv = SERVER;
+    srv.tools = marked;
+    srv.ntools = 2;
+    s = open_with(&srv, 2, 0, 0);
+    initialize(s, INIT_2025_11);
+    rt = test_runtime_of(s);
+    cap_reset();
+    feed(s, REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
+    ck_assert_uint_eq(cap_count(), 1);
+    ck_assert(pthread_equal(invoked_on, pthread_self()));
+    ck_assert(!mcp_runtime_tool_inline(rt, "block", true));
+    ck_assert(mcp_runtime_tool_inline(rt, "echo", false));
+    feed(s, REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), 2);
+    ck_assert(!pthread_equal(invoked_on, pthread_self()));
+    test_session_free(s);
 }
 END_TEST
 
@@ -1804,6 +1828,13 @@ START_TEST(main_options)
     const char *bad_inline[] = {"--inline-tool", "nope", NULL};
     ck_assert_int_eq(run_main(&SERVER, bad_inline, NULL, &out, &err), 2);
     ck_assert_str_eq(err, "mcpidl: --inline-tool: 'nope': the server has no tool of that name\n");
+    free(out), free(err);
+    const char *bad_no_inline[] = {"--no-inline-tool", "nope", NULL};
+    ck_assert_int_eq(run_main(&SERVER, bad_no_inline, NULL, &out, &err), 2);
+    ck_assert_str_eq(err, "mcpidl: --no-inline-tool: 'nope': the server has no tool of that name\n");
+    free(out), free(err);
+    const char *both_inline[] = {"--inline-tool", "echo", "--no-inline-tool", "echo", NULL};
+    ck_assert_int_eq(run_main(&SERVER, both_inline, NULL, &out, &err), 0);
     free(out), free(err);
 
     const char *bad_level[] = {"--log-level=loud", NULL};

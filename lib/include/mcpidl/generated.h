@@ -61,6 +61,7 @@ typedef struct mcp_tool {
     const mcp_type *result; /* the declared return type; NULL for `content` */
     mcp_output_kind output;
     bool structured;          /* false: no structuredContent, no output validation */
+    bool run_inline;          /* IDL `inline: true`: the handler runs on the thread that read the call */
     const char *output_title; /* the title of output reports (WeatherData, <tool>Output) */
     mcp_handler_fn handler;
     mcp_task_support task;
