@@ -208,9 +208,9 @@ HTTP_ROWS = [
     ("mcpidl", "json", "mcpidl, 2025 session, JSON answers", "json"),
     ("mcpidl", "sse", "mcpidl, 2025 session, SSE answers", "sse"),
     ("mcpidl", "2026", "mcpidl, 2026-07-28 stateless", "json"),
-    ("mcpidl-inline", "json", "mcpidl --inline-tool, 2025 session, JSON", "json"),
-    ("mcpidl-inline", "sse", "mcpidl --inline-tool, 2025 session, SSE", "sse"),
-    ("mcpidl-inline", "2026", "mcpidl --inline-tool, 2026-07-28", "json"),
+    ("mcpidl-handoff", "json", "mcpidl --no-inline-tool, 2025 session, JSON", "json"),
+    ("mcpidl-handoff", "sse", "mcpidl --no-inline-tool, 2025 session, SSE", "sse"),
+    ("mcpidl-handoff", "2026", "mcpidl --no-inline-tool, 2026-07-28", "json"),
     ("mcpidl-w0", "json", "mcpidl --workers 0, 2025 session, JSON", "json"),
     ("mcpidl-w0", "sse", "mcpidl --workers 0, 2025 session, SSE", "sse"),
     ("mcpidl-w0", "2026", "mcpidl --workers 0, 2026-07-28", "json"),
@@ -248,10 +248,10 @@ if http:
       "server started with `enableJsonResponse` (it refuses a POST that does not accept both types); "
       "2026-07-28: POSTs without a session, the revision and client capabilities in `_meta`, the "
       "`Mcp-Method` and `Mcp-Name` headers. TS v2 is `createMcpHandler` (a fresh McpServer per request; "
-      "2025 requests are served statelessly, with SSE answers). mcpidl is weather-server with its "
-      "default workers (one per CPU it may run on: pinned to one here, one worker and one HTTP thread), "
-      "with `--inline-tool get_weather` (the handler runs on the HTTP thread, no hand-off), and with "
-      "`--workers 0`.")
+      "2025 requests are served statelessly, with SSE answers). mcpidl is weather-server as shipped "
+      "(its IDL marks get_weather `inline: true`: the handler runs on the HTTP thread), with "
+      "`--no-inline-tool get_weather` (handed to the workers, one per CPU it may run on: pinned to one "
+      "here, one worker and one HTTP thread), and with `--workers 0`.")
     p("")
     p("Requests/s (failed answers in brackets when any):")
     p("")
@@ -292,19 +292,19 @@ if http:
         cells.append("-" if not last else str(last["threads"]))
         p(f"| {lab} | " + " | ".join(cells) + " |")
     p("")
-    p("mcpidl (default workers) ÷ the faster TS configuration with the same kind of answers, at each "
+    p("mcpidl (as shipped) ÷ the faster TS configuration with the same kind of answers, at each "
       "connection count (requests/s: above 1 is faster; CPU and p99: below 1 is cheaper):")
     p("")
     p("| answers | connections | mcpidl req/s | faster TS | its req/s | ÷ req/s | ÷ CPU per request | ÷ p99 |")
     p("|---|---:|---:|---|---:|---:|---:|---:|")
     http_targets = {}
-    inline_ratios = {}
+    handoff_ratios = {}
     for answers, scen in (("json", "json"), ("sse", "sse")):
         for c in conns:
-            m, mi = hpoint("mcpidl", scen, c), hpoint("mcpidl-inline", scen, c)
+            m, mi = hpoint("mcpidl", scen, c), hpoint("mcpidl-handoff", scen, c)
             t, _ = best_ts(answers, c)
             if mi and t:
-                inline_ratios[(answers, c)] = (mi["rps"] / t["rps"],
+                handoff_ratios[(answers, c)] = (mi["rps"] / t["rps"],
                                                mi["cpu_us_per_req"] / t["cpu_us_per_req"]
                                                if mi["cpu_us_per_req"] and t["cpu_us_per_req"] else None,
                                                mi["p99_us"] / t["p99_us"] if t["p99_us"] else None)
@@ -329,13 +329,13 @@ if http:
         fig_cpu = "; ".join(f"{a.upper()} {v[1]:.3f}" for a, v in got if v[1] is not None)
         fig_p99 = "; ".join(f"{a.upper()} {v[2]:.3f}" for a, v in got if v[2] is not None)
 
-        def with_inline(text, k, form):
-            more = [f"{a.upper()} {form(inline_ratios[(a, c)][k])}" for a, _v in got
-                    if (a, c) in inline_ratios and inline_ratios[(a, c)][k] is not None]
-            return text + (" (with --inline-tool: " + "; ".join(more) + ")" if more else "")
-        fig_rps = with_inline(fig_rps, 0, lambda r: f"{r:.1f}x")
-        fig_cpu = with_inline(fig_cpu, 1, lambda r: f"{r:.3f}")
-        fig_p99 = with_inline(fig_p99, 2, lambda r: f"{r:.3f}")
+        def with_handoff(text, k, form):
+            more = [f"{a.upper()} {form(handoff_ratios[(a, c)][k])}" for a, _v in got
+                    if (a, c) in handoff_ratios and handoff_ratios[(a, c)][k] is not None]
+            return text + (" (handed to a worker: " + "; ".join(more) + ")" if more else "")
+        fig_rps = with_handoff(fig_rps, 0, lambda r: f"{r:.1f}x")
+        fig_cpu = with_handoff(fig_cpu, 1, lambda r: f"{r:.3f}")
+        fig_p99 = with_handoff(fig_p99, 2, lambda r: f"{r:.3f}")
         targets.append((f"HTTP, {c} connections: requests/s >= 10x the faster TS SDK server", ok_rps, fig_rps))
         targets.append((f"HTTP, {c} connections: server CPU per request <= 1/10 of it", ok_cpu, fig_cpu))
         targets.append((f"HTTP, {c} connections: p99 <= 1/10 of its", ok_p99, fig_p99))
@@ -391,7 +391,7 @@ def idle_table(idle, what):
 
 
 idle = load("idle.jsonl")
-idle_inline = load("idle-inline.jsonl")
+idle_handoff = load("idle-handoff.jsonl")
 cpus = meta.get("nproc", 2)
 if idle:
     target = idle[-1]["target"]
@@ -400,16 +400,15 @@ if idle:
     p("Each stream: initialize, notifications/initialized, then a GET with `Accept: text/event-stream`, "
       "counted open once its priming event arrived, then left idle. Meanwhile wrk sends tools/call on one "
       "more keep-alive connection (its own session, JSON answers) for a few seconds at each step. The "
-      "server is weather-server with its default workers and `--max-sessions` above the number of streams; "
-      "then the same with `--inline-tool get_weather` (the tool marked quick: each call answered on the HTTP "
+      "server is weather-server as shipped (get_weather `inline: true`: each call answered on the HTTP "
       "thread, its connection never suspended, so libmicrohttpd's walk of the suspended connections at each "
-      "resume stays out of the calls).")
+      "resume stays out of the calls) with `--max-sessions` above the number of streams; then the same with "
+      "`--no-inline-tool get_weather` (each call handed to the worker, its connection suspended and resumed).")
     p("")
-    met, text = idle_table(idle, "weather-server, default workers")
-    if idle_inline:
-        met_i, text_i = idle_table(idle_inline, "weather-server --inline-tool get_weather")
-        met = met or met_i
-        text = f"default workers: {text}; --inline-tool get_weather: {text_i}"
+    met, text = idle_table(idle, "weather-server, as shipped")
+    if idle_handoff:
+        _met_h, text_h = idle_table(idle_handoff, "weather-server --no-inline-tool get_weather")
+        text = f"as shipped: {text}; --no-inline-tool get_weather: {text_h}"
     targets.append((f"10,000 idle SSE streams in < 100 MB RSS, at most a few threads per CPU (<= {4 * cpus} here), "
                     "tools/call p99 < 1 ms meanwhile", met, text))
 
