@@ -110,7 +110,8 @@ typedef struct hooks {
     void *conn;
 } hooks;
 
-/* The connection parked on a stream (park glue): woken by stream_wake. */
+/* The connection parked on a stream (park glue): woken by stream_wake, or
+ * by http_core_tick from the park queue it is on. Under h->park_mu. */
 typedef struct parked {
     const void *owner; /* the http_sse or http_pending parked */
     void (*wake)(void *conn);
@@ -119,7 +120,19 @@ typedef struct parked {
     bool *gone_seen;          /* set when gone() says so */
     time_t due;               /* an SSE reader: a keep-alive is due then (monotonic) */
     bool *ping;               /* set when it is due */
+    int queue;                /* the park queue it is on (PARK_*), or -1 */
+    struct stream *qprev, *qnext;
 } parked;
+
+/* The park queues the ticker looks at (h->park): parked connections with
+ * something due at a time, each queue in the order of that time (the same
+ * delay for all its entries: a FIFO is sorted), and those whose client may
+ * go away, looked at every tick. A connection parked with nothing due is on
+ * none: the ticker never steps through idle streams. */
+enum { PARK_KEEPALIVE, PARK_HOLD, PARK_GONE, PARK_QUEUES };
+typedef struct park_queue {
+    struct stream *head, *tail;
+} park_queue;
 
 typedef struct stream {
     struct stream *next; /* the session's list (streams or kept) */
@@ -213,6 +226,11 @@ struct mcp_http {
 
     http_auth *auth; /* NULL: no authorization (auth.h) */
     http_tls *tls;   /* NULL: plain HTTP (tls.h) */
+
+    /* The streams' park states, and the queues of those due at a time
+     * (taken under a session's mu, never the other way round). */
+    pthread_mutex_t park_mu;
+    park_queue park[PARK_QUEUES];
 
     /* The glue's ticker thread (http_core_tick once a second). */
     pthread_t ticker;
@@ -415,6 +433,7 @@ static stream *stream_new(hsession *hs, bool json)
     st->json = json;
     st->next_seq = 1;
     st->sent_seq = 1;
+    st->park.queue = -1;
     pthread_cond_init(&st->cv, NULL);
     return st;
 }
@@ -427,39 +446,86 @@ static void stream_link(hsession *hs, stream *st)
     hs->streams = st;
 }
 
+/* Under h->park_mu: st off its park queue, its park state cleared. */
+static void park_clear(mcp_http *h, stream *st)
+{
+    parked *pk = &st->park;
+    if (pk->queue >= 0) {
+        park_queue *q = &h->park[pk->queue];
+        if (pk->qprev)
+            pk->qprev->park.qnext = pk->qnext;
+        else
+            q->head = pk->qnext;
+        if (pk->qnext)
+            pk->qnext->park.qprev = pk->qprev;
+        else
+            q->tail = pk->qprev;
+    }
+    *pk = (parked){.queue = -1};
+}
+
+/* Under h->park_mu: the connection parked on st woken, once. */
+static void park_wake(mcp_http *h, stream *st)
+{
+    parked pk = st->park;
+    park_clear(h, st);
+    if (pk.wake)
+        pk.wake(pk.conn);
+}
+
 /* Under hs->mu: whoever waits on st looks again (a blocked thread, or the
  * connection parked on it, woken once). */
 static void stream_wake(stream *st)
 {
+    mcp_http *h = st->hs->h;
     pthread_cond_broadcast(&st->cv);
-    if (st->park.wake) {
-        parked pk = st->park;
-        st->park = (parked){0};
-        pk.wake(pk.conn);
-    }
+    pthread_mutex_lock(&h->park_mu);
+    park_wake(h, st);
+    pthread_mutex_unlock(&h->park_mu);
 }
 
 /* Under hs->mu: park the connection of hk on st (a connection parked there
  * before is woken first: it looks again). */
 static void stream_park(stream *st, const void *owner, const hooks *hk, bool *gone_seen, bool *ping, int ping_secs)
 {
+    mcp_http *h = st->hs->h;
+    pthread_mutex_lock(&h->park_mu);
     if (st->park.wake && st->park.owner != owner)
-        stream_wake(st);
+        park_wake(h, st);
+    park_clear(h, st);
+    int queue = gone_seen && hk->gone                   ? PARK_GONE
+                : ping && ping_secs == SSE_HOLD_SECONDS ? PARK_HOLD
+                : ping                                  ? PARK_KEEPALIVE
+                                                        : -1;
     st->park = (parked){.owner = owner,
                         .wake = hk->wake,
                         .conn = hk->conn,
                         .gone = gone_seen ? hk->gone : NULL,
                         .gone_seen = gone_seen,
                         .due = ping ? mono_secs() + ping_secs : 0,
-                        .ping = ping};
+                        .ping = ping,
+                        .queue = queue};
+    if (queue >= 0) { /* at the tail: its time is the latest of the queue's */
+        park_queue *q = &h->park[queue];
+        st->park.qprev = q->tail;
+        if (q->tail)
+            q->tail->park.qnext = st;
+        else
+            q->head = st;
+        q->tail = st;
+    }
+    pthread_mutex_unlock(&h->park_mu);
     hk->park(hk->conn);
 }
 
 /* Under hs->mu: owner no longer waits on st. */
 static void stream_unpark(stream *st, const void *owner)
 {
+    mcp_http *h = st->hs->h;
+    pthread_mutex_lock(&h->park_mu);
     if (st->park.wake && st->park.owner == owner)
-        st->park = (parked){0};
+        park_clear(h, st);
+    pthread_mutex_unlock(&h->park_mu);
 }
 
 static void event_unref(event *e)
@@ -472,6 +538,7 @@ static void event_unref(event *e)
 static void stream_free(stream *st)
 {
     assert(st->readers == 0);
+    assert(st->park.queue < 0); /* a parked connection is a reader */
     for (event *e = st->head, *next; e; e = next) {
         next = e->next;
         event_unref(e);
@@ -1870,44 +1937,38 @@ void http_pending_free(http_pending *p)
     free(p);
 }
 
-/* The sessions one at a time, each referenced while it is looked at: the
- * table's lock is held for a step, not for the whole walk (requests look
- * their sessions up under it). */
+/* The park queues: the connections whose time has come, and those whose
+ * client went away, woken. A parked connection holds its stream and its
+ * session (its reader's reference), and is woken under park_mu only once,
+ * so an entry found here is alive until woken: no session's lock is needed.
+ * The flags set here (*ping, *gone_seen) are read by the connection once
+ * resumed, after the wake. */
 void http_core_tick(mcp_http *h)
 {
     time_t now = mono_secs();
-    pthread_mutex_lock(&h->mu);
-    hsession *hs = h->sessions;
-    if (hs)
-        hs->refs++;
-    pthread_mutex_unlock(&h->mu);
-    while (hs) {
-        pthread_mutex_lock(&hs->mu);
-        for (stream *st = hs->streams; st; st = st->next) {
-            parked *pk = &st->park;
-            if (!pk->wake)
-                continue;
-            bool due = false;
-            if (pk->ping && now >= pk->due) {
-                *pk->ping = true;
-                due = true;
-            }
-            if (pk->gone_seen && pk->gone && pk->gone(pk->conn)) {
-                *pk->gone_seen = true;
-                due = true;
-            }
-            if (due)
-                stream_wake(st);
+    pthread_mutex_lock(&h->park_mu);
+    for (int k = PARK_KEEPALIVE; k <= PARK_HOLD; k++)
+        while (h->park[k].head && now >= h->park[k].head->park.due) {
+            stream *st = h->park[k].head;
+            *st->park.ping = true;
+            park_wake(h, st);
         }
-        pthread_mutex_unlock(&hs->mu);
-        pthread_mutex_lock(&h->mu);
-        hsession *next = hs->in_table ? hs->next : NULL; /* ended: the rest waits for the next tick */
-        if (next)
-            next->refs++;
-        pthread_mutex_unlock(&h->mu);
-        hsession_drop(hs, false);
-        hs = next;
+    for (stream *st = h->park[PARK_GONE].head, *next; st; st = next) {
+        parked *pk = &st->park;
+        next = pk->qnext;
+        bool due = false;
+        if (pk->ping && now >= pk->due) {
+            *pk->ping = true;
+            due = true;
+        }
+        if (pk->gone(pk->conn)) {
+            *pk->gone_seen = true;
+            due = true;
+        }
+        if (due)
+            park_wake(h, st);
     }
+    pthread_mutex_unlock(&h->park_mu);
 }
 
 /* A 2026-07-28 request: served by a session of its own, which ends with it
@@ -2365,6 +2426,7 @@ static void http_free(mcp_http *h)
     pthread_mutex_destroy(&h->new_mu);
     pthread_mutex_destroy(&h->mu);
     pthread_mutex_destroy(&h->tick_mu);
+    pthread_mutex_destroy(&h->park_mu);
     pthread_cond_destroy(&h->tick_cv);
     free(h);
 }
@@ -2379,6 +2441,7 @@ mcp_http *http_core_new(mcp_runtime *rt)
     pthread_mutex_init(&h->mu, NULL);
     pthread_mutex_init(&h->new_mu, NULL);
     pthread_mutex_init(&h->tick_mu, NULL);
+    pthread_mutex_init(&h->park_mu, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
