@@ -406,6 +406,40 @@ def http_resume_after_vanishing(ctx):
           "the resumed stream: %d %r" % (a.status, a.body[-300:]))
 
 
+def http_parked_connections_are_looked_at(ctx):
+    """The ticker wakes parked connections when something is due: a 2026-07-28 call whose
+    client goes away is cancelled (its handler sees mcp_call_cancelled), and an idle GET stream
+    gets a keep-alive comment (every 15 s) and stays open. (A slow call's SSE stream starting
+    after the hold, the third case, is what open_sse_call waits for in the other tests.)"""
+    srv = ctx.http()
+    mark = srv.err.mark()
+    s = peers.raw_connect(srv.port)
+    body = json.dumps({"jsonrpc": "2.0", "id": 70, "method": "tools/call",
+                       "params": {"name": "wait_cancel", "arguments": {},
+                                  "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                            "io.modelcontextprotocol/clientCapabilities": {}}}}).encode()
+    s.sendall(("POST /mcp HTTP/1.1\r\nHost: %s\r\nAccept: %s\r\nContent-Type: application/json\r\n"
+               "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: wait_cancel\r\n"
+               "Content-Length: %d\r\n\r\n" % (srv.host, peers.ACCEPT_BOTH, len(body))).encode() + body)
+    wait_stderr(srv, r"catalogue: wait_cancel waiting", mark, "wait_cancel did not start")
+    s.close()
+    wait_stderr(srv, r"catalogue: wait_cancel cancelled", mark, "the call of a client gone was not cancelled")
+
+    sid, _ = srv.start_session("2025-11-25")
+    g = peers.raw_connect(srv.port)
+    g.sendall(("GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
+               "MCP-Protocol-Version: 2025-11-25\r\n\r\n" % (srv.host, sid)).encode())
+    got = b""
+    while b": keep-alive\n\n" not in got:
+        check(peers.wait_readable(g), "no keep-alive comment on an idle GET stream: %r" % got[-200:])
+        chunk = g.recv(4096)
+        check(chunk, "the server closed the idle GET stream: %r" % got[-200:])
+        got += chunk
+    check(got.startswith(b"HTTP/1.1 200") and b"retry: 500" in got, "the GET stream: %r" % got[:300])
+    g.close()
+    http_ping_and_echo(srv, sid, 1)
+
+
 def http_slowloris(ctx):
     """Clients that send their headers a byte at a time, or never finish them, do not hold up
     others: 100 of them stay open while new sessions initialize, ping and call a tool."""
@@ -787,6 +821,7 @@ STDIO_TESTS = [
 HTTP_TESTS = [
     ("http: a client that vanishes mid-stream leaves it serving", http_vanishing_client_leaves_it_serving),
     ("http: a stream lost mid-way is resumed with Last-Event-ID", http_resume_after_vanishing),
+    ("http: parked connections are woken when due (client gone, keep-alive)", http_parked_connections_are_looked_at),
     ("http: slowloris clients do not block others", http_slowloris),
     ("http: 1,000 sessions, and the session limit", http_sessions),
     ("http: SIGTERM with a call in flight", http_sigterm_with_a_call_in_flight),
