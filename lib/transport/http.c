@@ -120,7 +120,7 @@ typedef struct parked {
     bool *gone_seen;          /* set when gone() says so */
     time_t due;               /* an SSE reader: a keep-alive is due then (monotonic) */
     bool *ping;               /* set when it is due */
-    int queue;                /* the park queue it is on (PARK_*), or -1 */
+    int queue;                /* the park queue it is on (PARK_*; PARK_NONE, 0, for none) */
     struct stream *qprev, *qnext;
 } parked;
 
@@ -129,7 +129,7 @@ typedef struct parked {
  * delay for all its entries: a FIFO is sorted), and those whose client may
  * go away, looked at every tick. A connection parked with nothing due is on
  * none: the ticker never steps through idle streams. */
-enum { PARK_KEEPALIVE, PARK_HOLD, PARK_GONE, PARK_QUEUES };
+enum { PARK_NONE, PARK_KEEPALIVE, PARK_HOLD, PARK_GONE, PARK_QUEUES };
 typedef struct park_queue {
     struct stream *head, *tail;
 } park_queue;
@@ -230,7 +230,7 @@ struct mcp_http {
     /* The streams' park states, and the queues of those due at a time
      * (taken under a session's mu, never the other way round). */
     pthread_mutex_t park_mu;
-    park_queue park[PARK_QUEUES];
+    park_queue park[PARK_QUEUES]; /* [PARK_NONE] unused */
 
     /* The glue's ticker thread (http_core_tick once a second). */
     pthread_t ticker;
@@ -433,7 +433,6 @@ static stream *stream_new(hsession *hs, bool json)
     st->json = json;
     st->next_seq = 1;
     st->sent_seq = 1;
-    st->park.queue = -1;
     pthread_cond_init(&st->cv, NULL);
     return st;
 }
@@ -450,7 +449,7 @@ static void stream_link(hsession *hs, stream *st)
 static void park_clear(mcp_http *h, stream *st)
 {
     parked *pk = &st->park;
-    if (pk->queue >= 0) {
+    if (pk->queue != PARK_NONE) {
         park_queue *q = &h->park[pk->queue];
         if (pk->qprev)
             pk->qprev->park.qnext = pk->qnext;
@@ -461,7 +460,7 @@ static void park_clear(mcp_http *h, stream *st)
         else
             q->tail = pk->qprev;
     }
-    *pk = (parked){.queue = -1};
+    *pk = (parked){.queue = PARK_NONE};
 }
 
 /* Under h->park_mu: the connection parked on st woken, once. */
@@ -496,7 +495,7 @@ static void stream_park(stream *st, const void *owner, const hooks *hk, bool *go
     int queue = gone_seen && hk->gone                   ? PARK_GONE
                 : ping && ping_secs == SSE_HOLD_SECONDS ? PARK_HOLD
                 : ping                                  ? PARK_KEEPALIVE
-                                                        : -1;
+                                                        : PARK_NONE;
     st->park = (parked){.owner = owner,
                         .wake = hk->wake,
                         .conn = hk->conn,
@@ -505,7 +504,7 @@ static void stream_park(stream *st, const void *owner, const hooks *hk, bool *go
                         .due = ping ? mono_secs() + ping_secs : 0,
                         .ping = ping,
                         .queue = queue};
-    if (queue >= 0) { /* at the tail: its time is the latest of the queue's */
+    if (queue != PARK_NONE) { /* at the tail: its time is the latest of the queue's */
         park_queue *q = &h->park[queue];
         st->park.qprev = q->tail;
         if (q->tail)
@@ -538,7 +537,7 @@ static void event_unref(event *e)
 static void stream_free(stream *st)
 {
     assert(st->readers == 0);
-    assert(st->park.queue < 0); /* a parked connection is a reader */
+    assert(st->park.queue == PARK_NONE); /* a parked connection is a reader */
     for (event *e = st->head, *next; e; e = next) {
         next = e->next;
         event_unref(e);

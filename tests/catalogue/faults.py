@@ -429,7 +429,14 @@ def http_parked_connections_are_looked_at(ctx):
     g = peers.raw_connect(srv.port)
     g.sendall(("GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
                "MCP-Protocol-Version: 2025-11-25\r\n\r\n" % (srv.host, sid)).encode())
-    got = b""
+    check(peers.wait_readable(g), "no answer to the GET")
+    got = g.recv(4096)
+    # Other sessions come and go meanwhile (their streams woken, never parked): the parked
+    # stream's keep-alive still comes.
+    for _ in range(3):
+        other, _ = srv.start_session("2025-11-25")
+        d = srv.post(None, session=other, version="2025-11-25", method="DELETE")
+        check(d.status in (200, 204), "DELETE of a session: %d" % d.status)
     while b": keep-alive\n\n" not in got:
         check(peers.wait_readable(g), "no keep-alive comment on an idle GET stream: %r" % got[-200:])
         chunk = g.recv(4096)
