@@ -268,6 +268,9 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
  * time. False, with nothing written, when that does not apply (a failed
  * validation, a value that validation changed, text that is not UTF-8):
  * the general path then writes the answer, errors and all. */
+static const char STRUCTURED_HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
+static bool structured_finish(const mcp_tool *tool, mcp_buf *out, size_t mark, size_t start);
+
 static bool structured_once(const mcp_tool *tool, const mcp_json *raw, mcp_arena *a, mcp_buf *out)
 {
     if (!one_json_block(tool->result, raw))
@@ -281,18 +284,51 @@ static bool structured_once(const mcp_tool *tool, const mcp_json *raw, mcp_arena
     if (!sv || !same_text(raw, sv, 0))
         return false;
 
-    static const char HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
-    static const char MID[] = "}],\"structuredContent\":";
-    static const char WRAP[] = "{\"result\":";
-    bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
     size_t mark = out->len;
-    mcp_buf_put(out, HEAD, sizeof HEAD - 1);
+    mcp_buf_put(out, STRUCTURED_HEAD, sizeof STRUCTURED_HEAD - 1);
     size_t start = out->len;
     if (!mcp_json_write(out, sv, -1)) {
         if (!out->oom)
             truncate_to(out, mark);
         return out->oom;
     }
+    return structured_finish(tool, out, mark, start);
+}
+
+/* structured_once for a C value that mcp_write_plain writes: its compact text
+ * is the one structured_once would write, with no tree built, no validation
+ * and no second encoding (codec.c says why the text is the same). False, with
+ * nothing written, when the writer refuses the value or the text does not
+ * make one block of JSON: the general path then encodes the value, reporting
+ * any fault. */
+static bool structured_direct(const mcp_tool *tool, const void *value, mcp_buf *out)
+{
+    size_t mark = out->len;
+    mcp_buf_put(out, STRUCTURED_HEAD, sizeof STRUCTURED_HEAD - 1);
+    size_t start = out->len;
+    if (out->oom)
+        return true;
+    if (!mcp_write_plain(tool->result, value, out)) {
+        if (out->oom)
+            return true;
+        truncate_to(out, mark);
+        return false;
+    }
+    char c = out->data[start];
+    if (c == 'n' || c == '"' || c == '[') { /* not one_json_block: null, a string, a list or tuple */
+        truncate_to(out, mark);
+        return false;
+    }
+    return structured_finish(tool, out, mark, start);
+}
+
+/* The rest of structured_once, the compact text of the value at
+ * out->data[start..out->len) after the head written at mark. */
+static bool structured_finish(const mcp_tool *tool, mcp_buf *out, size_t mark, size_t start)
+{
+    static const char MID[] = "}],\"structuredContent\":";
+    static const char WRAP[] = "{\"result\":";
+    bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
     size_t n = out->len - start;
     bool high;
     if (!append_indented_literal(out, start, n, &high)) {
@@ -346,7 +382,7 @@ static void report_result(mcp_buf *out, const char *tool, const mcp_report *rep,
     mcp_buf_free(&text);
 }
 
-bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+static bool invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out, bool direct)
 {
     const mcp_tool *tool = call->tool;
     mcp_arena *a = call->arena;
@@ -393,6 +429,8 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         error_result(out, tool->name, call->raw_error, strlen(call->raw_error));
         return !out->oom;
     }
+    if (!raw && direct && tool->structured && tool->output != MCP_OUTPUT_NONE && structured_direct(tool, value, out))
+        return !out->oom;
     if (!raw) {
         /* A fault of the C value (a NULL string, an enum out of range) is
          * reported like a validation error of the output, at its place. */
@@ -459,6 +497,16 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         mcp_buf_putc(out, '}');
     mcp_buf_puts(out, ",\"isError\":false}");
     return !out->oom;
+}
+
+bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+{
+    return invoke(call, arguments, out, true);
+}
+
+bool mcp_tool_invoke_general(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+{
+    return invoke(call, arguments, out, false);
 }
 
 /* ---------------------------------------------------------------- the methods */
