@@ -1588,16 +1588,50 @@ typedef struct envelope {
     bool error_with_id;
 } envelope;
 
+/* Whether member k is the key `name` (n bytes). */
+static inline bool key_eq(const mcp_json_member *k, const char *name, size_t n)
+{
+    return k->key_len == n && memcmp(k->key, name, n) == 0;
+}
+
 static void read_envelope(const mcp_json *m, envelope *e)
 {
     *e = (envelope){.id = {ID_NONE, 0, NULL, 0}};
-    e->method = mcp_json_get(m, "method");
-    e->params = mcp_json_get(m, "params");
-    if (!e->method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"))) {
+    /* The members the envelope reads, in one pass (mcp_json_get for each,
+     * as the keys of an object are unique: json.h). */
+    const mcp_json *idv = NULL, *jsonrpc = NULL;
+    bool result_or_error = false;
+    if (m && m->kind == MCP_JOBJECT)
+        for (size_t i = 0; i < m->n; i++) {
+            const mcp_json_member *k = &m->members[i];
+            switch (k->key_len) {
+            case 2:
+                if (key_eq(k, "id", 2))
+                    idv = k->value;
+                break;
+            case 5:
+                result_or_error |= key_eq(k, "error", 5);
+                break;
+            case 6:
+                if (key_eq(k, "method", 6))
+                    e->method = k->value;
+                else if (key_eq(k, "params", 6))
+                    e->params = k->value;
+                else
+                    result_or_error |= key_eq(k, "result", 6);
+                break;
+            case 7:
+                if (key_eq(k, "jsonrpc", 7))
+                    jsonrpc = k->value;
+                break;
+            default:
+                break;
+            }
+        }
+    if (!e->method && result_or_error) {
         e->response = true;
         return;
     }
-    const mcp_json *idv = mcp_json_get(m, "id");
     if (idv) {
         switch (idv->kind) {
         case MCP_JINT:
@@ -1618,7 +1652,7 @@ static void read_envelope(const mcp_json *m, envelope *e)
         }
     }
     e->error_with_id = true;
-    if (!str_is(mcp_json_get(m, "jsonrpc"), "2.0"))
+    if (!str_is(jsonrpc, "2.0"))
         e->error = "Invalid Request: jsonrpc must be \"2.0\"";
     else if (!e->method)
         e->error = "Invalid Request: missing method";
