@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,7 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
     char *w = b->data + b->len, *lim = b->data + b->cap - 1;
     size_t depth = 0;
     unsigned char any = 0;
+    uint64_t wide = 0; /* the bytes copied eight at a time, or-ed */
     /* A line break and the indentation of depth, with the room kept. */
 #define BREAK() \
     do { \
@@ -208,7 +210,20 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
         case '"': /* a string: copied, its quotes and backslashes escaped */
             *w++ = '\\';
             *w++ = '"';
-            for (i++; i < n && (ch = c[i]) != '"'; i++) {
+            /* Eight bytes at a time while none of them is a quote or a
+             * backslash (and all eight are the compact text's): copied as
+             * they are. */
+            for (i++; i + 8 <= n; i += 8) {
+                uint64_t x;
+                memcpy(&x, c + i, sizeof x);
+                uint64_t q = x ^ 0x2222222222222222u, s = x ^ 0x5c5c5c5c5c5c5c5cu;
+                if ((((q - 0x0101010101010101u) & ~q) | ((s - 0x0101010101010101u) & ~s)) & 0x8080808080808080u)
+                    break;
+                memcpy(w, &x, sizeof x);
+                w += 8;
+                wide |= x;
+            }
+            for (; i < n && (ch = c[i]) != '"'; i++) {
                 any |= (unsigned char)ch;
                 if (ch == '\\' && i + 1 < n) {
                     *w++ = '\\';
@@ -256,7 +271,7 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
 #undef BREAK
     b->len = (size_t)(w - b->data);
     b->data[b->len] = 0;
-    *high = any >= 0x80;
+    *high = any >= 0x80 || (wide & 0x8080808080808080u);
     return true;
 }
 

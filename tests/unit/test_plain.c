@@ -70,6 +70,7 @@ HANDLER(f_model_unstructured, plain_WeatherData)
 /* ------------------------------------------------------------------ values */
 
 static uint64_t rng_state;
+static size_t checked_blocks; /* answers whose text block check_text_block compared */
 
 static uint64_t rnd(void)
 {
@@ -325,6 +326,36 @@ static char *answer(const mcp_tool *tool, bool shortcut)
     return s;
 }
 
+/* The text block of an answer with structuredContent that is one block of
+ * JSON (an object or a scalar) is that value written indented (as
+ * mcp_json_write(v, 2) writes it): checked on the answer itself, so that
+ * the text derived from the compact one is checked against the writer of
+ * indented JSON, not against itself. */
+static void check_text_block(const mcp_tool *tool, const char *answer, int round)
+{
+    mcp_arena a;
+    mcp_arena_init(&a);
+    const mcp_json *v = mcp_json_parse(&a, answer, strlen(answer), NULL, NULL, NULL);
+    ck_assert_msg(v != NULL, "%s round %d: the answer is not JSON: %s", tool->name, round, answer);
+    const mcp_json *sc = mcp_json_get(v, "structuredContent");
+    if (sc && tool->output == MCP_OUTPUT_WRAPPED)
+        sc = mcp_json_get(sc, "result");
+    const mcp_json *content = mcp_json_get(v, "content");
+    if (sc && sc->kind != MCP_JNULL && sc->kind != MCP_JSTRING && sc->kind != MCP_JARRAY) {
+        ck_assert(content && content->kind == MCP_JARRAY && content->n == 1);
+        const mcp_json *text = mcp_json_get(content->items[0], "text");
+        ck_assert(text && text->kind == MCP_JSTRING);
+        mcp_buf want;
+        mcp_buf_init(&want);
+        ck_assert(mcp_json_write(&want, sc, 2));
+        ck_assert_msg(text->len == want.len && memcmp(text->s, want.data, want.len) == 0,
+                      "%s round %d:\n  text  %.*s\n  want  %s", tool->name, round, (int)text->len, text->s, want.data);
+        mcp_buf_free(&want);
+        checked_blocks++;
+    }
+    mcp_arena_free(&a);
+}
+
 static const mcp_tool *tool_named(const char *name)
 {
     for (size_t i = 0; i < plain_server.ntools; i++)
@@ -381,6 +412,7 @@ START_TEST(writer_matches_the_general_path)
             char *slow = answer(tool, false);
             ck_assert_msg(strcmp(fast, slow) == 0, "%s round %d:\n  shortcut %s\n  general  %s", tool->name, round,
                           fast, slow);
+            check_text_block(tool, fast, round);
             free(fast);
             free(slow);
             mcp_arena_free(&a);
@@ -390,6 +422,7 @@ START_TEST(writer_matches_the_general_path)
     /* The test sees both sides: values written, values refused. */
     ck_assert_uint_gt(written_total, general_total / 4);
     ck_assert_uint_gt(faults_total, plain_server.ntools * ROUNDS / 20);
+    ck_assert_uint_gt(checked_blocks, written_total / 4);
 }
 END_TEST
 
