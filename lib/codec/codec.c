@@ -1265,6 +1265,17 @@ mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const 
  * general path does. */
 static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth);
 
+/* mcp_buf_putc, in place while there is room. */
+static inline void put1(mcp_buf *b, char c)
+{
+    if (b->len + 1 < b->cap && !b->oom) {
+        b->data[b->len++] = c;
+        b->data[b->len] = 0;
+    } else {
+        mcp_buf_putc(b, c);
+    }
+}
+
 static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
 {
     const seq *s = (const seq *)p;
@@ -1274,11 +1285,11 @@ static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
     size_t esz = dict ? t->item_size : t->elem->size, off = dict ? t->elem_offset : 0;
     if (dict && s->len > 32)
         return false;
-    mcp_buf_putc(b, dict ? '{' : '[');
+    put1(b, dict ? '{' : '[');
     for (size_t i = 0; i < s->len; i++) {
         const char *item = (const char *)s->items + i * esz;
         if (i)
-            mcp_buf_putc(b, ',');
+            put1(b, ',');
         if (dict) {
             if (t->int_keys) {
                 int64_t k;
@@ -1289,9 +1300,9 @@ static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
                     if (k2 == k)
                         return false;
                 }
-                mcp_buf_putc(b, '"');
+                put1(b, '"');
                 mcp_json_int(b, k);
-                mcp_buf_putc(b, '"');
+                put1(b, '"');
             } else {
                 const char *key;
                 memcpy(&key, item, sizeof key);
@@ -1308,12 +1319,12 @@ static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
                 }
                 mcp_json_string(b, key, n);
             }
-            mcp_buf_putc(b, ':');
+            put1(b, ':');
         }
         if (!write_plain(b, t->elem, item + off, depth + 1))
             return false;
     }
-    mcp_buf_putc(b, dict ? '}' : ']');
+    put1(b, dict ? '}' : ']');
     return true;
 }
 
@@ -1380,14 +1391,14 @@ static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth)
     case MCP_T_LIST:
     case MCP_T_TUPLE:
         if (t->kind == MCP_T_TUPLE) {
-            mcp_buf_putc(b, '[');
+            put1(b, '[');
             for (uint32_t i = 0; i < t->nitems; i++) {
                 if (i)
-                    mcp_buf_putc(b, ',');
+                    put1(b, ',');
                 if (!write_plain(b, t->items[i], p + t->offsets[i], depth + 1))
                     return false;
             }
-            mcp_buf_putc(b, ']');
+            put1(b, ']');
             return true;
         }
         return write_seq(b, t, p, depth);
@@ -1436,7 +1447,7 @@ static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth)
         return true;
     }
     case MCP_T_OBJECT: {
-        mcp_buf_putc(b, '{');
+        put1(b, '{');
         bool first = true;
         for (uint32_t i = 0; i < t->nfields; i++) {
             const mcp_field *f = &t->fields[i];
@@ -1446,14 +1457,14 @@ static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth)
                 continue;
             }
             if (!first)
-                mcp_buf_putc(b, ',');
+                put1(b, ',');
             first = false;
             mcp_json_string(b, f->name, f->name_len);
-            mcp_buf_putc(b, ':');
+            put1(b, ':');
             if (!write_plain(b, f->type, p + f->offset, depth + 1))
                 return false;
         }
-        mcp_buf_putc(b, '}');
+        put1(b, '}');
         return true;
     }
     case MCP_T_SET:
