@@ -1472,28 +1472,36 @@ static void notification(mcp_session *s, const mcp_json *method, const mcp_json 
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The method of the table named `name`, when the server serves it in the
- * request's era. */
-static const mcp_method *find_method(const mcp_session *s, const mcp_json *name, bool modern)
+/* The method of the table named `name` (a JSON string), whatever its
+ * revisions, or NULL: str_is for each, without measuring each name (a
+ * table's name is read only up to its NUL). */
+static const mcp_method *method_named(const mcp_session *s, const mcp_json *name)
 {
+    if (!name || name->kind != MCP_JSTRING)
+        return NULL;
     const mcp_method_table *t = s->env->methods;
-    unsigned other = modern ? MCP_METHOD_LEGACY_ONLY : MCP_METHOD_MODERN_ONLY;
     for (size_t i = 0; i < t->n; i++) {
-        const mcp_method *m = t->methods[i];
-        if (str_is(name, m->name))
-            return !(m->flags & other) && (!m->served || m->served(s->env->server)) ? m : NULL;
+        const char *a = t->methods[i]->name;
+        size_t j = 0;
+        while (j < name->len && a[j] && a[j] == name->s[j])
+            j++;
+        if (j == name->len && !a[j])
+            return t->methods[i];
     }
     return NULL;
 }
 
-/* Whether the table's method named `name` exists only in the modern revisions. */
-static bool modern_only(const mcp_session *s, const mcp_json *name)
+/* Method m (method_named's), when the session serves it: in the revisions
+ * asked for (modern or not), and on this server. */
+static const mcp_method *served_method(const mcp_session *s, const mcp_method *m, bool modern)
 {
-    const mcp_method_table *t = s->env->methods;
-    for (size_t i = 0; i < t->n; i++)
-        if (str_is(name, t->methods[i]->name))
-            return t->methods[i]->flags & MCP_METHOD_MODERN_ONLY;
-    return false;
+    unsigned other = modern ? MCP_METHOD_LEGACY_ONLY : MCP_METHOD_MODERN_ONLY;
+    return m && !(m->flags & other) && (!m->served || m->served(s->env->server)) ? m : NULL;
+}
+
+static const mcp_method *find_method(const mcp_session *s, const mcp_json *name, bool modern)
+{
+    return served_method(s, method_named(s, name), modern);
 }
 
 /* MCP's log levels, least severe first (mcp_level's order). */
@@ -1763,10 +1771,11 @@ static bool dispatch_object(mcp_session *s, slot *sl, batch *b, const mcp_json *
      * stateless session, and every request for a method only the modern
      * revisions have (server/discover): without _meta, those are malformed. */
     const mcp_json *pv = mcp_json_get(r.meta, MCP_META_PROTOCOL_VERSION);
-    if (pv || s->stateless || modern_only(s, e->method))
+    const mcp_method *named = method_named(s, e->method); /* looked up once for both questions */
+    if (pv || s->stateless || (named && (named->flags & MCP_METHOD_MODERN_ONLY)))
         return dispatch_modern(s, &r, e->method, pv);
 
-    r.m = find_method(s, e->method, false);
+    r.m = served_method(s, named, false);
     r.ctx = s->ctx;
     r.ctx.log_min = atomic_load(&s->log_min);
     r.ctx.caller = s->caller;
