@@ -1480,12 +1480,18 @@ static const mcp_method *method_named(const mcp_session *s, const mcp_json *name
     if (!name || name->kind != MCP_JSTRING)
         return NULL;
     const mcp_method_table *t = s->env->methods;
+    const char *ns = name->s; /* in locals: the names' bytes may alias *name */
+    size_t nl = name->len;
+    if (!nl)
+        return NULL; /* no method is named "" */
     for (size_t i = 0; i < t->n; i++) {
         const char *a = t->methods[i]->name;
-        size_t j = 0;
-        while (j < name->len && a[j] && a[j] == name->s[j])
+        if (a[0] != ns[0])
+            continue;
+        size_t j = 1;
+        while (j < nl && a[j] && a[j] == ns[j])
             j++;
-        if (j == name->len && !a[j])
+        if (j == nl && !a[j])
             return t->methods[i];
     }
     return NULL;
