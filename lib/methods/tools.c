@@ -189,7 +189,7 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
     /* A line break and the indentation of depth, with the room kept. */
 #define BREAK() \
     do { \
-        size_t need_ = 3 + 2 * depth + 2 * (n - i); \
+        size_t need_ = 3 + 2 * depth + 16 + 2 * (n - i); \
         if ((size_t)(lim - w) < need_) { \
             b->len = (size_t)(w - b->data); \
             if (!mcp_buf_reserve(b, need_ + n + 64)) \
@@ -200,8 +200,13 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
         } \
         *w++ = '\\'; \
         *w++ = 'n'; \
-        for (size_t k_ = 0; k_ < 2 * depth; k_++) \
-            *w++ = ' '; \
+        if (depth <= 8) { /* sixteen spaces written, as many kept as needed */ \
+            memcpy(w, "                ", 16); \
+            w += 2 * depth; \
+        } else { \
+            for (size_t k_ = 0; k_ < 2 * depth; k_++) \
+                *w++ = ' '; \
+        } \
     } while (0)
     *w++ = '"';
     for (size_t i = 0; i < n; i++) {

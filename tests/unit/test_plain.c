@@ -481,6 +481,37 @@ START_TEST(refused_kinds)
 }
 END_TEST
 
+/* A tree deeper than the indentation's short cut (eight levels), and one
+ * deeper than the writer goes (64 levels): the same answers both ways, the
+ * text block the value indented. */
+START_TEST(deep_trees)
+{
+    const mcp_tool *tool = tool_named("tree");
+    static plain_Node nodes[40];
+    for (size_t levels = 1; levels <= 40; levels += 13) {
+        memset(nodes, 0, sizeof nodes);
+        for (size_t i = 0; i < levels; i++) {
+            nodes[i].value = (int64_t)i;
+            if (i + 1 < levels)
+                nodes[i].children = (plain_Node_list){1, &nodes[i + 1]};
+        }
+        mcp_buf b;
+        mcp_buf_init(&b);
+        /* two JSON levels a node (the object, its children): more than 64 from 33 nodes */
+        ck_assert(mcp_write_plain(tool->result, &nodes[0], &b) == (levels <= 32));
+        mcp_buf_free(&b);
+        the_value = &nodes[0];
+        the_size = sizeof nodes[0];
+        char *fast = answer(tool, true);
+        char *slow = answer(tool, false);
+        ck_assert_str_eq(fast, slow);
+        check_text_block(tool, fast, (int)levels);
+        free(fast);
+        free(slow);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("plain");
@@ -489,6 +520,7 @@ int main(void)
     tcase_add_test(t, writer_matches_the_general_path);
     tcase_add_test(t, plain_kinds_are_written);
     tcase_add_test(t, refused_kinds);
+    tcase_add_test(t, deep_trees);
     suite_add_tcase(s, t);
     return check_run(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
