@@ -280,6 +280,9 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
     return true;
 }
 
+static const char STRUCTURED_HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
+static bool structured_finish(const mcp_tool *tool, mcp_buf *out, size_t mark, size_t start);
+
 /* The usual answer of a tool with structuredContent whose content is one
  * block of the value as JSON, from one serialisation: the value validated
  * and re-encoded (sv) first; when sv writes the same text as the returned
@@ -288,9 +291,6 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
  * time. False, with nothing written, when that does not apply (a failed
  * validation, a value that validation changed, text that is not UTF-8):
  * the general path then writes the answer, errors and all. */
-static const char STRUCTURED_HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
-static bool structured_finish(const mcp_tool *tool, mcp_buf *out, size_t mark, size_t start);
-
 static bool structured_once(const mcp_tool *tool, const mcp_json *raw, mcp_arena *a, mcp_buf *out)
 {
     if (!one_json_block(tool->result, raw))
