@@ -1473,8 +1473,8 @@ static void notification(mcp_session *s, const mcp_json *method, const mcp_json 
 /* ---------------------------------------------------------------- dispatch */
 
 /* The method of the table named `name` (a JSON string), whatever its
- * revisions, or NULL: str_is for each, without measuring each name (a
- * table's name is read only up to its NUL). */
+ * revisions, or NULL: str_is for each, a table's name measured only when
+ * it matches. */
 static const mcp_method *method_named(const mcp_session *s, const mcp_json *name)
 {
     if (!name || name->kind != MCP_JSTRING)
@@ -1486,12 +1486,10 @@ static const mcp_method *method_named(const mcp_session *s, const mcp_json *name
         return NULL; /* no method is named "" */
     for (size_t i = 0; i < t->n; i++) {
         const char *a = t->methods[i]->name;
-        if (a[0] != ns[0])
-            continue;
-        size_t j = 1;
-        while (j < nl && a[j] && a[j] == ns[j])
-            j++;
-        if (j == nl && !a[j])
+        /* strncmp reads neither string past a difference or a NUL; equal
+         * there, a is the name when it is nl bytes long (a NUL of the name's
+         * within them makes a shorter) */
+        if (a[0] == ns[0] && strncmp(a, ns, nl) == 0 && strlen(a) == nl)
             return t->methods[i];
     }
     return NULL;
