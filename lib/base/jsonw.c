@@ -20,21 +20,39 @@ static const char esc_table[256] = {
     [0x1c] = 'u', [0x1d] = 'u', [0x1e] = 'u', [0x1f] = 'u', ['"'] = '"',  ['\\'] = '\\',
 };
 
+/* Whether one of the eight bytes of x needs an escape (esc_table): one
+ * below 0x20, a quote or a backslash. Each test is exact about whether some
+ * byte matches (the borrows it may spread reach only bytes above one that
+ * does). */
+static inline bool needs_escape8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t q = x ^ 0x2222222222222222u, bs = x ^ 0x5c5c5c5c5c5c5c5cu;
+    return (((x - 0x20 * ones) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs;
+}
+
 void mcp_json_string(mcp_buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s;
-    /* The common case, nothing to escape: one reservation, one copy. */
+    /* The common case, nothing to escape: one reservation, the bytes copied
+     * as they are checked (eight at a time while none needs an escape), and
+     * written over by the general case below when one does. */
     if (n < SIZE_MAX - 2 && mcp_buf_reserve(b, n + 2)) {
+        char *o = b->data + b->len + 1;
         size_t i = 0;
-        while (i < n && !esc_table[p[i]])
-            i++;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t x;
+            memcpy(&x, p + i, sizeof x);
+            if (needs_escape8(x))
+                break;
+            memcpy(o + i, &x, sizeof x);
+        }
+        for (; i < n && !esc_table[p[i]]; i++)
+            o[i] = (char)p[i];
         if (i == n) {
-            char *o = b->data + b->len;
-            o[0] = '"';
-            if (n)
-                memcpy(o + 1, s, n);
-            o[n + 1] = '"';
+            o[-1] = '"';
+            o[n] = '"';
             b->len += n + 2;
             b->data[b->len] = 0;
             return;

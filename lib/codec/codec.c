@@ -1236,3 +1236,253 @@ mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const 
     }
     return v;
 }
+
+/* ------------------------------------------------------------------ C -> JSON text */
+
+/* The compact text of a C value whose structuredContent the general path
+ * would write unchanged: what mcp_json_write(mcp_to_json(v), -1) writes when
+ * decoding that JSON as t succeeds and encoding the decoded value again
+ * writes the same text. The general path checks this by doing it (to_json,
+ * mcp_decode, to_json, compare); this writer knows it of the kinds it takes,
+ * and refuses (false) everything else:
+ *   - the faults to_json reports (a NULL string or items, an enum out of
+ *     range, a NULL non-nullable pointer, invalid UTF-8, a repeated dict key)
+ *     and non-finite floats, which validation refuses;
+ *   - unions (which arm decodes first may not be the one set), sets (their
+ *     items' uniqueness is checked), formats (their text canonicalised),
+ *     constraints other than a number's bounds (checked here with the
+ *     decoder's own number_ok), a record's absent optional key that has a
+ *     default or is required (decoding supplies or refuses it), dicts of
+ *     more than 32 items (their keys' uniqueness is checked pairwise here),
+ *     and values nested deeper than 64 levels.
+ * Every other kind decodes as written: an int or float (finite, within its
+ * bounds) to itself, a string or bytes (valid UTF-8, no NUL: a C string
+ * holds none) to itself, a Literal or enum to a constant that writes the
+ * same text, null to an unset Optional or nullable pointer, a list, tuple,
+ * dict or object item by item; an Any value is shared by both encodings
+ * (decoding refuses only its non-finite floats, which mcp_json_write refuses
+ * too). The caller still checks the text it derives for UTF-8, as the
+ * general path does. */
+static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth);
+
+/* mcp_buf_putc, in place while there is room. */
+static inline void put1(mcp_buf *b, char c)
+{
+    if (b->len + 1 < b->cap && !b->oom) {
+        b->data[b->len++] = c;
+        b->data[b->len] = 0;
+    } else {
+        mcp_buf_putc(b, c);
+    }
+}
+
+static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
+{
+    const seq *s = (const seq *)p;
+    if (s->len && !s->items)
+        return false;
+    bool dict = t->kind == MCP_T_DICT;
+    size_t esz = dict ? t->item_size : t->elem->size, off = dict ? t->elem_offset : 0;
+    if (dict && s->len > 32)
+        return false;
+    put1(b, dict ? '{' : '[');
+    for (size_t i = 0; i < s->len; i++) {
+        const char *item = (const char *)s->items + i * esz;
+        if (i)
+            put1(b, ',');
+        if (dict) {
+            if (t->int_keys) {
+                int64_t k;
+                memcpy(&k, item, sizeof k);
+                for (size_t j = 0; j < i; j++) {
+                    int64_t k2;
+                    memcpy(&k2, (const char *)s->items + j * esz, sizeof k2);
+                    if (k2 == k)
+                        return false;
+                }
+                put1(b, '"');
+                mcp_json_int(b, k);
+                put1(b, '"');
+            } else {
+                const char *key;
+                memcpy(&key, item, sizeof key);
+                if (!key)
+                    return false;
+                size_t n = strlen(key);
+                if (!mcp_utf8_valid(key, n))
+                    return false;
+                for (size_t j = 0; j < i; j++) {
+                    const char *k2;
+                    memcpy(&k2, (const char *)s->items + j * esz, sizeof k2);
+                    if (strcmp(k2, key) == 0)
+                        return false;
+                }
+                mcp_json_string(b, key, n);
+            }
+            put1(b, ':');
+        }
+        if (!write_plain(b, t->elem, item + off, depth + 1))
+            return false;
+    }
+    put1(b, dict ? '}' : ']');
+    return true;
+}
+
+static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth)
+{
+    if (depth > 64 || b->oom)
+        return false;
+    if (t->c && t->kind != MCP_T_INT && t->kind != MCP_T_FLOAT)
+        return false;
+    switch (t->kind) {
+    case MCP_T_INT: {
+        int64_t x;
+        memcpy(&x, p, sizeof x);
+        if (t->c && (t->c->pattern || !number_ok(t->c, (double)x, x, true)))
+            return false;
+        mcp_json_int(b, x);
+        return true;
+    }
+    case MCP_T_FLOAT: {
+        double d;
+        memcpy(&d, p, sizeof d);
+        if (!isfinite(d) || (t->c && (t->c->pattern || !number_ok(t->c, d, 0, false))))
+            return false;
+        return mcp_json_double(b, d);
+    }
+    case MCP_T_STR: {
+        const char *s;
+        memcpy(&s, p, sizeof s);
+        if (!s)
+            return false;
+        size_t n = strlen(s);
+        if (!mcp_utf8_valid(s, n))
+            return false;
+        mcp_json_string(b, s, n);
+        return true;
+    }
+    case MCP_T_BYTES: {
+        const mcp_bytes *x = (const mcp_bytes *)p;
+        if (!x->data && x->len)
+            return false;
+        if (!mcp_utf8_valid(x->data ? x->data : "", x->len))
+            return false;
+        mcp_json_string(b, x->data ? x->data : "", x->len);
+        return true;
+    }
+    case MCP_T_BOOL:
+        if (*(const bool *)p)
+            mcp_buf_put(b, "true", 4);
+        else
+            mcp_buf_put(b, "false", 5);
+        return true;
+    case MCP_T_NONE:
+        mcp_buf_put(b, "null", 4);
+        return true;
+    case MCP_T_ANY: {
+        const mcp_json *v;
+        memcpy(&v, p, sizeof v);
+        if (!v) {
+            mcp_buf_put(b, "null", 4);
+            return true;
+        }
+        return mcp_json_write(b, v, -1);
+    }
+    case MCP_T_LIST:
+    case MCP_T_TUPLE:
+        if (t->kind == MCP_T_TUPLE) {
+            put1(b, '[');
+            for (uint32_t i = 0; i < t->nitems; i++) {
+                if (i)
+                    put1(b, ',');
+                if (!write_plain(b, t->items[i], p + t->offsets[i], depth + 1))
+                    return false;
+            }
+            put1(b, ']');
+            return true;
+        }
+        return write_seq(b, t, p, depth);
+    case MCP_T_DICT:
+        return write_seq(b, t, p, depth);
+    case MCP_T_OPTIONAL:
+        if (!*(const bool *)p) {
+            mcp_buf_put(b, "null", 4);
+            return true;
+        }
+        return write_plain(b, t->elem, p + t->elem_offset, depth);
+    case MCP_T_PTR: {
+        const char *target;
+        memcpy(&target, p, sizeof target);
+        if (!target) {
+            if (!t->nullable)
+                return false;
+            mcp_buf_put(b, "null", 4);
+            return true;
+        }
+        return write_plain(b, t->elem, target, depth + 1);
+    }
+    case MCP_T_LITERAL:
+    case MCP_T_ENUM: {
+        int i = *(const int *)p;
+        if (i < 0 || (uint32_t)i >= t->nvalues)
+            return false;
+        const mcp_literal *l = &t->values[i];
+        switch (l->kind) {
+        case MCP_JSTRING:
+            mcp_json_string(b, l->s, l->len);
+            break;
+        case MCP_JINT:
+            mcp_json_int(b, l->i);
+            break;
+        case MCP_JBOOL:
+            if (l->i)
+                mcp_buf_put(b, "true", 4);
+            else
+                mcp_buf_put(b, "false", 5);
+            break;
+        default:
+            mcp_buf_put(b, "null", 4);
+            break;
+        }
+        return true;
+    }
+    case MCP_T_OBJECT: {
+        put1(b, '{');
+        bool first = true;
+        for (uint32_t i = 0; i < t->nfields; i++) {
+            const mcp_field *f = &t->fields[i];
+            if (f->has_offset >= 0 && !p[f->has_offset]) {
+                if (f->required || f->default_json)
+                    return false;
+                continue;
+            }
+            if (!first)
+                put1(b, ',');
+            first = false;
+            mcp_json_string(b, f->name, f->name_len);
+            put1(b, ':');
+            if (!write_plain(b, f->type, p + f->offset, depth + 1))
+                return false;
+        }
+        put1(b, '}');
+        return true;
+    }
+    case MCP_T_SET:
+    case MCP_T_UNION:
+    case MCP_T_FORMAT:
+        return false;
+    }
+    return false;
+}
+
+bool mcp_write_plain(const mcp_type *t, const void *value, mcp_buf *out)
+{
+    size_t mark = out->len;
+    if (write_plain(out, t, value, 0) && !out->oom)
+        return true;
+    if (out->len > mark) {
+        out->len = mark;
+        out->data[mark] = 0;
+    }
+    return false;
+}

@@ -3,6 +3,7 @@
 #define MCPIDL_INTERNAL_CODEC_H
 
 #include "mcpidl/arena.h"
+#include "mcpidl/buf.h"
 #include "mcpidl/json.h"
 #include "mcpidl/report.h"
 #include "mcpidl/types.h"
@@ -20,5 +21,12 @@ mcp_json *mcp_to_json(const mcp_type *t, const void *value, mcp_arena *a, const 
  * location stack starts where rep's stands: push "result" first for a
  * wrapped return). NULL with rep->oom set when memory ran out. */
 mcp_json *mcp_to_json_report(const mcp_type *t, const void *value, mcp_arena *a, mcp_report *rep);
+/* The compact JSON text of the C value `value` of type `t`, appended to out,
+ * when it is the text mcp_json_write(mcp_to_json(...), -1) writes and
+ * validating it as `t` (mcp_decode) succeeds and encodes to the same text:
+ * the plain kinds only, no fault (codec.c says which). False, with nothing
+ * appended, otherwise (out->oom set when memory ran out): the caller then
+ * takes the general path, which reports what is wrong. */
+bool mcp_write_plain(const mcp_type *t, const void *value, mcp_buf *out);
 
 #endif

@@ -149,6 +149,9 @@ void mcp_methods_session_gone(void *st, mcp_session *s);
  * protocol tests use instead of link-time stubs). */
 typedef bool (*mcp_tool_invoker)(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
 bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
+/* mcp_tool_invoke without its shortcut for a plain C value (mcp_write_plain):
+ * every answer through the general path, for tests that compare the two. */
+bool mcp_tool_invoke_general(mcp_call *call, const mcp_json *arguments, mcp_buf *out);
 void mcp_methods_set_invoker(mcp_methods_state *st, mcp_tool_invoker f);
 mcp_tool_invoker mcp_methods_invoker(const mcp_methods_state *st);
 /* notifications/resources/updated to the sessions subscribed to uri. */

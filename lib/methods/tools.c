@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,10 +185,11 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
     char *w = b->data + b->len, *lim = b->data + b->cap - 1;
     size_t depth = 0;
     unsigned char any = 0;
+    uint64_t wide = 0; /* the bytes copied eight at a time, or-ed */
     /* A line break and the indentation of depth, with the room kept. */
 #define BREAK() \
     do { \
-        size_t need_ = 3 + 2 * depth + 2 * (n - i); \
+        size_t need_ = 3 + 2 * depth + 16 + 2 * (n - i); \
         if ((size_t)(lim - w) < need_) { \
             b->len = (size_t)(w - b->data); \
             if (!mcp_buf_reserve(b, need_ + n + 64)) \
@@ -198,8 +200,13 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
         } \
         *w++ = '\\'; \
         *w++ = 'n'; \
-        for (size_t k_ = 0; k_ < 2 * depth; k_++) \
-            *w++ = ' '; \
+        if (depth <= 8) { /* sixteen spaces written, as many kept as needed */ \
+            memcpy(w, "                ", 16); \
+            w += 2 * depth; \
+        } else { \
+            for (size_t k_ = 0; k_ < 2 * depth; k_++) \
+                *w++ = ' '; \
+        } \
     } while (0)
     *w++ = '"';
     for (size_t i = 0; i < n; i++) {
@@ -208,7 +215,20 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
         case '"': /* a string: copied, its quotes and backslashes escaped */
             *w++ = '\\';
             *w++ = '"';
-            for (i++; i < n && (ch = c[i]) != '"'; i++) {
+            /* Eight bytes at a time while none of them is a quote or a
+             * backslash (and all eight are the compact text's): copied as
+             * they are. */
+            for (i++; i + 8 <= n; i += 8) {
+                uint64_t x;
+                memcpy(&x, c + i, sizeof x);
+                uint64_t q = x ^ 0x2222222222222222u, s = x ^ 0x5c5c5c5c5c5c5c5cu;
+                if ((((q - 0x0101010101010101u) & ~q) | ((s - 0x0101010101010101u) & ~s)) & 0x8080808080808080u)
+                    break;
+                memcpy(w, &x, sizeof x);
+                w += 8;
+                wide |= x;
+            }
+            for (; i < n && (ch = c[i]) != '"'; i++) {
                 any |= (unsigned char)ch;
                 if (ch == '\\' && i + 1 < n) {
                     *w++ = '\\';
@@ -256,9 +276,12 @@ static bool append_indented_literal(mcp_buf *b, size_t from, size_t n, bool *hig
 #undef BREAK
     b->len = (size_t)(w - b->data);
     b->data[b->len] = 0;
-    *high = any >= 0x80;
+    *high = any >= 0x80 || (wide & 0x8080808080808080u);
     return true;
 }
+
+static const char STRUCTURED_HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
+static bool structured_finish(const mcp_tool *tool, mcp_buf *out, size_t mark, size_t start);
 
 /* The usual answer of a tool with structuredContent whose content is one
  * block of the value as JSON, from one serialisation: the value validated
@@ -281,18 +304,51 @@ static bool structured_once(const mcp_tool *tool, const mcp_json *raw, mcp_arena
     if (!sv || !same_text(raw, sv, 0))
         return false;
 
-    static const char HEAD[] = "{\"content\":[{\"type\":\"text\",\"text\":";
-    static const char MID[] = "}],\"structuredContent\":";
-    static const char WRAP[] = "{\"result\":";
-    bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
     size_t mark = out->len;
-    mcp_buf_put(out, HEAD, sizeof HEAD - 1);
+    mcp_buf_put(out, STRUCTURED_HEAD, sizeof STRUCTURED_HEAD - 1);
     size_t start = out->len;
     if (!mcp_json_write(out, sv, -1)) {
         if (!out->oom)
             truncate_to(out, mark);
         return out->oom;
     }
+    return structured_finish(tool, out, mark, start);
+}
+
+/* structured_once for a C value that mcp_write_plain writes: its compact text
+ * is the one structured_once would write, with no tree built, no validation
+ * and no second encoding (codec.c says why the text is the same). False, with
+ * nothing written, when the writer refuses the value or the text does not
+ * make one block of JSON: the general path then encodes the value, reporting
+ * any fault. */
+static bool structured_direct(const mcp_tool *tool, const void *value, mcp_buf *out)
+{
+    size_t mark = out->len;
+    mcp_buf_put(out, STRUCTURED_HEAD, sizeof STRUCTURED_HEAD - 1);
+    size_t start = out->len;
+    if (out->oom)
+        return true;
+    if (!mcp_write_plain(tool->result, value, out)) {
+        if (out->oom)
+            return true;
+        truncate_to(out, mark);
+        return false;
+    }
+    char c = out->data[start];
+    if (c == 'n' || c == '"' || c == '[') { /* not one_json_block: null, a string, a list or tuple */
+        truncate_to(out, mark);
+        return false;
+    }
+    return structured_finish(tool, out, mark, start);
+}
+
+/* The rest of structured_once, the compact text of the value at
+ * out->data[start..out->len) after the head written at mark. */
+static bool structured_finish(const mcp_tool *tool, mcp_buf *out, size_t mark, size_t start)
+{
+    static const char MID[] = "}],\"structuredContent\":";
+    static const char WRAP[] = "{\"result\":";
+    bool wrapped = tool->output == MCP_OUTPUT_WRAPPED;
     size_t n = out->len - start;
     bool high;
     if (!append_indented_literal(out, start, n, &high)) {
@@ -346,7 +402,7 @@ static void report_result(mcp_buf *out, const char *tool, const mcp_report *rep,
     mcp_buf_free(&text);
 }
 
-bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+static bool invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out, bool direct)
 {
     const mcp_tool *tool = call->tool;
     mcp_arena *a = call->arena;
@@ -393,6 +449,8 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         error_result(out, tool->name, call->raw_error, strlen(call->raw_error));
         return !out->oom;
     }
+    if (!raw && direct && tool->structured && tool->output != MCP_OUTPUT_NONE && structured_direct(tool, value, out))
+        return !out->oom;
     if (!raw) {
         /* A fault of the C value (a NULL string, an enum out of range) is
          * reported like a validation error of the output, at its place. */
@@ -459,6 +517,16 @@ bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
         mcp_buf_putc(out, '}');
     mcp_buf_puts(out, ",\"isError\":false}");
     return !out->oom;
+}
+
+bool mcp_tool_invoke(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+{
+    return invoke(call, arguments, out, true);
+}
+
+bool mcp_tool_invoke_general(mcp_call *call, const mcp_json *arguments, mcp_buf *out)
+{
+    return invoke(call, arguments, out, false);
 }
 
 /* ---------------------------------------------------------------- the methods */

@@ -1472,28 +1472,40 @@ static void notification(mcp_session *s, const mcp_json *method, const mcp_json 
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The method of the table named `name`, when the server serves it in the
- * request's era. */
-static const mcp_method *find_method(const mcp_session *s, const mcp_json *name, bool modern)
+/* The method of the table named `name` (a JSON string), whatever its
+ * revisions, or NULL: str_is for each, a table's name measured only when
+ * it matches. */
+static const mcp_method *method_named(const mcp_session *s, const mcp_json *name)
 {
+    if (!name || name->kind != MCP_JSTRING)
+        return NULL;
     const mcp_method_table *t = s->env->methods;
-    unsigned other = modern ? MCP_METHOD_LEGACY_ONLY : MCP_METHOD_MODERN_ONLY;
+    const char *ns = name->s; /* in locals: the names' bytes may alias *name */
+    size_t nl = name->len;
+    if (!nl)
+        return NULL; /* no method is named "" */
     for (size_t i = 0; i < t->n; i++) {
-        const mcp_method *m = t->methods[i];
-        if (str_is(name, m->name))
-            return !(m->flags & other) && (!m->served || m->served(s->env->server)) ? m : NULL;
+        const char *a = t->methods[i]->name;
+        /* strncmp reads neither string past a difference or a NUL; equal
+         * there, a is the name when it is nl bytes long (a NUL of the name's
+         * within them makes a shorter) */
+        if (a[0] == ns[0] && strncmp(a, ns, nl) == 0 && strlen(a) == nl)
+            return t->methods[i];
     }
     return NULL;
 }
 
-/* Whether the table's method named `name` exists only in the modern revisions. */
-static bool modern_only(const mcp_session *s, const mcp_json *name)
+/* Method m (method_named's), when the session serves it: in the revisions
+ * asked for (modern or not), and on this server. */
+static const mcp_method *served_method(const mcp_session *s, const mcp_method *m, bool modern)
 {
-    const mcp_method_table *t = s->env->methods;
-    for (size_t i = 0; i < t->n; i++)
-        if (str_is(name, t->methods[i]->name))
-            return t->methods[i]->flags & MCP_METHOD_MODERN_ONLY;
-    return false;
+    unsigned other = modern ? MCP_METHOD_LEGACY_ONLY : MCP_METHOD_MODERN_ONLY;
+    return m && !(m->flags & other) && (!m->served || m->served(s->env->server)) ? m : NULL;
+}
+
+static const mcp_method *find_method(const mcp_session *s, const mcp_json *name, bool modern)
+{
+    return served_method(s, method_named(s, name), modern);
 }
 
 /* MCP's log levels, least severe first (mcp_level's order). */
@@ -1588,16 +1600,50 @@ typedef struct envelope {
     bool error_with_id;
 } envelope;
 
+/* Whether member k is the key `name` (n bytes). */
+static inline bool key_eq(const mcp_json_member *k, const char *name, size_t n)
+{
+    return k->key_len == n && memcmp(k->key, name, n) == 0;
+}
+
 static void read_envelope(const mcp_json *m, envelope *e)
 {
     *e = (envelope){.id = {ID_NONE, 0, NULL, 0}};
-    e->method = mcp_json_get(m, "method");
-    e->params = mcp_json_get(m, "params");
-    if (!e->method && (mcp_json_get(m, "result") || mcp_json_get(m, "error"))) {
+    /* The members the envelope reads, in one pass (mcp_json_get for each,
+     * as the keys of an object are unique: json.h). */
+    const mcp_json *idv = NULL, *jsonrpc = NULL;
+    bool result_or_error = false;
+    if (m && m->kind == MCP_JOBJECT)
+        for (size_t i = 0; i < m->n; i++) {
+            const mcp_json_member *k = &m->members[i];
+            switch (k->key_len) {
+            case 2:
+                if (key_eq(k, "id", 2))
+                    idv = k->value;
+                break;
+            case 5:
+                result_or_error |= key_eq(k, "error", 5);
+                break;
+            case 6:
+                if (key_eq(k, "method", 6))
+                    e->method = k->value;
+                else if (key_eq(k, "params", 6))
+                    e->params = k->value;
+                else
+                    result_or_error |= key_eq(k, "result", 6);
+                break;
+            case 7:
+                if (key_eq(k, "jsonrpc", 7))
+                    jsonrpc = k->value;
+                break;
+            default:
+                break;
+            }
+        }
+    if (!e->method && result_or_error) {
         e->response = true;
         return;
     }
-    const mcp_json *idv = mcp_json_get(m, "id");
     if (idv) {
         switch (idv->kind) {
         case MCP_JINT:
@@ -1618,7 +1664,7 @@ static void read_envelope(const mcp_json *m, envelope *e)
         }
     }
     e->error_with_id = true;
-    if (!str_is(mcp_json_get(m, "jsonrpc"), "2.0"))
+    if (!str_is(jsonrpc, "2.0"))
         e->error = "Invalid Request: jsonrpc must be \"2.0\"";
     else if (!e->method)
         e->error = "Invalid Request: missing method";
@@ -1729,10 +1775,11 @@ static bool dispatch_object(mcp_session *s, slot *sl, batch *b, const mcp_json *
      * stateless session, and every request for a method only the modern
      * revisions have (server/discover): without _meta, those are malformed. */
     const mcp_json *pv = mcp_json_get(r.meta, MCP_META_PROTOCOL_VERSION);
-    if (pv || s->stateless || modern_only(s, e->method))
+    const mcp_method *named = method_named(s, e->method); /* looked up once for both questions */
+    if (pv || s->stateless || (named && (named->flags & MCP_METHOD_MODERN_ONLY)))
         return dispatch_modern(s, &r, e->method, pv);
 
-    r.m = find_method(s, e->method, false);
+    r.m = served_method(s, named, false);
     r.ctx = s->ctx;
     r.ctx.log_min = atomic_load(&s->log_min);
     r.ctx.caller = s->caller;

@@ -137,6 +137,56 @@ START_TEST(string_long)
 }
 END_TEST
 
+/* The escaping of one byte, as the table in jsonw.h says. */
+static void ref_escape(mcp_buf *b, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    char e = c == '"'    ? '"'
+             : c == '\\' ? '\\'
+             : c == '\b' ? 'b'
+             : c == '\t' ? 't'
+             : c == '\n' ? 'n'
+             : c == '\f' ? 'f'
+             : c == '\r' ? 'r'
+                         : 0;
+    if (e) {
+        mcp_buf_putc(b, '\\');
+        mcp_buf_putc(b, e);
+    } else if (c < 0x20) {
+        char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        mcp_buf_put(b, u, sizeof u);
+    } else {
+        mcp_buf_putc(b, (char)c);
+    }
+}
+
+START_TEST(string_each_byte_at_each_place)
+{
+    /* Every byte value at every place of strings of 0 to 40 bytes (the
+     * writer goes eight bytes at a time while none needs an escape), the
+     * others plain or high: the same text as escaping byte by byte. */
+    mcp_buf want;
+    mcp_buf_init(&want);
+    char s[40];
+    for (size_t n = 1; n <= sizeof s; n++)
+        for (size_t at = 0; at < n; at++)
+            for (int c = 0; c < 256; c++) {
+                for (size_t i = 0; i < n; i++)
+                    s[i] = (char)(i % 3 == 2 ? 0xc3 + (i & 1) : 'a' + i % 26);
+                s[at] = (char)c;
+                mcp_buf_clear(&want);
+                mcp_buf_putc(&want, '"');
+                for (size_t i = 0; i < n; i++)
+                    ref_escape(&want, (unsigned char)s[i]);
+                mcp_buf_putc(&want, '"');
+                str_of(s, n);
+                REQUIRE(out.len == want.len && memcmp(out.data, want.data, want.len) == 0,
+                        "n %zu, byte 0x%02x at %zu: %s, want %s", n, c, at, out.data, want.data);
+            }
+    mcp_buf_free(&want);
+}
+END_TEST
+
 START_TEST(string_appends)
 {
     mcp_buf_clear(&out);
@@ -505,6 +555,7 @@ static Suite *jsonw_suite(void)
     tcase_add_test(t, string_every_control_char);
     tcase_add_test(t, string_raw_bytes);
     tcase_add_test(t, string_long);
+    tcase_add_test(t, string_each_byte_at_each_place);
     tcase_add_test(t, string_appends);
     suite_add_tcase(s, t);
     TCase *n = tcase_create("numbers");
