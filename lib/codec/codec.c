@@ -571,6 +571,22 @@ static bool parse_int_key(const char *s, size_t n, int64_t *out)
     return true;
 }
 
+/* A dict's key that its type refuses, reported at KEY.[key] with the key as
+ * the input (the current location is KEY). False. */
+static bool bad_key(dec_ctx *c, const mcp_json *dict, const mcp_json_member *m, mcp_verr_kind kind)
+{
+    mcp_json *kv = mcp_arena_alloc(c->a, sizeof *kv);
+    if (kv)
+        *kv = (mcp_json){.kind = MCP_JSTRING,
+                         .s = m->key,
+                         .len = m->key_len,
+                         .has_nul = m->key_len && memchr(m->key, 0, m->key_len) != NULL};
+    mcp_report_push_key(c->rep, "[key]", 5);
+    mcp_report_add_simple(c->rep, kind, kv ? kv : dict);
+    mcp_report_pop(c->rep);
+    return false;
+}
+
 static bool dec_dict(dec_ctx *c, const mcp_type *t, const mcp_json *v, seq *out)
 {
     if (v->kind != MCP_JOBJECT) {
@@ -589,28 +605,14 @@ static bool dec_dict(dec_ctx *c, const mcp_type *t, const mcp_json *v, seq *out)
         mcp_report_push_key(c->rep, m->key, m->key_len);
         if (t->int_keys) {
             int64_t k;
-            if (parse_int_key(m->key, m->key_len, &k)) {
+            if (parse_int_key(m->key, m->key_len, &k))
                 memcpy(item, &k, sizeof k);
-            } else {
-                mcp_json key = {.kind = MCP_JSTRING, .s = m->key, .len = m->key_len};
-                mcp_json *kv = mcp_arena_alloc(c->a, sizeof *kv);
-                if (kv)
-                    *kv = key;
-                mcp_report_push_key(c->rep, "[key]", 5);
-                mcp_report_add_simple(c->rep, MCP_VERR_INT_PARSING, kv ? kv : v);
-                mcp_report_pop(c->rep);
-                ok = false;
-            }
+            else
+                ok = bad_key(c, v, m, MCP_VERR_INT_PARSING);
         } else if (m->key_len && memchr(m->key, 0, m->key_len)) {
             /* The C key is NUL-terminated: a key holding U+0000 is refused
-             * as a str value holding one is (string_type), at KEY.[key]. */
-            mcp_json *kv = mcp_arena_alloc(c->a, sizeof *kv);
-            if (kv)
-                *kv = (mcp_json){.kind = MCP_JSTRING, .s = m->key, .len = m->key_len, .has_nul = true};
-            mcp_report_push_key(c->rep, "[key]", 5);
-            mcp_report_add_simple(c->rep, MCP_VERR_STRING_TYPE, kv ? kv : v);
-            mcp_report_pop(c->rep);
-            ok = false;
+             * as a str value holding one is (string_type). */
+            ok = bad_key(c, v, m, MCP_VERR_STRING_TYPE);
         } else {
             memcpy(item, &m->key, sizeof m->key);
         }

@@ -779,6 +779,23 @@ END_TEST
 /* A tool marked inline runs on the thread that read its call, answered
  * before mcp_session_message returns; unmarked, on a worker. Only tools the
  * server has, and that never run as tasks, can be marked. */
+/* Call echo as request `id` (the answers so far: `answered`): whether it ran
+ * on this thread (then it was answered before mcp_session_message returned). */
+static bool echo_ran_here(mcp_session *s, int id, size_t answered)
+{
+    char req[128];
+    snprintf(req, sizeof req, REQ("\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"), id);
+    feed(s, req);
+    size_t at_return = cap_count();
+    mcp_session_drain(s);
+    ck_assert_uint_eq(cap_count(), answered + 1);
+    ck_assert_ptr_nonnull(strstr(cap_line(answered), "echo args=0"));
+    bool here = pthread_equal(invoked_on, pthread_self());
+    if (here)
+        ck_assert_uint_eq(at_return, answered + 1);
+    return here;
+}
+
 START_TEST(inline_tool_runs_here)
 {
     mcp_session *s = open_with(&SERVER, 2, 0, 0);
@@ -787,16 +804,9 @@ START_TEST(inline_tool_runs_here)
     ck_assert(mcp_runtime_tool_inline(rt, "echo", true));
     ck_assert(!mcp_runtime_tool_inline(rt, "nope", true));
     cap_reset();
-    feed(s, REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
-    ck_assert_uint_eq(cap_count(), 1); /* answered already: it ran here */
-    ck_assert(pthread_equal(invoked_on, pthread_self()));
-    ck_assert_ptr_nonnull(strstr(cap_line(0), "echo args=0"));
-
+    ck_assert(echo_ran_here(s, 1, 0));
     ck_assert(mcp_runtime_tool_inline(rt, "echo", false));
-    feed(s, REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
-    mcp_session_drain(s);
-    ck_assert_uint_eq(cap_count(), 2);
-    ck_assert(!pthread_equal(invoked_on, pthread_self()));
+    ck_assert(!echo_ran_here(s, 2, 1));
     test_session_free(s);
 
     /* Marked in the table (IDL `inline: true`): inline from the start, unless
@@ -812,15 +822,10 @@ START_TEST(inline_tool_runs_here)
     initialize(s, INIT_2025_11);
     rt = test_runtime_of(s);
     cap_reset();
-    feed(s, REQ("\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
-    ck_assert_uint_eq(cap_count(), 1);
-    ck_assert(pthread_equal(invoked_on, pthread_self()));
+    ck_assert(echo_ran_here(s, 1, 0));
     ck_assert(!mcp_runtime_tool_inline(rt, "block", true));
     ck_assert(mcp_runtime_tool_inline(rt, "echo", false));
-    feed(s, REQ("\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}"));
-    mcp_session_drain(s);
-    ck_assert_uint_eq(cap_count(), 2);
-    ck_assert(!pthread_equal(invoked_on, pthread_self()));
+    ck_assert(!echo_ran_here(s, 2, 1));
     test_session_free(s);
 }
 END_TEST
