@@ -23,10 +23,14 @@ struct schema_emitter {
     mcp_json **refs;        /* per def, {"$ref": "#/$defs/NAME"}, built on first use */
     /* The def schemas built once (def_schemas) by node, and the text each is
      * written as (at depth 0, with `text_indent`), written on first use: every
-     * schema that reaches a def writes it again under its $defs. */
+     * schema that reaches a def writes it again under its $defs. The text is
+     * also kept indented for the depth it was last written at (the same one
+     * for every entry of tools/list), to be copied whole. */
     const mcp_json **shared; /* open addressing, nshared slots (a power of two) */
     char **text;             /* per slot */
     size_t *text_len;
+    char **deep; /* per slot: the text indented for depth deep_depth */
+    size_t *deep_len, *deep_depth;
     size_t nshared;
     int text_indent;
     defs_order *order; /* when pydantic generates each definition */
@@ -55,9 +59,13 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->shared = mcp_arena_alloc(a, e->nshared * sizeof *e->shared);
     e->text = mcp_arena_alloc(a, e->nshared * sizeof *e->text);
     e->text_len = mcp_arena_alloc(a, e->nshared * sizeof *e->text_len);
+    e->deep = mcp_arena_alloc(a, e->nshared * sizeof *e->deep);
+    e->deep_len = mcp_arena_alloc(a, e->nshared * sizeof *e->deep_len);
+    e->deep_depth = mcp_arena_alloc(a, e->nshared * sizeof *e->deep_depth);
     e->reached = mcp_arena_alloc(a, n * sizeof *e->reached);
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
-    if (!e->def_schemas || !e->refs || !e->shared || !e->text || !e->text_len || !e->reached || !e->reached_list)
+    if (!e->def_schemas || !e->refs || !e->shared || !e->text || !e->text_len || !e->deep || !e->deep_len ||
+        !e->deep_depth || !e->reached || !e->reached_list)
         return NULL;
     for (size_t i = 0; i < NWORDS; i++)
         if (!(e->words[i] = sj_str(a, WORDS[i])))
@@ -762,6 +770,33 @@ static void put_indented(mcp_buf *b, const char *text, size_t len, int indent, s
     b->data[b->len] = 0;
 }
 
+/* The shared text of slot `slot` (written), at depth `depth`: copied whole
+ * when it was last written at that depth, else indented and kept for it. */
+static bool put_shared(schema_emitter *e, mcp_buf *b, size_t slot, int indent, size_t depth)
+{
+    if (!depth || indent <= 0) {
+        mcp_buf_put(b, e->text[slot], e->text_len[slot]);
+        return true;
+    }
+    if (!e->deep[slot] || e->deep_depth[slot] != depth) {
+        mcp_buf t;
+        mcp_buf_init(&t);
+        put_indented(&t, e->text[slot], e->text_len[slot], indent, depth);
+        char *text = t.oom ? NULL : mcp_arena_strndup(e->a, t.data ? t.data : "", t.len);
+        size_t len = t.len;
+        mcp_buf_free(&t);
+        if (!text) {
+            b->oom = true;
+            return false;
+        }
+        e->deep[slot] = text;
+        e->deep_len[slot] = len;
+        e->deep_depth[slot] = depth;
+    }
+    mcp_buf_put(b, e->deep[slot], e->deep_len[slot]);
+    return true;
+}
+
 /* A line break and the indentation of `depth`, when pretty. */
 static void next_line(mcp_buf *b, int indent, size_t depth)
 {
@@ -782,14 +817,13 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
     if (!v || !((v->kind == MCP_JARRAY || v->kind == MCP_JOBJECT) && v->n))
         return mcp_json_write(b, v, indent); /* a scalar, an empty container, or a hole ("null") */
     size_t slot = shared_slot(e, v);
-    if (e->shared[slot] == v && indent == e->text_indent && e->text[slot]) {
-        put_indented(b, e->text[slot], e->text_len[slot], indent, depth);
-        return true;
-    }
+    if (e->shared[slot] == v && indent == e->text_indent && e->text[slot])
+        return put_shared(e, b, slot, indent, depth);
     if (e->shared[slot] == v && depth) {
         /* Written at depth 0 once, then copied wherever it appears. */
         if (indent != e->text_indent) {
             memset(e->text, 0, e->nshared * sizeof *e->text);
+            memset(e->deep, 0, e->nshared * sizeof *e->deep);
             e->text_indent = indent;
         }
         mcp_buf t;
@@ -804,8 +838,7 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
         }
         e->text[slot] = text;
         e->text_len[slot] = len;
-        put_indented(b, text, len, indent, depth);
-        return true;
+        return put_shared(e, b, slot, indent, depth);
     }
     bool ok = true, array = v->kind == MCP_JARRAY;
     mcp_buf_putc(b, array ? '[' : '{');
