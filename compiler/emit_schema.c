@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "defs_order.h"
+#include "fmt.h"
 #include "mcpidl/jsonw.h"
 
 /* The values of "type" and "format" that every schema repeats: one node each,
@@ -259,7 +260,7 @@ static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
     mcp_json **ref = &e->refs[def->index];
     if (!*ref) {
         mcp_json *o = mcp_json_new_object(e->a);
-        sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
+        sj_put(&e->b, o, "$ref", sj_str(e->a, idl_fmt(e->a, "#/$defs/%s", def->name)));
         *ref = e->b.oom ? NULL : o;
     }
     return *ref;
@@ -605,7 +606,7 @@ static void set_schema(schema_emitter *e, const ir_tool *t, bool output)
 mcp_json *schema_input(schema_emitter *e, const ir_tool *t)
 {
     reset_reached(e);
-    const char *title = mcp_arena_printf(e->a, "%sArguments", t->name);
+    const char *title = idl_fmt(e->a, "%sArguments", t->name);
     set_schema(e, t, false);
     mcp_json *root = object_schema(e, title, NULL, NULL, t->params, t->nparams, t->extra_forbid);
     if (!root)
@@ -631,7 +632,7 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         if (def->on_cycle) {
             mcp_json *root = mcp_json_new_object(a);
             reach(e, def);
-            sj_put(&e->b, root, "$ref", sj_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
+            sj_put(&e->b, root, "$ref", sj_str(a, idl_fmt(a, "#/$defs/%s", def->name)));
             sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
             return finish_root(e, root, NULL);
         }
@@ -646,12 +647,12 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         const ir_type *elem = t->returns->elem;
         sj_put(&e->b, root, "additionalProperties",
                elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
-        sj_put(&e->b, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
+        sj_put(&e->b, root, "title", sj_str(a, idl_fmt(a, "%sDictOutput", t->name)));
         sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
         return finish_root(e, root, NULL);
     }
     case IR_OUTPUT_WRAPPED: {
-        const char *title = mcp_arena_printf(a, "%sOutput", t->name);
+        const char *title = idl_fmt(a, "%sOutput", t->name);
         mcp_json *root = object_schema(e, title, NULL, NULL, &t->result, 1, false);
         return finish_root(e, root, NULL);
     }

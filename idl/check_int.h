@@ -18,6 +18,7 @@
 #ifndef MCPIDL_IDL_CHECK_INT_H
 #define MCPIDL_IDL_CHECK_INT_H
 
+#include "fmt.h"
 #include "ir.h"
 #include "node.h"
 

@@ -458,7 +458,7 @@ void ck_declare_types(checker *c, const idl_node *types)
             return;
         def->name = k->str;
         def->loc = k->loc;
-        def->c_name = mcp_arena_printf(c->a, "%s_%s", c->prefix, k->str);
+        def->c_name = idl_fmt(c->a, "%s_%s", c->prefix, k->str);
         def->kind = IR_DEF_MODEL;
         if (v->kind == IDL_NODE_MAP) {
             const idl_node *kind = idl_map_get(v, "kind");
@@ -547,7 +547,7 @@ void ck_define_types(checker *c, const idl_node *types)
         if (!ck_body_ok(c, &types->pairs[i], "type", "kind, fields or values, ..."))
             continue;
         char what[300];
-        snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
+        idl_snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
         if (def->kind == IR_DEF_ENUM) {
             static const key_hint HINTS[] = {
                 {"fields", "'fields' is not allowed on an enum; an enum has 'values'"},

@@ -38,7 +38,7 @@ typedef struct what_text {
 static const char *what_of(what_text *w)
 {
     if (!w->what) {
-        vsnprintf(w->buf, sizeof w->buf, w->fmt, *w->ap);
+        idl_vsnprintf(w->buf, sizeof w->buf, w->fmt, *w->ap);
         w->what = w->buf;
     }
     return w->what;
