@@ -16,8 +16,9 @@ static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary
                                           "boolean", "null",   "array",  "object"};
 
 struct schema_emitter {
-    mcp_arena *a;
-    sj b; /* what fails while a schema is built */
+    mcp_arena *a;    /* where the schema being built goes: */
+    mcp_arena *keep; /* e's own arena, or the caller's scratch (schema_scratch) */
+    sj b;            /* what fails while a schema is built (b.a is a) */
     mcp_json *words[NWORDS];
     const ir_server *srv;
     mcp_json **def_schemas; /* per def, built on first use (per schema, for a def whose siblings vary) */
@@ -48,7 +49,7 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     schema_emitter *e = mcp_arena_alloc(a, sizeof *e);
     if (!e)
         return NULL;
-    e->a = a;
+    e->a = e->keep = a;
     e->b = (sj){a, false};
     e->srv = srv;
     size_t n = srv->ndefs ? srv->ndefs : 1;
@@ -150,6 +151,16 @@ void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
 }
 
 /* ------------------------------------------------------------------ schemas */
+
+/* Build in arena a from now on; the arena built in before. */
+static mcp_arena *use_arena(schema_emitter *e, mcp_arena *a)
+{
+    mcp_arena *was = e->a;
+    e->a = e->b.a = a;
+    return was;
+}
+
+void schema_scratch(schema_emitter *e, mcp_arena *scratch) { use_arena(e, scratch ? scratch : e->keep); }
 
 static void reach(schema_emitter *e, const ir_def *def)
 {
@@ -259,9 +270,11 @@ static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
     reach(e, def);
     mcp_json **ref = &e->refs[def->index];
     if (!*ref) {
+        mcp_arena *was = use_arena(e, e->keep);
         mcp_json *o = mcp_json_new_object(e->a);
         sj_put(&e->b, o, "$ref", sj_str(e->a, idl_fmt(e->a, "#/$defs/%s", def->name)));
         *ref = e->b.oom ? NULL : o;
+        use_arena(e, was);
     }
     return *ref;
 }
@@ -504,6 +517,8 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
     bool varies = false; /* its siblings depend on the schema it is written in */
     for (size_t i = 0; i < def->nfields && !varies; i++)
         varies = defs_order_is_candidate(&def->fields[i]);
+    /* A schema kept for every schema that reaches the def is built in e's own arena. */
+    mcp_arena *was = use_arena(e, varies ? e->a : e->keep);
     mcp_arena *a = e->a;
     mcp_json *o;
     if (def->kind == IR_DEF_ENUM) {
@@ -526,6 +541,7 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
         e->def_schemas[def->index] = o;
         e->shared[shared_slot(e, o)] = o;
     }
+    use_arena(e, was);
     return o;
 }
 
@@ -783,7 +799,7 @@ static bool put_shared(schema_emitter *e, mcp_buf *b, size_t slot, int indent, s
         mcp_buf t;
         mcp_buf_init(&t);
         put_indented(&t, e->text[slot], e->text_len[slot], indent, depth);
-        char *text = t.oom ? NULL : mcp_arena_strndup(e->a, t.data ? t.data : "", t.len);
+        char *text = t.oom ? NULL : mcp_arena_strndup(e->keep, t.data ? t.data : "", t.len);
         size_t len = t.len;
         mcp_buf_free(&t);
         if (!text) {
@@ -830,7 +846,7 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
         mcp_buf t;
         mcp_buf_init(&t);
         bool ok = write_value(e, &t, v, indent, 0);
-        char *text = ok && !t.oom ? mcp_arena_strndup(e->a, t.data, t.len) : NULL;
+        char *text = ok && !t.oom ? mcp_arena_strndup(e->keep, t.data, t.len) : NULL;
         size_t len = t.len;
         mcp_buf_free(&t);
         if (!text) {
