@@ -814,16 +814,20 @@ static bool put_shared(schema_emitter *e, mcp_buf *b, size_t slot, int indent, s
     return true;
 }
 
-/* A line break and the indentation of `depth`, when pretty. */
-static void next_line(mcp_buf *b, int indent, size_t depth)
+/* `comma` (when not 0), then a line break and the indentation of `depth`
+ * when pretty. */
+static void next_line(mcp_buf *b, char comma, int indent, size_t depth)
 {
-    if (indent < 0)
-        return;
-    size_t spaces = (size_t)indent * depth;
-    if (mcp_buf_reserve(b, spaces + 1)) {
-        b->data[b->len] = '\n';
-        memset(b->data + b->len + 1, ' ', spaces);
-        b->len += spaces + 1;
+    size_t spaces = indent < 0 ? 0 : (size_t)indent * depth, n = (comma != 0) + (indent >= 0) + spaces;
+    if (n && mcp_buf_reserve(b, n)) {
+        char *o = b->data + b->len;
+        if (comma)
+            *o++ = comma;
+        if (indent >= 0) {
+            *o++ = '\n';
+            memset(o, ' ', spaces);
+        }
+        b->len += n;
         b->data[b->len] = 0;
     }
 }
@@ -860,16 +864,14 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
     bool ok = true, array = v->kind == MCP_JARRAY;
     mcp_buf_putc(b, array ? '[' : '{');
     for (size_t i = 0; i < v->n; i++) {
-        if (i)
-            mcp_buf_putc(b, ',');
-        next_line(b, indent, depth + 1);
+        next_line(b, i ? ',' : 0, indent, depth + 1);
         if (!array) {
             mcp_json_string(b, v->members[i].key, v->members[i].key_len);
-            mcp_buf_puts(b, indent >= 0 ? ": " : ":");
+            mcp_buf_put(b, ": ", indent >= 0 ? 2 : 1);
         }
         ok = write_value(e, b, array ? v->items[i] : v->members[i].value, indent, depth + 1) && ok;
     }
-    next_line(b, indent, depth);
+    next_line(b, 0, indent, depth);
     mcp_buf_putc(b, array ? ']' : '}');
     return ok && !b->oom;
 }

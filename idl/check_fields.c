@@ -336,17 +336,17 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
         required = idl_map_get(spec, "required");
         default_node = idl_map_get(spec, "default");
     }
-    char what[300];
-    idl_snprintf(what, sizeof what, "type of '%s'", f->name);
-    f->type = ck_parse_type(c, type_node, false, what);
+    f->type = ck_parse_type(c, type_node, false, "type of '%s'", f->name);
     if (!f->type)
         return false;
     if (is_map) {
         ck_apply_constraints(c, spec, f->type);
         ck_header_of(c, spec, owner, owner_what, f);
-        char where[400];
-        idl_snprintf(where, sizeof where, "field '%s' of %s", f->name, owner_what);
-        f->schema_extra = ck_schema_extra_of(c, spec, CK_EXTRA_FIELD, where);
+        if (idl_map_get(spec, "schema_extra")) { /* its name, for messages about it */
+            char where[400];
+            idl_snprintf(where, sizeof where, "field '%s' of %s", f->name, owner_what);
+            f->schema_extra = ck_schema_extra_of(c, spec, CK_EXTRA_FIELD, where);
+        }
     }
     if (!(is_map && ck_field_title(c, spec, f)))
         f->title = idl_title_case(c->a, f->name);

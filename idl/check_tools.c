@@ -74,9 +74,7 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
             return;
         }
     }
-    char what[300];
-    idl_snprintf(what, sizeof what, "returns of tool '%s'", t->name);
-    t->returns = ck_parse_type(c, type_node, true, what);
+    t->returns = ck_parse_type(c, type_node, true, "returns of tool '%s'", t->name);
     if (!t->returns)
         return;
     const ir_type *rt = t->returns;
@@ -92,6 +90,7 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
     /* A 'c_type' on a return that is not wrapped is reported below. */
     bool wrapped = !(t->output == IR_OUTPUT_OBJECT || t->output == IR_OUTPUT_DICT || rt->kind == IR_CONTENT);
     if (ck_literals_to_name(t->returns, wrapped ? ret : NULL)) {
+        char what[300];
         idl_snprintf(what, sizeof what, "the return type of tool '%s'", t->name);
         ck_name_literals(c, t->returns, wrapped ? ret : NULL, idl_fmt(c->a, "%s_result", t->c_name), what);
     }

@@ -7,6 +7,7 @@
  * the built-in and the named types; unions are flattened, with repeated arms
  * dropped and None last.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "check_int.h"
@@ -386,9 +387,14 @@ static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
     }
 }
 
-ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const char *what)
+ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const char *fmt, ...)
 {
     if (!ck_is_str(n)) {
+        char what[300]; /* cut as its callers have always cut it */
+        va_list ap;
+        va_start(ap, fmt);
+        idl_vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
         if (n->kind == IDL_NODE_NULL)
             ERR(c, n->loc, "%s: expected a type expression, found nothing", what);
         else if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ)
