@@ -94,12 +94,8 @@ static void name_add(c_names *n, c_registry *r, const c_origin *o, const char *n
 {
     if (!o || !name || n->oom)
         return;
-    const c_origin *first = c_table_get(r->names, name);
-    if (!first) {
-        c_table_put(n, r->names, name, (void *)o);
-        return;
-    }
-    if (first == o)
+    const c_origin *first = c_table_get_or_put(n, r->names, name, (void *)o);
+    if (!first || first == o)
         return;
     for (size_t k = 0; k < r->npairs; k++)
         if ((r->pairs[2 * k] == first && r->pairs[2 * k + 1] == o) ||

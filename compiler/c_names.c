@@ -35,12 +35,21 @@ struct c_table {
     size_t cap, n;
 };
 
-static uint64_t hash_str(const char *s)
+/* A hash of s[0..len), eight bytes at a time (the names are tens of bytes). */
+static uint64_t hash_str(const char *s, size_t len)
 {
-    uint64_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    const uint64_t k = 0xFF51AFD7ED558CCDu;
+    uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
+    size_t i = 0;
+    for (; len - i >= 8; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, s + i, len - i);
+    h = (h ^ w) * k;
+    return h ^ (h >> 29);
 }
 
 /* A table for about `expected` names (it grows past them: in the arena, each
@@ -58,17 +67,29 @@ c_table *c_table_new(c_names *n, size_t expected)
     return t->keys && t->values ? t : NULL;
 }
 
-void *c_table_get(const c_table *t, const char *key)
+/* The slot of key: its own, or the empty one it would take. */
+static size_t slot_of(const c_table *t, const char *key)
 {
-    for (size_t i = hash_str(key) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-        if (!t->keys[i])
-            return NULL;
-        if (strcmp(t->keys[i], key) == 0)
-            return t->values[i];
-    }
+    size_t i = hash_str(key, strlen(key)) & (t->cap - 1);
+    while (t->keys[i] && strcmp(t->keys[i], key) != 0)
+        i = (i + 1) & (t->cap - 1);
+    return i;
 }
 
-bool c_table_put(c_names *n, c_table *t, const char *key, void *value)
+void *c_table_get(const c_table *t, const char *key) { return t->values[slot_of(t, key)]; }
+
+/* The first empty slot from key's. */
+static size_t empty_slot(const c_table *t, const char *key)
+{
+    size_t i = hash_str(key, strlen(key)) & (t->cap - 1);
+    while (t->keys[i])
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+/* Key put at slot i of t, an empty one (after growing t when it is half
+ * full: at the slot empty_slot gives then). */
+static bool put_at(c_names *n, c_table *t, size_t i, const char *key, void *value)
 {
     if (2 * (t->n + 1) > t->cap) {
         c_table bigger = {.cap = 2 * t->cap};
@@ -78,18 +99,30 @@ bool c_table_put(c_names *n, c_table *t, const char *key, void *value)
             n->oom = true;
             return false;
         }
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->keys[i])
-                c_table_put(n, &bigger, t->keys[i], t->values[i]);
+        for (size_t j = 0; j < t->cap; j++)
+            if (t->keys[j])
+                put_at(n, &bigger, empty_slot(&bigger, t->keys[j]), t->keys[j], t->values[j]);
         *t = bigger;
+        i = empty_slot(t, key);
     }
-    size_t i = hash_str(key) & (t->cap - 1);
-    while (t->keys[i])
-        i = (i + 1) & (t->cap - 1);
     t->keys[i] = key;
     t->values[i] = value;
     t->n++;
     return true;
+}
+
+bool c_table_put(c_names *n, c_table *t, const char *key, void *value)
+{
+    return put_at(n, t, empty_slot(t, key), key, value);
+}
+
+void *c_table_get_or_put(c_names *n, c_table *t, const char *key, void *value)
+{
+    size_t i = slot_of(t, key);
+    if (t->keys[i])
+        return t->values[i];
+    put_at(n, t, i, key, value);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ keys */

@@ -155,6 +155,8 @@ IDL_NODISCARD c_names *c_names_new(mcp_arena *a, const ir_server *srv, idl_diags
 c_table *c_table_new(c_names *n, size_t expected);
 void *c_table_get(const c_table *t, const char *key);
 bool c_table_put(c_names *n, c_table *t, const char *key, void *value);
+/* The value of key; or NULL, key: value put (n->oom set without memory). */
+void *c_table_get_or_put(c_names *n, c_table *t, const char *key, void *value);
 
 /* How many declarations srv has (types, tools, forms, resources, ...). */
 size_t c_declarations(const ir_server *srv);

@@ -6,23 +6,16 @@
 #include <string.h>
 
 #include "c_names.h"
+#include "fmt.h"
 
 char *c_fmt(c_names *n, const char *f, ...)
 {
-    char small[256];
-    va_list ap, aq;
+    va_list ap;
     va_start(ap, f);
-    va_copy(aq, ap);
-    int len = vsnprintf(small, sizeof small, f, aq);
-    va_end(aq);
-    char *p = len < 0 ? NULL : mcp_arena_alloc(n->a, (size_t)len + 1);
-    if (p && (size_t)len < sizeof small)
-        memcpy(p, small, (size_t)len + 1);
-    else if (p)
-        vsnprintf(p, (size_t)len + 1, f, ap);
-    else
-        n->oom = true;
+    char *p = idl_vfmt(n->a, f, ap);
     va_end(ap);
+    if (!p)
+        n->oom = true;
     return p ? p : (char *)"";
 }
 

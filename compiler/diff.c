@@ -8,6 +8,7 @@
  * cannot say (two different types), a subset test on the types decides.
  */
 #include "diff_int.h"
+#include "fmt.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -97,8 +98,7 @@ void dx_report(differ *d, idl_loc loc, kind k, bool client, bool server, const c
                        : client ? IDL_ERROR
                        : server ? (d->opt->werror ? IDL_ERROR : IDL_WARNING)
                                 : IDL_NOTE;
-    char *msg = mcp_arena_printf(d->a, "%s: %s; %s%s [%s]", subject, what, effect, ok ? " (allowed)" : "",
-                                 KIND_NAMES[k]);
+    char *msg = idl_fmt(d->a, "%s: %s; %s%s [%s]", subject, what, effect, ok ? " (allowed)" : "", KIND_NAMES[k]);
     if (!msg) {
         d->oom = true;
         return;
@@ -222,8 +222,8 @@ static void cmp_output(differ *d, const ir_tool *o, const ir_tool *n, const char
                   wrapped(n) ? "is now wrapped in 'result'" : "is no longer wrapped in 'result'");
         return;
     }
-    const char *what = wrapped(n) ? mcp_arena_printf(d->a, "the result of tool '%s'", n->name)
-                                  : mcp_arena_printf(d->a, "the output of tool '%s'", n->name);
+    const char *what = wrapped(n) ? idl_fmt(d->a, "the result of tool '%s'", n->name)
+                                  : idl_fmt(d->a, "the output of tool '%s'", n->name);
     if (!what) {
         d->oom = true;
         return;
@@ -262,7 +262,7 @@ static void cmp_display(differ *d, idl_loc at, const char *subject, const ir_dis
 
 static void cmp_tool(differ *d, const ir_tool *o, const ir_tool *n)
 {
-    const char *subject = mcp_arena_printf(d->a, "tool '%s'", n->name);
+    const char *subject = idl_fmt(d->a, "tool '%s'", n->name);
     if (!subject) {
         d->oom = true;
         return;
@@ -334,7 +334,7 @@ static void cmp_items(differ *d, const item_kind *k, void (*same)(differ *, cons
             same(d, oi, ni);
             continue;
         }
-        const char *subject = mcp_arena_printf(d->a, "%s '%s'", k->word, name);
+        const char *subject = idl_fmt(d->a, "%s '%s'", k->word, name);
         if (!subject) {
             d->oom = true;
             return;
@@ -357,7 +357,7 @@ static void cmp_items(differ *d, const item_kind *k, void (*same)(differ *, cons
         const char *name = *(const char *const *)ni;
         if (find_named(ov, on, k->size, name))
             continue;
-        const char *subject = mcp_arena_printf(d->a, "%s '%s'", k->word, name);
+        const char *subject = idl_fmt(d->a, "%s '%s'", k->word, name);
         if (!subject) {
             d->oom = true;
             return;
@@ -392,7 +392,7 @@ static void cmp_text(differ *d, idl_loc at, const char *subject, const char *wha
 static void same_resource(differ *d, const void *ov, const void *nv)
 {
     const ir_resource *o = ov, *n = nv;
-    const char *subject = mcp_arena_printf(d->a, "resource '%s'", n->name);
+    const char *subject = idl_fmt(d->a, "resource '%s'", n->name);
     if (!subject) {
         d->oom = true;
         return;
@@ -410,7 +410,7 @@ static void same_resource(differ *d, const void *ov, const void *nv)
 static void same_template(differ *d, const void *ov, const void *nv)
 {
     const ir_template *o = ov, *n = nv;
-    const char *subject = mcp_arena_printf(d->a, "resource template '%s'", n->name);
+    const char *subject = idl_fmt(d->a, "resource template '%s'", n->name);
     if (!subject) {
         d->oom = true;
         return;
@@ -430,7 +430,7 @@ static void same_template(differ *d, const void *ov, const void *nv)
 static void same_prompt(differ *d, const void *ov, const void *nv)
 {
     const ir_prompt *o = ov, *n = nv;
-    const char *subject = mcp_arena_printf(d->a, "prompt '%s'", n->name);
+    const char *subject = idl_fmt(d->a, "prompt '%s'", n->name);
     if (!subject) {
         d->oom = true;
         return;
@@ -443,7 +443,7 @@ static void same_prompt(differ *d, const void *ov, const void *nv)
         for (size_t k = 0; k < n->nargs && !na; k++)
             if (strcmp(n->args[k].name, oa->name) == 0)
                 na = &n->args[k];
-        const char *sub_ = mcp_arena_printf(d->a, "argument '%s' of prompt '%s'", oa->name, n->name);
+        const char *sub_ = idl_fmt(d->a, "argument '%s' of prompt '%s'", oa->name, n->name);
         if (!sub_) {
             d->oom = true;
             return;
@@ -469,7 +469,7 @@ static void same_prompt(differ *d, const void *ov, const void *nv)
             found = strcmp(o->args[i].name, na->name) == 0;
         if (found)
             continue;
-        const char *sub_ = mcp_arena_printf(d->a, "argument '%s' of prompt '%s'", na->name, n->name);
+        const char *sub_ = idl_fmt(d->a, "argument '%s' of prompt '%s'", na->name, n->name);
         if (!sub_) {
             d->oom = true;
             return;

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "diff_int.h"
+#include "fmt.h"
 
 static const char *bound_text(differ *d, bound b, bool upper)
 {
     if (!b.set)
         return "none";
-    const char *s = mcp_arena_printf(d->a, "%s %.17g", upper ? (b.excl ? "<" : "<=") : (b.excl ? ">" : ">="), b.v);
+    const char *s = idl_fmt(d->a, "%s %.17g", upper ? (b.excl ? "<" : "<=") : (b.excl ? ">" : ">="), b.v);
     if (!s)
         d->oom = true;
     return s ? s : "";
@@ -206,7 +207,7 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
     bool other;
     if (!first_visit(d, o, n, s, &other))
         return;
-    const char *subject = mcp_arena_printf(d->a, "type '%s'", n->name);
+    const char *subject = idl_fmt(d->a, "type '%s'", n->name);
     if (!subject) {
         d->oom = true;
         return;
@@ -400,7 +401,7 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
     const char *of_what = odef ? "type" : "tool";
     for (size_t i = 0; i < on && !d->oom; i++) {
         const ir_field *of = &ofs[i], *nf = find_field(nfs, nn, of->name);
-        const char *subject = mcp_arena_printf(d->a, "%s '%s' of %s '%s'", word, of->name, of_what, owner);
+        const char *subject = idl_fmt(d->a, "%s '%s' of %s '%s'", word, of->name, of_what, owner);
         if (!subject) {
             d->oom = true;
             return;
@@ -450,7 +451,7 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
         const ir_field *nf = &nfs[i];
         if (find_field(ofs, on, nf->name))
             continue;
-        const char *subject = mcp_arena_printf(d->a, "%s '%s' of %s '%s'", word, nf->name, of_what, owner);
+        const char *subject = idl_fmt(d->a, "%s '%s' of %s '%s'", word, nf->name, of_what, owner);
         if (!subject) {
             d->oom = true;
             return;
@@ -468,7 +469,7 @@ void dx_cmp_fields(differ *d, const char *owner, side s, const ir_def *odef, con
                       np ? "added, with a default" : "added, may be absent");
     }
     if (s == IN && oforbid != nforbid) {
-        const char *subject = mcp_arena_printf(d->a, "%s '%s'", of_what, owner);
+        const char *subject = idl_fmt(d->a, "%s '%s'", of_what, owner);
         if (!subject) {
             d->oom = true;
             return;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "defs_order.h"
+#include "fmt.h"
 #include "mcpidl/jsonw.h"
 
 /* The values of "type" and "format" that every schema repeats: one node each,
@@ -15,18 +16,23 @@ static const char *const WORDS[NWORDS] = {"integer", "number", "string", "binary
                                           "boolean", "null",   "array",  "object"};
 
 struct schema_emitter {
-    mcp_arena *a;
-    sj b; /* what fails while a schema is built */
+    mcp_arena *a;    /* where the schema being built goes: */
+    mcp_arena *keep; /* e's own arena, or the caller's scratch (schema_scratch) */
+    sj b;            /* what fails while a schema is built (b.a is a) */
     mcp_json *words[NWORDS];
     const ir_server *srv;
     mcp_json **def_schemas; /* per def, built on first use (per schema, for a def whose siblings vary) */
     mcp_json **refs;        /* per def, {"$ref": "#/$defs/NAME"}, built on first use */
     /* The def schemas built once (def_schemas) by node, and the text each is
      * written as (at depth 0, with `text_indent`), written on first use: every
-     * schema that reaches a def writes it again under its $defs. */
+     * schema that reaches a def writes it again under its $defs. The text is
+     * also kept indented for the depth it was last written at (the same one
+     * for every entry of tools/list), to be copied whole. */
     const mcp_json **shared; /* open addressing, nshared slots (a power of two) */
     char **text;             /* per slot */
     size_t *text_len;
+    char **deep; /* per slot: the text indented for depth deep_depth */
+    size_t *deep_len, *deep_depth;
     size_t nshared;
     int text_indent;
     defs_order *order; /* when pydantic generates each definition */
@@ -43,7 +49,7 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     schema_emitter *e = mcp_arena_alloc(a, sizeof *e);
     if (!e)
         return NULL;
-    e->a = a;
+    e->a = e->keep = a;
     e->b = (sj){a, false};
     e->srv = srv;
     size_t n = srv->ndefs ? srv->ndefs : 1;
@@ -55,9 +61,13 @@ schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv)
     e->shared = mcp_arena_alloc(a, e->nshared * sizeof *e->shared);
     e->text = mcp_arena_alloc(a, e->nshared * sizeof *e->text);
     e->text_len = mcp_arena_alloc(a, e->nshared * sizeof *e->text_len);
+    e->deep = mcp_arena_alloc(a, e->nshared * sizeof *e->deep);
+    e->deep_len = mcp_arena_alloc(a, e->nshared * sizeof *e->deep_len);
+    e->deep_depth = mcp_arena_alloc(a, e->nshared * sizeof *e->deep_depth);
     e->reached = mcp_arena_alloc(a, n * sizeof *e->reached);
     e->reached_list = mcp_arena_alloc(a, n * sizeof *e->reached_list);
-    if (!e->def_schemas || !e->refs || !e->shared || !e->text || !e->text_len || !e->reached || !e->reached_list)
+    if (!e->def_schemas || !e->refs || !e->shared || !e->text || !e->text_len || !e->deep || !e->deep_len ||
+        !e->deep_depth || !e->reached || !e->reached_list)
         return NULL;
     for (size_t i = 0; i < NWORDS; i++)
         if (!(e->words[i] = sj_str(a, WORDS[i])))
@@ -141,6 +151,16 @@ void sj_add(sj *b, mcp_json *o, const char *key, mcp_json *v)
 }
 
 /* ------------------------------------------------------------------ schemas */
+
+/* Build in arena a from now on; the arena built in before. */
+static mcp_arena *use_arena(schema_emitter *e, mcp_arena *a)
+{
+    mcp_arena *was = e->a;
+    e->a = e->b.a = a;
+    return was;
+}
+
+void schema_scratch(schema_emitter *e, mcp_arena *scratch) { use_arena(e, scratch ? scratch : e->keep); }
 
 static void reach(schema_emitter *e, const ir_def *def)
 {
@@ -250,9 +270,11 @@ static mcp_json *ref_to(schema_emitter *e, const ir_def *def)
     reach(e, def);
     mcp_json **ref = &e->refs[def->index];
     if (!*ref) {
+        mcp_arena *was = use_arena(e, e->keep);
         mcp_json *o = mcp_json_new_object(e->a);
-        sj_put(&e->b, o, "$ref", sj_str(e->a, mcp_arena_printf(e->a, "#/$defs/%s", def->name)));
+        sj_put(&e->b, o, "$ref", sj_str(e->a, idl_fmt(e->a, "#/$defs/%s", def->name)));
         *ref = e->b.oom ? NULL : o;
+        use_arena(e, was);
     }
     return *ref;
 }
@@ -495,6 +517,8 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
     bool varies = false; /* its siblings depend on the schema it is written in */
     for (size_t i = 0; i < def->nfields && !varies; i++)
         varies = defs_order_is_candidate(&def->fields[i]);
+    /* A schema kept for every schema that reaches the def is built in e's own arena. */
+    mcp_arena *was = use_arena(e, varies ? e->a : e->keep);
     mcp_arena *a = e->a;
     mcp_json *o;
     if (def->kind == IR_DEF_ENUM) {
@@ -517,6 +541,7 @@ static mcp_json *def_schema(schema_emitter *e, const ir_def *def)
         e->def_schemas[def->index] = o;
         e->shared[shared_slot(e, o)] = o;
     }
+    use_arena(e, was);
     return o;
 }
 
@@ -597,7 +622,7 @@ static void set_schema(schema_emitter *e, const ir_tool *t, bool output)
 mcp_json *schema_input(schema_emitter *e, const ir_tool *t)
 {
     reset_reached(e);
-    const char *title = mcp_arena_printf(e->a, "%sArguments", t->name);
+    const char *title = idl_fmt(e->a, "%sArguments", t->name);
     set_schema(e, t, false);
     mcp_json *root = object_schema(e, title, NULL, NULL, t->params, t->nparams, t->extra_forbid);
     if (!root)
@@ -623,7 +648,7 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         if (def->on_cycle) {
             mcp_json *root = mcp_json_new_object(a);
             reach(e, def);
-            sj_put(&e->b, root, "$ref", sj_str(a, mcp_arena_printf(a, "#/$defs/%s", def->name)));
+            sj_put(&e->b, root, "$ref", sj_str(a, idl_fmt(a, "#/$defs/%s", def->name)));
             sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
             return finish_root(e, root, NULL);
         }
@@ -638,12 +663,12 @@ mcp_json *schema_output(schema_emitter *e, const ir_tool *t)
         const ir_type *elem = t->returns->elem;
         sj_put(&e->b, root, "additionalProperties",
                elem->kind == IR_ANY ? mcp_json_new_bool(a, true) : type_schema(e, elem));
-        sj_put(&e->b, root, "title", sj_str(a, mcp_arena_printf(a, "%sDictOutput", t->name)));
+        sj_put(&e->b, root, "title", sj_str(a, idl_fmt(a, "%sDictOutput", t->name)));
         sj_put(&e->b, root, "type", e->words[WORD_OBJECT]);
         return finish_root(e, root, NULL);
     }
     case IR_OUTPUT_WRAPPED: {
-        const char *title = mcp_arena_printf(a, "%sOutput", t->name);
+        const char *title = idl_fmt(a, "%sOutput", t->name);
         mcp_json *root = object_schema(e, title, NULL, NULL, &t->result, 1, false);
         return finish_root(e, root, NULL);
     }
@@ -762,16 +787,47 @@ static void put_indented(mcp_buf *b, const char *text, size_t len, int indent, s
     b->data[b->len] = 0;
 }
 
-/* A line break and the indentation of `depth`, when pretty. */
-static void next_line(mcp_buf *b, int indent, size_t depth)
+/* The shared text of slot `slot` (written), at depth `depth`: copied whole
+ * when it was last written at that depth, else indented and kept for it. */
+static bool put_shared(schema_emitter *e, mcp_buf *b, size_t slot, int indent, size_t depth)
 {
-    if (indent < 0)
-        return;
-    size_t spaces = (size_t)indent * depth;
-    if (mcp_buf_reserve(b, spaces + 1)) {
-        b->data[b->len] = '\n';
-        memset(b->data + b->len + 1, ' ', spaces);
-        b->len += spaces + 1;
+    if (!depth || indent <= 0) {
+        mcp_buf_put(b, e->text[slot], e->text_len[slot]);
+        return true;
+    }
+    if (!e->deep[slot] || e->deep_depth[slot] != depth) {
+        mcp_buf t;
+        mcp_buf_init(&t);
+        put_indented(&t, e->text[slot], e->text_len[slot], indent, depth);
+        char *text = t.oom ? NULL : mcp_arena_strndup(e->keep, t.data ? t.data : "", t.len);
+        size_t len = t.len;
+        mcp_buf_free(&t);
+        if (!text) {
+            b->oom = true;
+            return false;
+        }
+        e->deep[slot] = text;
+        e->deep_len[slot] = len;
+        e->deep_depth[slot] = depth;
+    }
+    mcp_buf_put(b, e->deep[slot], e->deep_len[slot]);
+    return true;
+}
+
+/* `comma` (when not 0), then a line break and the indentation of `depth`
+ * when pretty. */
+static void next_line(mcp_buf *b, char comma, int indent, size_t depth)
+{
+    size_t spaces = indent < 0 ? 0 : (size_t)indent * depth, n = (comma != 0) + (indent >= 0) + spaces;
+    if (n && mcp_buf_reserve(b, n)) {
+        char *o = b->data + b->len;
+        if (comma)
+            *o++ = comma;
+        if (indent >= 0) {
+            *o++ = '\n';
+            memset(o, ' ', spaces);
+        }
+        b->len += n;
         b->data[b->len] = 0;
     }
 }
@@ -782,20 +838,19 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
     if (!v || !((v->kind == MCP_JARRAY || v->kind == MCP_JOBJECT) && v->n))
         return mcp_json_write(b, v, indent); /* a scalar, an empty container, or a hole ("null") */
     size_t slot = shared_slot(e, v);
-    if (e->shared[slot] == v && indent == e->text_indent && e->text[slot]) {
-        put_indented(b, e->text[slot], e->text_len[slot], indent, depth);
-        return true;
-    }
+    if (e->shared[slot] == v && indent == e->text_indent && e->text[slot])
+        return put_shared(e, b, slot, indent, depth);
     if (e->shared[slot] == v && depth) {
         /* Written at depth 0 once, then copied wherever it appears. */
         if (indent != e->text_indent) {
             memset(e->text, 0, e->nshared * sizeof *e->text);
+            memset(e->deep, 0, e->nshared * sizeof *e->deep);
             e->text_indent = indent;
         }
         mcp_buf t;
         mcp_buf_init(&t);
         bool ok = write_value(e, &t, v, indent, 0);
-        char *text = ok && !t.oom ? mcp_arena_strndup(e->a, t.data, t.len) : NULL;
+        char *text = ok && !t.oom ? mcp_arena_strndup(e->keep, t.data, t.len) : NULL;
         size_t len = t.len;
         mcp_buf_free(&t);
         if (!text) {
@@ -804,22 +859,19 @@ static bool write_value(schema_emitter *e, mcp_buf *b, const mcp_json *v, int in
         }
         e->text[slot] = text;
         e->text_len[slot] = len;
-        put_indented(b, text, len, indent, depth);
-        return true;
+        return put_shared(e, b, slot, indent, depth);
     }
     bool ok = true, array = v->kind == MCP_JARRAY;
     mcp_buf_putc(b, array ? '[' : '{');
     for (size_t i = 0; i < v->n; i++) {
-        if (i)
-            mcp_buf_putc(b, ',');
-        next_line(b, indent, depth + 1);
+        next_line(b, i ? ',' : 0, indent, depth + 1);
         if (!array) {
             mcp_json_string(b, v->members[i].key, v->members[i].key_len);
-            mcp_buf_puts(b, indent >= 0 ? ": " : ":");
+            mcp_buf_put(b, ": ", indent >= 0 ? 2 : 1);
         }
         ok = write_value(e, b, array ? v->items[i] : v->members[i].value, indent, depth + 1) && ok;
     }
-    next_line(b, indent, depth);
+    next_line(b, 0, indent, depth);
     mcp_buf_putc(b, array ? ']' : '}');
     return ok && !b->oom;
 }

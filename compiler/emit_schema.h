@@ -56,6 +56,10 @@ mcp_json *schema_value(mcp_arena *a, const mcp_json *v);
 typedef struct schema_emitter schema_emitter;
 
 IDL_NODISCARD schema_emitter *schema_emitter_new(mcp_arena *a, const ir_server *srv);
+/* Build the schemas that follow in `scratch` (NULL: in e's arena again), which
+ * the caller may reset once they are written: what e keeps for every schema
+ * (the schemas of named types, their text) stays in e's arena. */
+void schema_scratch(schema_emitter *e, mcp_arena *scratch);
 /* The inputSchema of a tool (<tool>Arguments). */
 mcp_json *schema_input(schema_emitter *e, const ir_tool *t);
 /* The outputSchema of a tool, or NULL when it publishes none. */

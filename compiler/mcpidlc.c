@@ -376,20 +376,28 @@ static mcpidlc_status tools_json(mcpidlc_context *cx, mcp_buf *b, mcpidlc_write_
         mcp_buf_puts(b, "[]\n");
         return MCPIDLC_OK;
     }
+    /* Each entry is built in a scratch arena, emptied once it is written. */
+    mcp_arena scratch;
+    mcp_arena_init(&scratch);
+    mcpidlc_status st = MCPIDLC_OK;
     mcp_buf_putc(b, '[');
-    for (size_t i = 0; i < srv->ntools; i++) {
+    for (size_t i = 0; i < srv->ntools && st == MCPIDLC_OK; i++) {
         mcp_buf_puts(b, i ? ",\n  " : "\n  ");
+        schema_scratch(cx->schemas, &scratch);
         mcp_json *entry = schema_tool_entry(cx->schemas, &srv->tools[i]);
         if (!entry || !schema_write(cx->schemas, b, entry, 2, 1))
-            return fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
-        if (b->len >= OUT_PIECE && !b->oom) {
-            if (!write(ctx, b->data, b->len))
-                return MCPIDLC_EWRITE;
+            st = fail(cx, MCPIDLC_ENOMEM, "out of memory writing the tools");
+        else if (b->len >= OUT_PIECE && !b->oom && !write(ctx, b->data, b->len))
+            st = MCPIDLC_EWRITE;
+        else if (b->len >= OUT_PIECE && !b->oom)
             mcp_buf_clear(b);
-        }
+        schema_scratch(cx->schemas, NULL);
+        mcp_arena_reset(&scratch);
     }
-    mcp_buf_puts(b, "\n]\n");
-    return MCPIDLC_OK;
+    mcp_arena_free(&scratch);
+    if (st == MCPIDLC_OK)
+        mcp_buf_puts(b, "\n]\n");
+    return st;
 }
 
 /* Build output `kind` into b (tools/list: handing its first pieces to `write`). */

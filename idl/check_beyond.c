@@ -38,7 +38,7 @@ static const char *optional_string(checker *c, const idl_node *body, const char 
     if (!v || v->kind == IDL_NODE_NULL)
         return NULL;
     char what[64];
-    snprintf(what, sizeof what, "'%s'", key);
+    idl_snprintf(what, sizeof what, "'%s'", key);
     return ck_string(c, v, what);
 }
 
@@ -48,7 +48,7 @@ static const char *node_desc(checker *c, const idl_node *n)
 {
     if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ || n->kind == IDL_NODE_NULL)
         return idl_node_kind_name(n);
-    const char *s = mcp_arena_printf(c->a, "%s '%s'", idl_node_kind_name(n), n->str);
+    const char *s = idl_fmt(c->a, "%s '%s'", idl_node_kind_name(n), n->str);
     return s ? s : idl_node_kind_name(n);
 }
 
@@ -107,7 +107,7 @@ static const char *char_desc(checker *c, const char *s, size_t n)
     size_t len = mcp_utf8_seq((const unsigned char *)s, n, NULL, NULL);
     if (len == 0)
         len = 1;
-    const char *d = mcp_arena_printf(c->a, "'%.*s'", (int)len, s);
+    const char *d = idl_fmt(c->a, "'%.*s'", (int)len, s);
     return d ? d : "this character";
 }
 
@@ -229,7 +229,7 @@ static void parse_resource(checker *c, ir_resource *r, const idl_pair *p)
         r->blob = blob->str;
     }
     char what[300];
-    snprintf(what, sizeof what, "resource '%s'", r->name);
+    idl_snprintf(what, sizeof what, "resource '%s'", r->name);
     ck_cache_of(c, body, what, true, &r->cache);
     ck_scopes_of(c, body, what, &r->scopes);
     ck_display_of(c, body, what, &r->display);
@@ -280,7 +280,7 @@ static void parse_template(checker *c, ir_template *t, const idl_pair *p)
     name_ok(c, p->key, "resource template");
     const idl_node *body = p->value;
     char what[300];
-    snprintf(what, sizeof what, "resource template '%s'", t->name);
+    idl_snprintf(what, sizeof what, "resource template '%s'", t->name);
     static const key_hint HINTS[] = {
         {"uri", "a resource template has a 'uriTemplate' (like \"test://items/{id}\"), not a 'uri'"},
         {"text", "a resource template has no static content: its reader makes the contents"},
@@ -361,7 +361,7 @@ static void parse_prompt(checker *c, ir_prompt *pr, const idl_pair *p)
     name_ok(c, p->key, "prompt");
     const idl_node *body = p->value;
     char what[300];
-    snprintf(what, sizeof what, "prompt '%s'", pr->name);
+    idl_snprintf(what, sizeof what, "prompt '%s'", pr->name);
     ck_keys(c, body, PROMPT_KEYS, COUNT(PROMPT_KEYS), NULL, 0, what);
     pr->c_name = ck_c_name(c, body, pr->name);
     const idl_node *desc = idl_map_get(body, "description");
@@ -628,7 +628,7 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, c
         return false;
     }
     char what[700];
-    snprintf(what, sizeof what, "field '%s' of %s", f->name, owner);
+    idl_snprintf(what, sizeof what, "field '%s' of %s", f->name, owner);
     ck_keys(c, spec, FORM_KEYS, COUNT(FORM_KEYS), NULL, 0, what);
     const idl_node *type = idl_map_get(spec, "type"), *values = idl_map_get(spec, "values");
     const idl_node *multiple = idl_map_get(spec, "multiple");
@@ -762,8 +762,8 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, c
     f->c_name = ck_c_name(c, spec, f->name);
     if (ck_literals_to_name(f->type, spec)) {
         char what[400];
-        snprintf(what, sizeof what, "the type of field '%s' of %s", f->name, owner);
-        ck_name_literals(c, f->type, spec, mcp_arena_printf(c->a, "%s_%s", c_owner, f->c_name), what);
+        idl_snprintf(what, sizeof what, "the type of field '%s' of %s", f->name, owner);
+        ck_name_literals(c, f->type, spec, idl_fmt(c->a, "%s_%s", c_owner, f->c_name), what);
     }
     f->required = true;
     const idl_node *req = idl_map_get(spec, "required");
@@ -794,7 +794,7 @@ static void check_form_members(checker *c, const ir_elicitation *e)
     for (size_t i = 0; i < e->nfields; i++) {
         if (e->fields[i].required)
             continue;
-        const char *flag = mcp_arena_printf(c->a, "has_%s", e->fields[i].c_name);
+        const char *flag = idl_fmt(c->a, "has_%s", e->fields[i].c_name);
         for (size_t j = 0; flag && j < e->nfields; j++)
             if (strcmp(e->fields[j].c_name, flag) == 0)
                 ERR(c, e->fields[j].loc,
@@ -812,7 +812,7 @@ static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
     name_ok(c, p->key, "elicitation");
     const idl_node *body = p->value;
     char what[300];
-    snprintf(what, sizeof what, "elicitation '%s'", e->name);
+    idl_snprintf(what, sizeof what, "elicitation '%s'", e->name);
     ck_keys(c, body, ELICIT_KEYS, COUNT(ELICIT_KEYS), NULL, 0, what);
     e->c_name = ck_c_name(c, body, e->name);
     const idl_node *msg = idl_map_get(body, "message");
@@ -833,7 +833,7 @@ static void parse_elicitation(checker *c, ir_elicitation *e, const idl_pair *p)
     }
     e->fields = mcp_arena_alloc(c->a, (fields->n ? fields->n : 1) * sizeof *e->fields);
     e->form = mcp_arena_alloc(c->a, (fields->n ? fields->n : 1) * sizeof *e->form);
-    const char *c_owner = mcp_arena_printf(c->a, "%s_form", e->c_name);
+    const char *c_owner = idl_fmt(c->a, "%s_form", e->c_name);
     if (!e->fields || !e->form || !c_owner)
         return;
     for (size_t i = 0; i < fields->n; i++) {
@@ -885,7 +885,7 @@ static void check_generated_names(checker *c)
         return;
     size_t n = 0;
 #define ADD(l, w, wname, ...) \
-    (v[n++] = (gname){mcp_arena_printf(c->a, __VA_ARGS__), mcp_arena_printf(c->a, "%s '%s'", (w), (wname)), (l)})
+    (v[n++] = (gname){idl_fmt(c->a, __VA_ARGS__), idl_fmt(c->a, "%s '%s'", (w), (wname)), (l)})
     for (size_t i = 0; i < s->ntools; i++) {
         ADD(s->tools[i].loc, "the handler of tool", s->tools[i].name, "%s_%s", px, s->tools[i].c_name);
         ADD(s->tools[i].loc, "the arguments of tool", s->tools[i].name, "%s_%s_args", px, s->tools[i].c_name);

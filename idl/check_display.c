@@ -46,7 +46,7 @@ static size_t uri_bad_at(const char *s, size_t n)
  * name it. NULL after an error. */
 static const char *absolute_uri(checker *c, const idl_node *v, const char *key, const char *what, const char *like)
 {
-    if (!ck_string(c, v, mcp_arena_printf(c->a, "'%s' of %s", key, what)))
+    if (!ck_string(c, v, idl_fmt(c->a, "'%s' of %s", key, what)))
         return NULL;
     if (!ck_has_scheme(v->str)) {
         ERR(c, v->loc, "'%s' of %s must be an absolute URI with a scheme (like %s), not '%s'", key, what, like, v->str);
@@ -58,7 +58,7 @@ static const char *absolute_uri(checker *c, const idl_node *v, const char *key, 
         ERR(c, ck_loc_in_scalar(c, v, bad), "'%s' of %s cannot hold %s: percent-encode it in a URI", key, what,
             b == ' '  ? "a space"
             : b < ' ' ? "a control character"
-                      : mcp_arena_printf(c->a, "'%c'", b));
+                      : idl_fmt(c->a, "'%c'", b));
         return NULL;
     }
     return v->str;
@@ -109,7 +109,7 @@ static void parse_icon(checker *c, const idl_node *m, const char *what, ir_icon 
     memset(icon, 0, sizeof *icon);
     icon->loc = m->loc;
     ck_keysf(c, m, ICON_KEYS, COUNT(ICON_KEYS), NULL, 0, "an icon of %s", what);
-    const char *iwhat = mcp_arena_printf(c->a, "an icon of %s", what);
+    const char *iwhat = idl_fmt(c->a, "an icon of %s", what);
     if (!iwhat)
         return;
     const idl_node *src = idl_map_get(m, "src");
@@ -121,7 +121,7 @@ static void parse_icon(checker *c, const idl_node *m, const char *what, ir_icon 
         icon->src = NULL;
     }
     const idl_node *v = idl_map_get(m, "mimeType");
-    if (v && ck_string(c, v, mcp_arena_printf(c->a, "'mimeType' of %s", iwhat))) {
+    if (v && ck_string(c, v, idl_fmt(c->a, "'mimeType' of %s", iwhat))) {
         if (is_mime_type(v->str))
             icon->mime_type = v->str;
         else
@@ -167,7 +167,7 @@ static void parse_icons(checker *c, const idl_node *v, const char *what, ir_disp
         const idl_node *m = v->items[i];
         if (m->kind != IDL_NODE_MAP) {
             ERR(c, m->loc, "an icon of %s must be a mapping {src, mimeType, sizes, theme}, not %s", what,
-                m->kind == IDL_NODE_SEQ ? "a sequence" : mcp_arena_printf(c->a, "'%s'", ck_scalar_text(m)));
+                m->kind == IDL_NODE_SEQ ? "a sequence" : idl_fmt(c->a, "'%s'", ck_scalar_text(m)));
             continue;
         }
         parse_icon(c, m, what, &out->icons[out->nicons++]);

@@ -159,7 +159,7 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
             if (target->kind == IR_UNION || target->kind == IR_NAMED || target->kind == IR_ANY)
                 ERR(c, m->pairs[i].key->loc, "'%s' cannot constrain %s; it applies to %s (also inside Optional[...])",
                     key,
-                    target->kind == IR_NAMED ? mcp_arena_printf(c->a, "the named type '%s'", target->def->name)
+                    target->kind == IR_NAMED ? idl_fmt(c->a, "the named type '%s'", target->def->name)
                                              : kind_phrase(target),
                     class_types(cls));
             else
@@ -258,9 +258,9 @@ static void visit_literals(checker *c, ir_type *t, const char *base, size_t tota
     case IR_LITERAL:
         ++*k;
         if (base && total == 1)
-            t->c_name = mcp_arena_printf(c->a, "%s_%s", c->prefix, base);
+            t->c_name = idl_fmt(c->a, "%s_%s", c->prefix, base);
         else if (base)
-            t->c_name = mcp_arena_printf(c->a, "%s_%s_%zu", c->prefix, base, *k);
+            t->c_name = idl_fmt(c->a, "%s_%s_%zu", c->prefix, base, *k);
         return;
     case IR_LIST:
     case IR_SET:
@@ -336,25 +336,25 @@ static bool parse_field(checker *c, const idl_pair *p, ck_field_owner owner, con
         required = idl_map_get(spec, "required");
         default_node = idl_map_get(spec, "default");
     }
-    char what[300];
-    snprintf(what, sizeof what, "type of '%s'", f->name);
-    f->type = ck_parse_type(c, type_node, false, what);
+    f->type = ck_parse_type(c, type_node, false, "type of '%s'", f->name);
     if (!f->type)
         return false;
     if (is_map) {
         ck_apply_constraints(c, spec, f->type);
         ck_header_of(c, spec, owner, owner_what, f);
-        char where[400];
-        snprintf(where, sizeof where, "field '%s' of %s", f->name, owner_what);
-        f->schema_extra = ck_schema_extra_of(c, spec, CK_EXTRA_FIELD, where);
+        if (idl_map_get(spec, "schema_extra")) { /* its name, for messages about it */
+            char where[400];
+            idl_snprintf(where, sizeof where, "field '%s' of %s", f->name, owner_what);
+            f->schema_extra = ck_schema_extra_of(c, spec, CK_EXTRA_FIELD, where);
+        }
     }
     if (!(is_map && ck_field_title(c, spec, f)))
         f->title = idl_title_case(c->a, f->name);
     f->c_name = ck_c_name(c, is_map ? spec : NULL, f->name);
     if (ck_literals_to_name(f->type, is_map ? spec : NULL)) {
         char what[400];
-        snprintf(what, sizeof what, "the type of field '%s' of %s", f->name, owner_what);
-        ck_name_literals(c, f->type, is_map ? spec : NULL, mcp_arena_printf(c->a, "%s_%s", c_owner, f->c_name), what);
+        idl_snprintf(what, sizeof what, "the type of field '%s' of %s", f->name, owner_what);
+        ck_name_literals(c, f->type, is_map ? spec : NULL, idl_fmt(c->a, "%s_%s", c_owner, f->c_name), what);
     }
     f->required = default_node == NULL;
     if (required) {

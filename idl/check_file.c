@@ -271,7 +271,7 @@ static void check_member_names(checker *c, const ir_field *fields, size_t n, boo
     for (size_t i = 0; i < n; i++) {
         if (fields[i].required || !fields[i].c_name)
             continue;
-        const char *flag = mcp_arena_printf(c->a, "has_%s", fields[i].c_name);
+        const char *flag = idl_fmt(c->a, "has_%s", fields[i].c_name);
         if (!flag)
             return;
         for (size_t k = ck_name_ix_lower(v, m, flag); k < m && strcmp(v[k].name, flag) == 0; k++)
@@ -288,18 +288,18 @@ void ck_check_c_names(checker *c)
     for (size_t i = 0; i < s->ndefs; i++) {
         const ir_def *def = s->defs[i];
         char what[300];
-        snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
+        idl_snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
         check_member_names(c, def->fields, def->nfields, def->kind == IR_DEF_RECORD, what);
     }
     for (size_t i = 0; i < s->ntools; i++) {
         const ir_tool *t = &s->tools[i];
         char what[300];
-        snprintf(what, sizeof what, "tool '%s'", t->name);
+        idl_snprintf(what, sizeof what, "tool '%s'", t->name);
         check_member_names(c, t->params, t->nparams, false, what);
         if (!t->c_name)
             continue;
         /* The tool's generated names must not be a type's. */
-        const char *args = mcp_arena_printf(c->a, "%s_args", t->c_name);
+        const char *args = idl_fmt(c->a, "%s_args", t->c_name);
         const ir_def *clash[2] = {ck_find_def(c, t->c_name), args ? ck_find_def(c, args) : NULL};
         for (size_t j = 0; j < 2; j++)
             if (clash[j] && strcmp(s->files[clash[j]->loc.file].c_prefix, s->c_prefix) == 0)

@@ -18,6 +18,7 @@
 #ifndef MCPIDL_IDL_CHECK_INT_H
 #define MCPIDL_IDL_CHECK_INT_H
 
+#include "fmt.h"
 #include "ir.h"
 #include "node.h"
 
@@ -196,9 +197,10 @@ void ck_alloc_types(checker *c, size_t n);
 void ck_declare_types(checker *c, const idl_node *types);
 /* Pass 3a: the bodies of the named types. */
 void ck_define_types(checker *c, const idl_node *types);
-/* Parse and resolve the type expression held by scalar `n`; `what` names it in
- * messages ("type of 'city'"). */
-ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const char *what);
+/* Parse and resolve the type expression held by scalar `n`; fmt and what
+ * follows name it in messages ("type of '%s'", made only for one). */
+ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---------------------------------------------------------------- check_fields.c */
 

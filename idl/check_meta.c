@@ -22,7 +22,7 @@ static const char *node_desc(checker *c, const idl_node *n)
 {
     if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ || n->kind == IDL_NODE_NULL)
         return idl_node_kind_name(n);
-    const char *s = mcp_arena_printf(c->a, "%s '%s'", idl_node_kind_name(n), n->str);
+    const char *s = idl_fmt(c->a, "%s '%s'", idl_node_kind_name(n), n->str);
     return s ? s : idl_node_kind_name(n);
 }
 
@@ -35,7 +35,7 @@ static const char *byte_desc(checker *c, unsigned char b)
         return "a control character";
     if (b >= 0x80)
         return "a non-ASCII character";
-    const char *d = mcp_arena_printf(c->a, "'%c'", b);
+    const char *d = idl_fmt(c->a, "'%c'", b);
     return d ? d : "this character";
 }
 
@@ -261,7 +261,7 @@ void ck_list_changed(checker *c, const idl_node *server)
             j++;
         if (j == COUNT(KINDS)) {
             const char *near = ck_is_str(k) ? idl_did_you_mean(k->str, KINDS, COUNT(KINDS)) : NULL;
-            const char *said = ck_is_str(k) ? mcp_arena_printf(c->a, "'%s'", k->str) : node_desc(c, k);
+            const char *said = ck_is_str(k) ? idl_fmt(c->a, "'%s'", k->str) : node_desc(c, k);
             if (near)
                 ERR(c, k->loc, "unknown list %s in 'list_changed'; did you mean '%s'?", said ? said : "", near);
             else

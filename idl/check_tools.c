@@ -74,9 +74,7 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
             return;
         }
     }
-    char what[300];
-    snprintf(what, sizeof what, "returns of tool '%s'", t->name);
-    t->returns = ck_parse_type(c, type_node, true, what);
+    t->returns = ck_parse_type(c, type_node, true, "returns of tool '%s'", t->name);
     if (!t->returns)
         return;
     const ir_type *rt = t->returns;
@@ -92,8 +90,9 @@ static void parse_returns(checker *c, ir_tool *t, const idl_node *ret_key, const
     /* A 'c_type' on a return that is not wrapped is reported below. */
     bool wrapped = !(t->output == IR_OUTPUT_OBJECT || t->output == IR_OUTPUT_DICT || rt->kind == IR_CONTENT);
     if (ck_literals_to_name(t->returns, wrapped ? ret : NULL)) {
-        snprintf(what, sizeof what, "the return type of tool '%s'", t->name);
-        ck_name_literals(c, t->returns, wrapped ? ret : NULL, mcp_arena_printf(c->a, "%s_result", t->c_name), what);
+        char what[300];
+        idl_snprintf(what, sizeof what, "the return type of tool '%s'", t->name);
+        ck_name_literals(c, t->returns, wrapped ? ret : NULL, idl_fmt(c->a, "%s_result", t->c_name), what);
     }
     if (ret->kind != IDL_NODE_MAP)
         return;
@@ -139,7 +138,7 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
     if (!ck_body_ok(c, p, "tool", "description, params, returns, ..."))
         return;
     char what[300];
-    snprintf(what, sizeof what, "tool '%s'", t->name);
+    idl_snprintf(what, sizeof what, "tool '%s'", t->name);
     ck_keys(c, body, TOOL_KEYS, COUNT(TOOL_KEYS), NULL, 0, what);
 
     const idl_node *desc = idl_map_get(body, "description");
@@ -157,7 +156,7 @@ static void parse_tool(checker *c, ir_tool *t, const idl_pair *p)
     ck_extra_of(c, body, &t->extra_forbid);
     t->c_name = ck_c_name(c, body, t->name);
     t->params = ck_parse_fields(c, idl_map_get(body, "params"), CK_OWNER_PARAMS, what,
-                                mcp_arena_printf(c->a, "%s_args", t->c_name), &t->nparams);
+                                idl_fmt(c->a, "%s_args", t->c_name), &t->nparams);
     ck_check_headers(c, t);
     ck_task_of(c, body, t);
     ck_inline_of(c, body, t);

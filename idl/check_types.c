@@ -7,6 +7,7 @@
  * the built-in and the named types; unions are flattened, with repeated arms
  * dropped and None last.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "check_int.h"
@@ -386,9 +387,14 @@ static ir_type *resolve(checker *c, texpr_ctx *x, const texpr *e)
     }
 }
 
-ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const char *what)
+ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const char *fmt, ...)
 {
     if (!ck_is_str(n)) {
+        char what[300]; /* cut as its callers have always cut it */
+        va_list ap;
+        va_start(ap, fmt);
+        idl_vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
         if (n->kind == IDL_NODE_NULL)
             ERR(c, n->loc, "%s: expected a type expression, found nothing", what);
         else if (n->kind == IDL_NODE_MAP || n->kind == IDL_NODE_SEQ)
@@ -458,7 +464,7 @@ void ck_declare_types(checker *c, const idl_node *types)
             return;
         def->name = k->str;
         def->loc = k->loc;
-        def->c_name = mcp_arena_printf(c->a, "%s_%s", c->prefix, k->str);
+        def->c_name = idl_fmt(c->a, "%s_%s", c->prefix, k->str);
         def->kind = IR_DEF_MODEL;
         if (v->kind == IDL_NODE_MAP) {
             const idl_node *kind = idl_map_get(v, "kind");
@@ -547,7 +553,7 @@ void ck_define_types(checker *c, const idl_node *types)
         if (!ck_body_ok(c, &types->pairs[i], "type", "kind, fields or values, ..."))
             continue;
         char what[300];
-        snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
+        idl_snprintf(what, sizeof what, "%s '%s'", ck_def_kind_word(def), def->name);
         if (def->kind == IR_DEF_ENUM) {
             static const key_hint HINTS[] = {
                 {"fields", "'fields' is not allowed on an enum; an enum has 'values'"},

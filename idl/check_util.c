@@ -38,7 +38,7 @@ typedef struct what_text {
 static const char *what_of(what_text *w)
 {
     if (!w->what) {
-        vsnprintf(w->buf, sizeof w->buf, w->fmt, *w->ap);
+        idl_vsnprintf(w->buf, sizeof w->buf, w->fmt, *w->ap);
         w->what = w->buf;
     }
     return w->what;
@@ -121,17 +121,27 @@ static size_t line_start(checker *c, uint32_t file, uint32_t line)
         const char *src;
         size_t len;
         idl_diags_file(c->d, file, &src, &len);
+        /* Without a '\r', every break is a '\n': memchr finds them. */
+        bool lf_only = src && !memchr(src, '\r', len);
         size_t n = 1;
-        for (size_t i = 0; i < len; i++)
-            n += is_break(src, len, i);
+        if (lf_only)
+            for (const char *p = src; (p = memchr(p, '\n', len - (size_t)(p - src))) != NULL; p++)
+                n++;
+        else
+            for (size_t i = 0; i < len; i++)
+                n += is_break(src, len, i);
         l->starts = src ? malloc(n * sizeof *l->starts) : NULL;
         if (l->starts) {
             /* libyaml does not count a byte-order mark as a character */
             l->starts[0] = len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
             l->n = 1;
-            for (size_t i = 0; i < len; i++)
-                if (is_break(src, len, i))
-                    l->starts[l->n++] = i + 1;
+            if (lf_only)
+                for (const char *p = src; (p = memchr(p, '\n', len - (size_t)(p - src))) != NULL; p++)
+                    l->starts[l->n++] = (size_t)(p - src) + 1;
+            else
+                for (size_t i = 0; i < len; i++)
+                    if (is_break(src, len, i))
+                        l->starts[l->n++] = i + 1;
         }
     }
     if (!l->starts || line == 0 || line > l->n)

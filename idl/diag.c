@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "internal/utf8.h"
 #include "mcpidl/buf.h"
 
@@ -71,14 +72,14 @@ void idl_diag_vadd(idl_diags *d, idl_severity sev, idl_loc loc, const char *fmt,
     }
     va_list aq;
     va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
+    int n = idl_vsnprintf(NULL, 0, fmt, aq);
     va_end(aq);
     char *msg = n < 0 ? NULL : mcp_arena_alloc(d->arena, (size_t)n + 1);
     if (!msg) {
         d->truncated = true;
         return;
     }
-    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    idl_vsnprintf(msg, (size_t)n + 1, fmt, ap);
     d->items[d->len++] = (idl_diag){sev, loc, msg};
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "ir.h"
 #include "node.h"
 
@@ -131,9 +132,9 @@ static void follow(importer *im, size_t u, const idl_node *item, size_t depth)
         return;
     }
     /* Relative to the importing file's directory; an absolute path as it is. */
-    const char *path = item->str[0] == '/' ? item->str : mcp_arena_printf(im->a, "%s%s", im->dirs[u], item->str);
+    const char *path = item->str[0] == '/' ? item->str : idl_fmt(im->a, "%s%s", im->dirs[u], item->str);
     const char *sub = dir_of(im->a, item->str);
-    const char *dir = sub && item->str[0] != '/' ? mcp_arena_printf(im->a, "%s%s", im->dirs[u], sub) : sub;
+    const char *dir = sub && item->str[0] != '/' ? idl_fmt(im->a, "%s%s", im->dirs[u], sub) : sub;
     if (!path || !dir) {
         im->oom = true;
         return;

@@ -11,6 +11,7 @@
 #include <pcre2.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "ir.h"
 
 /* The options the runtime compiles patterns with (kept in one place). */
@@ -129,8 +130,8 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
             const char *msg = check_escape(p, len, i, in_class, &adv);
             if (msg) {
                 if (msg == UNSUPPORTED_ESCAPE)
-                    return mcp_arena_printf(a, "unsupported escape '\\%c' (not in the ECMA-262 subset mcpidl supports)",
-                                            p[i + 1]);
+                    return idl_fmt(a, "unsupported escape '\\%c' (not in the ECMA-262 subset mcpidl supports)",
+                                   p[i + 1]);
                 return msg;
             }
             i += adv;
@@ -192,9 +193,8 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
                         k++;
                     size_t shown = k < len && (p[k] == ')' || p[k] == ':') ? k + 1 - i : k - i;
                     bool icase = memchr(p + i + 2, 'i', k - i - 2) != NULL;
-                    return mcp_arena_printf(
-                        a, "inline flags '%.*s' are not supported in 'pattern'%s", (int)shown, p + i,
-                        icase ? "; use a character class such as [Aa]" : ": a pattern has no flags");
+                    return idl_fmt(a, "inline flags '%.*s' are not supported in 'pattern'%s", (int)shown, p + i,
+                                   icase ? "; use a character class such as [Aa]" : ": a pattern has no flags");
                 }
             } else if (i + 1 < len && p[i + 1] == '*') {
                 return "PCRE2 verbs such as '(*UTF)' are not supported";
@@ -217,7 +217,7 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
                 return "possessive quantifiers such as 'a*+' are not supported";
             }
             if (!can_quantify)
-                return mcp_arena_printf(a, "nothing to repeat before '%c'", c);
+                return idl_fmt(a, "nothing to repeat before '%c'", c);
             after_quantifier = true;
             i++;
             continue;
@@ -270,7 +270,7 @@ const char *idl_pattern_check(mcp_arena *a, const char *p, size_t len, size_t *o
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(errcode, msg, sizeof msg);
         *offset = erroff > len ? len : erroff;
-        return mcp_arena_printf(a, "invalid pattern: %s", (const char *)msg);
+        return idl_fmt(a, "invalid pattern: %s", (const char *)msg);
     }
     pcre2_code_free(code);
     return NULL;

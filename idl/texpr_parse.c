@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "texpr.h"
 
 enum {
@@ -100,14 +101,14 @@ static void quote(char *dst, size_t n, const char *s, size_t len, size_t max)
         while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
             k--;
     }
-    snprintf(dst, n, "'%.*s%s'", (int)k, s, k < len ? "..." : "");
+    idl_snprintf(dst, n, "'%.*s%s'", (int)k, s, k < len ? "..." : "");
 }
 
 /* The current token for a message: 'text' or "end of input". */
 static void quote_tok(const parser *p, char *dst, size_t n)
 {
     if (p->tok == TOK_END)
-        snprintf(dst, n, "end of input");
+        idl_snprintf(dst, n, "end of input");
     else
         quote(dst, n, p->lx.src + p->lx.tok_off, p->lx.tok_end - p->lx.tok_off, QUOTE_MAX);
 }
@@ -116,8 +117,8 @@ static void quote_tok(const parser *p, char *dst, size_t n)
 static void head(char *dst, size_t n, const char *name)
 {
     size_t len = strlen(name);
-    snprintf(dst, n, "%.*s%s", (int)(len > NAME_QUOTE_MAX ? NAME_QUOTE_MAX : len), name,
-             len > NAME_QUOTE_MAX ? "..." : "");
+    idl_snprintf(dst, n, "%.*s%s", (int)(len > NAME_QUOTE_MAX ? NAME_QUOTE_MAX : len), name,
+                 len > NAME_QUOTE_MAX ? "..." : "");
 }
 
 static texpr *new_node(parser *p, texpr_kind kind, size_t off, size_t end)
@@ -290,12 +291,12 @@ static texpr *parse_value(parser *p)
 /* After 'NAME[': the arguments up to and including ']'. t is the node. */
 static bool parse_args(parser *p, texpr *t, bool literal)
 {
-    char h[NAME_QUOTE_MAX + 8];
-    head(h, sizeof h, t->name);
+    char h[NAME_QUOTE_MAX + 8]; /* the head for a message, made when one is */
     kids k = {0};
     for (bool first = true;; first = false) {
         texpr *a;
         if (p->tok == TOK_RBRACKET) {
+            head(h, sizeof h, t->name);
             if (first)
                 fail_tok(p, "expected a %s inside '%s[...]'", literal ? "value" : "type", h);
             else
@@ -333,6 +334,7 @@ static bool parse_args(parser *p, texpr *t, bool literal)
             advance(p);
             return true;
         }
+        head(h, sizeof h, t->name);
         fail_tok(p, "expected ']' to close '%s['", h);
         return false;
     }

@@ -15,6 +15,7 @@
  */
 #include "node.h"
 
+#include "internal/arena.h"
 #include "internal/utf8.h"
 
 #include <errno.h>
@@ -714,7 +715,12 @@ static void on_scalar(loader *L, const yaml_event_t *ev)
     if (!n)
         return;
     n->len = ev->data.scalar.length;
-    n->str = mcp_arena_strndup(L->arena, (const char *)ev->data.scalar.value, n->len);
+    char *text = n->len < SIZE_MAX ? mcp_arena_take(L->arena, n->len + 1) : NULL; /* not zeroed: all written */
+    if (text) {
+        memcpy(text, ev->data.scalar.value, n->len);
+        text[n->len] = 0;
+    }
+    n->str = text;
     if (!n->str) {
         out_of_memory(L);
         return;
