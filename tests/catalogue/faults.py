@@ -20,6 +20,7 @@ import concurrent.futures
 import json
 import os
 import re
+import select
 import signal
 import socket
 import sys
@@ -445,6 +446,27 @@ def http_parked_connections_are_looked_at(ctx):
     check(got.startswith(b"HTTP/1.1 200") and b"retry: 500" in got, "the GET stream: %r" % got[:300])
     g.close()
     http_ping_and_echo(srv, sid, 1)
+
+    # More streams due in one second than a tick sends (256): each still gets its keep-alive.
+    streams = {}
+    for _ in range(300):
+        other, _ = srv.start_session("2025-11-25")
+        g = peers.raw_connect(srv.port)
+        g.sendall(("GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n"
+                   "MCP-Protocol-Version: 2025-11-25\r\n\r\n" % (srv.host, other)).encode())
+        streams[g] = b""
+    waiting = set(streams)
+    while waiting:
+        ready, _, _ = select.select(list(waiting), [], [], peers.HANG_GUARD)
+        check(ready, "%d of 300 streams got no keep-alive comment" % len(waiting))
+        for g in ready:
+            chunk = g.recv(4096)
+            check(chunk, "the server closed an idle GET stream")
+            streams[g] += chunk
+            if b": keep-alive\n\n" in streams[g]:
+                waiting.discard(g)
+    for g in streams:
+        g.close()
 
 
 def http_slowloris(ctx):
