@@ -1278,6 +1278,20 @@ static inline void put1(mcp_buf *b, char c)
     }
 }
 
+
+/* A C string as a JSON string; false, with nothing written, for NULL or
+ * bytes that are not UTF-8 (the general path reports them). */
+static bool put_plain_string(mcp_buf *b, const char *s)
+{
+    if (!s)
+        return false;
+    size_t n = strlen(s);
+    if (!mcp_utf8_valid(s, n))
+        return false;
+    mcp_json_string(b, s, n);
+    return true;
+}
+
 static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
 {
     const seq *s = (const seq *)p;
@@ -1308,18 +1322,14 @@ static bool write_seq(mcp_buf *b, const mcp_type *t, const char *p, int depth)
             } else {
                 const char *key;
                 memcpy(&key, item, sizeof key);
-                if (!key)
-                    return false;
-                size_t n = strlen(key);
-                if (!mcp_utf8_valid(key, n))
-                    return false;
-                for (size_t j = 0; j < i; j++) {
+                for (size_t j = 0; key && j < i; j++) {
                     const char *k2;
                     memcpy(&k2, (const char *)s->items + j * esz, sizeof k2);
                     if (strcmp(k2, key) == 0)
                         return false;
                 }
-                mcp_json_string(b, key, n);
+                if (!put_plain_string(b, key))
+                    return false;
             }
             put1(b, ':');
         }
@@ -1355,13 +1365,7 @@ static bool write_plain(mcp_buf *b, const mcp_type *t, const char *p, int depth)
     case MCP_T_STR: {
         const char *s;
         memcpy(&s, p, sizeof s);
-        if (!s)
-            return false;
-        size_t n = strlen(s);
-        if (!mcp_utf8_valid(s, n))
-            return false;
-        mcp_json_string(b, s, n);
-        return true;
+        return put_plain_string(b, s);
     }
     case MCP_T_BYTES: {
         const mcp_bytes *x = (const mcp_bytes *)p;
