@@ -34,11 +34,11 @@ set(CPACK_DEBIAN_LIBMCPIDL-DEV_DESCRIPTION
   "runtime and development files of mcpidl, schema-first MCP servers in C\n libmcpidl serves the tools of an mcpidl server over stdio, libmcpidl-http over\n Streamable HTTP; headers, static and shared libraries, CMake and pkg-config files.")
 set(_mcpidl_dev_depends "mcpidl (= ${PROJECT_VERSION}), libjson-c-dev, libpcre2-dev, nettle-dev")
 if(TARGET mcpidl-http)
-  # libmcpidl-http loads libmicrohttpd and GnuTLS with dlopen() when the HTTP transport starts, and
-  # libcurl when authorization fetches a URL: dpkg-shlibdeps cannot see that, so the packages
-  # that hold the files it opens are named here (lib/ found them). Their headers are not needed
-  # by what links libmcpidl-http, only to build it; hogweed, which it links, comes with nettle-dev.
-  foreach(lib LIBMICROHTTPD GNUTLS LIBCURL)
+  # libmcpidl-http loads libmicrohttpd and GnuTLS with dlopen() when the HTTP transport starts,
+  # libcurl when authorization fetches a URL, and hogweed when it reads a JWT key set:
+  # dpkg-shlibdeps cannot see that, so the packages that hold the files it opens are named here
+  # (lib/ found them). Their headers are not needed by what links libmcpidl-http, only to build it.
+  foreach(lib LIBMICROHTTPD GNUTLS LIBCURL HOGWEED)
     if(MCPIDL_${lib}_DEB_PACKAGE)
       string(APPEND _mcpidl_dev_depends ", ${MCPIDL_${lib}_DEB_PACKAGE}")
     else()

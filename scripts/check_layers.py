@@ -28,7 +28,7 @@ PRIVATE = {
     "methods.h": "methods",
     "runtime.h": "runtime",
     "http.h": "transport", "http_route.h": "transport", "auth.h": "transport", "jose.h": "transport",
-    "tls.h": "transport", "fetch.h": "transport", "httplibs.h": "transport", "dynlib.h": "transport",
+    "tls.h": "transport", "fetch.h": "transport", "httplibs.h": "transport", "dynlib.h": "transport", "pklibs.h": "transport",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -81,8 +81,9 @@ typedef struct jose_keyset jose_keyset;
  * Keys that cannot be used (another `kty` or curve, `use` other than
  * "sig", an RSA modulus under 2048 bits, a point off the curve, an `alg`
  * this module does not verify) are skipped and counted in *skipped (may be
- * NULL), the first reason in why. NULL when the text is not a JWKS or no
- * key is usable: why (at least 160 bytes) says what is wrong. */
+ * NULL), the first reason in why. NULL when the text is not a JWKS, no
+ * key is usable, or hogweed cannot be loaded (pklibs.h): why (at least 160
+ * bytes; 512 holds the loader's sentence whole) says what is wrong. */
 #define JOSE_MAX_KEYS 64
 jose_keyset *jose_keyset_parse(const char *text, size_t len, size_t *skipped, char *why, size_t why_len);
 void jose_keyset_free(jose_keyset *ks);

@@ -255,15 +255,12 @@ static bool keys_load(http_auth *a, char *why, size_t why_len)
     if (!text)
         return false;
     size_t skipped = 0;
-    char kwhy[256];
-    jose_keyset *ks = jose_keyset_parse(text, len, &skipped, kwhy, sizeof kwhy);
+    jose_keyset *ks = jose_keyset_parse(text, len, &skipped, why, why_len);
     free(text);
-    if (!ks) {
-        snprintf(why, why_len, "%s", kwhy);
+    if (!ks)
         return false;
-    }
     if (skipped)
-        mcp_runtime_log(a->rt, MCP_LOG_WARN, "auth: %s: %zu key(s) skipped (%s)", a->jwks, skipped, kwhy);
+        mcp_runtime_log(a->rt, MCP_LOG_WARN, "auth: %s: %zu key(s) skipped (%s)", a->jwks, skipped, why);
     pthread_mutex_lock(&a->keys_mu);
     jose_keyset *old = a->keys;
     a->keys = ks;

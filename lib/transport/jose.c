@@ -2,18 +2,14 @@
  *
  * What this file does by itself is the framing: base64url, the three
  * parts, the header's rules, JWK members to numbers. Hashes and signature
- * checks are nettle's and hogweed's calls, named where they are made.
+ * checks are nettle's and hogweed's calls, named where they are made;
+ * hogweed's (and GMP's) through the table of pklibs.h, loaded when the first
+ * key set is read.
  */
 #include "internal/jose.h"
 
-#include <gmp.h>
-#include <nettle/bignum.h>
-#include <nettle/dsa.h>
-#include <nettle/ecc-curve.h>
-#include <nettle/ecc.h>
-#include <nettle/ecdsa.h>
-#include <nettle/eddsa.h>
-#include <nettle/rsa.h>
+#include "internal/pklibs.h"
+
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +378,8 @@ jose_keyset *jose_keyset_parse(const char *text, size_t len, size_t *skipped, ch
     *skipped = 0;
     if (why_len)
         why[0] = 0;
+    if (!pk_libs_load(why, why_len))
+        return NULL;
     mcp_arena a;
     mcp_arena_init(&a);
     mcp_json_limits lim = {.max_depth = 8, .max_string = 1 << 16, .max_array = 1024, .max_values = 1 << 16};

@@ -72,6 +72,7 @@ function(mcpidl_fuzz_targets)
   if(TARGET fuzz_jwt${ARG_SUFFIX})
     # The key set and the seeds' tokens come from the unit tests' minter (tests/unit/jwt_mint.h).
     target_include_directories(fuzz_jwt${ARG_SUFFIX} PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+    target_link_libraries(fuzz_jwt${ARG_SUFFIX} PRIVATE PkgConfig::HOGWEED gmp)
   endif()
   foreach(exe fuzz_http${ARG_SUFFIX} fuzz_http_route${ARG_SUFFIX} fuzz_jwt${ARG_SUFFIX})
     if(TARGET ${exe})
