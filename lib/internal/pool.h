@@ -15,7 +15,9 @@
  * need. At most max_blocked jobs may wait at once.
  *
  * Workers take jobs without sleeping while there are some, so under load a
- * hand-off costs no wake-up.
+ * hand-off costs no wake-up. They are started as work needs them: one with
+ * the pool, the others (up to nthreads) when a job is queued that no idle
+ * worker will take.
  */
 #ifndef MCPIDL_LIB_POOL_H
 #define MCPIDL_LIB_POOL_H
@@ -34,10 +36,11 @@ typedef struct mcp_task {
     void (*run)(struct mcp_task *t);
 } mcp_task;
 
-/* nthreads >= 1 workers; at most max_blocked >= 0 jobs waiting in
- * mcp_pool_block_begin at once. NULL when out of memory or when a thread
- * cannot be started (nothing is left running). The workers block SIGINT,
- * SIGTERM and SIGPIPE, so those reach the thread that reads input. */
+/* At most nthreads >= 1 workers running jobs (one started now); at most
+ * max_blocked >= 0 jobs waiting in mcp_pool_block_begin at once. NULL when
+ * out of memory or when the first thread cannot be started. The workers
+ * block SIGINT, SIGTERM and SIGPIPE, so those reach the thread that reads
+ * input. */
 mcp_pool *mcp_pool_new(int nthreads, int max_blocked);
 /* A client's queue; NULL when out of memory. */
 mcp_pool_queue *mcp_pool_queue_new(mcp_pool *p);
@@ -53,6 +56,8 @@ MCP_NODISCARD bool mcp_pool_block_begin(mcp_pool *p);
 void mcp_pool_block_end(mcp_pool *p);
 /* The limit given to mcp_pool_new. */
 int mcp_pool_max_blocked(const mcp_pool *p);
+/* The worker threads started and not ended (the tests'). */
+int mcp_pool_threads(mcp_pool *p);
 /* Stop taking jobs, run every queued one, join the workers, release the pool.
  * NULL is a no-op. */
 void mcp_pool_shutdown(mcp_pool *p);

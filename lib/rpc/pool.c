@@ -4,13 +4,18 @@
  * served: a worker takes the first job of the first queue and moves that
  * queue to the end of the list (when it has more), so queues take turns.
  *
- * Threads. `target` workers run jobs. A job that waits outside the pool
- * (mcp_pool_block_begin) leaves the count of runnable threads (`nrun`); when
- * that falls below `target`, a thread is started to stand in. When the job's
- * wait ends, there is a thread too many, and the first worker to notice
- * retires. Threads live in a fixed array of target + max_blocked slots: a
- * retired thread's slot is joined before it is used again, and shutdown joins
- * them all.
+ * Threads. At most `target` workers run jobs. The pool starts with one and
+ * starts another when a job is queued that no idle worker will take (more
+ * jobs queued than workers waiting) while fewer than `target` can run: a
+ * server that serves one call at a time keeps one worker, and a start pays
+ * for one thread, not one per CPU (a thread's creation is some 70 us on a
+ * virtual machine). Workers stay once started. A job that waits outside the
+ * pool (mcp_pool_block_begin) leaves the count of runnable threads (`nrun`);
+ * a thread stands in for it when work is waiting (now or when the next job
+ * comes). When the job's wait ends and there is a thread too many, the first
+ * worker to notice retires. Threads live in a fixed array of target +
+ * max_blocked slots: a retired thread's slot is joined before it is used
+ * again, and shutdown joins them all.
  */
 #include "internal/pool.h"
 
@@ -51,6 +56,17 @@ struct mcp_pool {
 };
 
 static bool spawn(mcp_pool *p);
+
+/* Under mu: start a worker when a queued job would otherwise wait for a busy
+ * one and another may run. When none can be started, the job waits for a
+ * worker to come back: slower, never stuck, since one always runs or comes
+ * back (the first is started with the pool, and a blocked job's wait is
+ * bounded by the client timeout). */
+static void grow(mcp_pool *p)
+{
+    if (p->queued > (size_t)p->nwaiting && p->nrun < p->target)
+        spawn(p);
+}
 
 /* Under mu: the next job, taken off its queue, which goes to the end of the
  * ready list when it has more. */
@@ -179,9 +195,7 @@ mcp_pool *mcp_pool_new(int nthreads, int max_blocked)
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->exited, NULL);
     pthread_mutex_lock(&p->mu);
-    bool ok = true;
-    for (int i = 0; i < nthreads && ok; i++)
-        ok = spawn(p);
+    bool ok = spawn(p); /* the others when work needs them */
     pthread_mutex_unlock(&p->mu);
     if (!ok) {
         stop_and_release(p);
@@ -234,6 +248,7 @@ bool mcp_pool_submit(mcp_pool_queue *q, mcp_task *t)
      * one only when some worker sleeps. */
     if (p->nwaiting > 0)
         pthread_cond_signal(&p->work);
+    grow(p);
     pthread_mutex_unlock(&p->mu);
     return true;
 }
@@ -247,11 +262,7 @@ bool mcp_pool_block_begin(mcp_pool *p)
     }
     p->nblocked++;
     p->nrun--;
-    /* When no thread can be started, the pool runs with one worker fewer
-     * until the wait ends: slower, never stuck for long (the wait is bounded
-     * by the client timeout). */
-    if (p->nrun < p->target)
-        spawn(p);
+    grow(p);
     pthread_mutex_unlock(&p->mu);
     return true;
 }
@@ -268,6 +279,14 @@ void mcp_pool_block_end(mcp_pool *p)
 }
 
 int mcp_pool_max_blocked(const mcp_pool *p) { return p->max_blocked; }
+
+int mcp_pool_threads(mcp_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    int n = p->total;
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
 
 void mcp_pool_shutdown(mcp_pool *p)
 {

@@ -570,6 +570,23 @@ static int threads_now(void)
     return n;
 }
 
+/* Send n slow calls (ids from id0) at once and read their answers. */
+static void slow_calls(const char *sid, int n, int id0)
+{
+    int fds[8];
+    ck_assert_int_le(n, 8);
+    for (int i = 0; i < n; i++) {
+        char body[160];
+        snprintf(body, sizeof body, CALL(% d, "slow"), id0 + i);
+        fds[i] = send_req("POST", NULL, with_session(sid, NULL), body);
+    }
+    for (int i = 0; i < n; i++) {
+        char *r = read_all(fds[i], NULL);
+        ck_assert_int_eq(status_of(r), 200);
+        free(r);
+    }
+}
+
 /* Requests waiting for their handlers (JSON answers and SSE streams alike)
  * hold no thread of the server: their connections are suspended, and each
  * gets its answer once the handlers go on. */
@@ -578,6 +595,11 @@ START_TEST(waiting_requests_hold_no_thread)
     enum { NJSON = 24, NSSE = 8 };
     char sid[80];
     open_session(sid);
+    /* The pool starts its workers as calls need them: four calls that must
+     * run at once start all four first. */
+    atomic_store(&arrived, 0);
+    atomic_store(&barrier, 4);
+    slow_calls(sid, 4, 290);
     int before = threads_now();
     atomic_store(&arrived, 0);
     atomic_store(&guard_fired, false);

@@ -1260,6 +1260,35 @@ START_TEST(pool_block_stands_in)
 }
 END_TEST
 
+/* Workers are started as jobs need them: one with the pool, another for each
+ * job no idle worker takes, never more than asked for. */
+START_TEST(pool_grows_on_demand)
+{
+    atomic_store(&gate, false);
+    atomic_store(&gate_entered, 0);
+    mcp_pool *p = mcp_pool_new(3, 0);
+    ck_assert_int_eq(mcp_pool_threads(p), 1);
+    mcp_pool_queue *a = mcp_pool_queue_new(p);
+    test_task g[5];
+    for (int i = 0; i < 3; i++) {
+        g[i] = (test_task){.task.run = gate_task};
+        ck_assert(mcp_pool_submit(a, &g[i].task));
+    }
+    while (atomic_load(&gate_entered) < 3) /* three at the gate at once: three threads */
+        sleep_ms(1);
+    ck_assert_int_eq(mcp_pool_threads(p), 3);
+    for (int i = 3; i < 5; i++) { /* these wait for a worker: no fourth thread */
+        g[i] = (test_task){.task.run = gate_task};
+        ck_assert(mcp_pool_submit(a, &g[i].task));
+    }
+    ck_assert_int_eq(mcp_pool_threads(p), 3);
+    atomic_store(&gate, true);
+    mcp_pool_shutdown(p);
+    ck_assert_int_eq(atomic_load(&gate_entered), 5);
+    mcp_pool_queue_free(a);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- stdio */
 
 static char *tmp_with(const char *content, size_t len)
@@ -1985,6 +2014,7 @@ static Suite *server_suite(void)
     tcase_add_test(tc, pool_runs_everything);
     tcase_add_test(tc, pool_round_robin);
     tcase_add_test(tc, pool_block_stands_in);
+    tcase_add_test(tc, pool_grows_on_demand);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("stdio");
