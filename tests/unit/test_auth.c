@@ -27,6 +27,7 @@
 
 #include "check_run.h"
 #include "internal/http.h"
+#include "internal/http_route.h" /* http_core_reused */
 #include "internal/methods.h"
 #include "jwt_mint.h"
 #include "test_runtime.h"
@@ -781,6 +782,40 @@ static resp ask_round(const char *tok, int answered, const char *state)
     return call("POST", "/mcp", bearer(tok), MODERN_HEADERS("ask"), body);
 }
 
+/* A 2026-07-28 request is served by a stateless session kept from an
+ * earlier one when there is one: the caller is the later request's, never
+ * the earlier one's (its subject, its scopes). */
+START_TEST(stateless_reuse_takes_each_caller)
+{
+    start_default();
+    char *alice = token("alice", "mcp files:read");
+    char *bob = token("bob", "mcp files:read files:write");
+    unsigned long before = http_core_reused(srv);
+    /* Rounds until reuses are seen: the answering thread keeps the session
+     * unless the ticker holds it at that moment. */
+    for (int round = 0; round < 10 && http_core_reused(srv) < before + 4; round++) {
+        resp r = call_modern(bearer(alice), "whoami");
+        ck_assert_msg(r.status == 200 && strstr(r.body, "whoami by alice files:read\""), "%ld %s", r.status, r.body);
+        free(r.body);
+        r = call_modern(bearer(bob), "whoami");
+        ck_assert_msg(r.status == 200 && strstr(r.body, "whoami by bob files:read files:write\""), "%ld %s", r.status,
+                      r.body);
+        free(r.body);
+        /* bob's write scope does not stay for alice's next request. */
+        r = call_modern(bearer(alice), "write_file");
+        ck_assert_msg(r.status == 403, "%ld %s", r.status, r.body);
+        free(r.body);
+        r = call_modern(NULL, "whoami");
+        ck_assert_int_eq(r.status, 401);
+        free(r.body);
+    }
+    ck_assert_uint_ge(http_core_reused(srv), before + 4);
+    free(alice);
+    free(bob);
+    stop();
+}
+END_TEST
+
 START_TEST(modern_requests)
 {
     start_default();
@@ -1257,6 +1292,7 @@ static Suite *suite(void)
     tcase_add_test(tc, catalogue);
     tcase_add_test(tc, scopes_of_items);
     tcase_add_test(tc, modern_requests);
+    tcase_add_test(tc, stateless_reuse_takes_each_caller);
     tcase_add_test(tc, runtime_checks_scopes);
     tcase_add_test(tc, session_owner);
     tcase_add_test(tc, metadata_document);
