@@ -70,11 +70,20 @@ machine = f"{meta.get('nproc', '?')} vCPUs, load average {meta.get('load_before'
 # ---------------------------------------------------------------- requests/s by connections
 http = load("http.jsonl")
 drawn = []
+
+
+def hmedian(server, scen, c):
+    """As report.py: the round with the median requests/s of that point, or None."""
+    x = sorted((r for r in http if r["server"] == server and r["scenario"] == scen and r["conns"] == c),
+               key=lambda r: r["rps"])
+    return x[len(x) // 2] if x else None
+
+
 if http:
     conns = sorted({r["conns"] for r in http})
     plots = []
     for i, (s, sc, label, color, dash) in enumerate(HTTP_ROWS):
-        pts = {r["conns"]: r for r in http if r["server"] == s and r["scenario"] == sc}
+        pts = {c: hmedian(s, sc, c) for c in conns if hmedian(s, sc, c)}
         if not pts:
             continue
         f = dat(f"http-rps-{i}.dat", [(j, str(c), pts[c]["rps"]) for j, c in enumerate(conns) if c in pts])
@@ -96,9 +105,9 @@ plot {", ".join(plots)}
     c = 16 if 16 in conns else conns[len(conns) // 2]
     rows = []
     for s, sc, label, _, _ in HTTP_ROWS:
-        x = [r for r in http if r["server"] == s and r["scenario"] == sc and r["conns"] == c]
+        x = hmedian(s, sc, c)
         if x:
-            rows.append((label, x[0]["p50_us"] / 1000, x[0]["p90_us"] / 1000, x[0]["p99_us"] / 1000))
+            rows.append((label, x["p50_us"] / 1000, x["p90_us"] / 1000, x["p99_us"] / 1000))
     f = dat("http-latency.dat", rows)
     drawn.append(f)
     gnuplot("http-latency.svg", f"""

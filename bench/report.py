@@ -224,8 +224,11 @@ HTTP_ROWS = [
 
 
 def hpoint(server, scen, c):
-    r = [x for x in http if x["server"] == server and x["scenario"] == scen and x["conns"] == c]
-    return r[0] if r else None
+    """The point of server, scenario and connection count: with several rounds, the round whose
+    requests/s is the median (the upper one of an even count), its other figures with it."""
+    r = sorted((x for x in http if x["server"] == server and x["scenario"] == scen and x["conns"] == c),
+               key=lambda x: x["rps"])
+    return r[len(r) // 2] if r else None
 
 
 def best_ts(answers, c):
@@ -238,6 +241,7 @@ def best_ts(answers, c):
 if http:
     conns = sorted({r["conns"] for r in http})
     rows = [(s, sc, lab, a) for s, sc, lab, a in HTTP_ROWS if any(hpoint(s, sc, c) for c in conns)]
+    rounds = max((r.get("round", 1) for r in http), default=1)
     p(f"## Streamable HTTP: tools/call get_weather under wrk, {meta.get('http_seconds', '?')} s per point")
     p("")
     p("wrk (one thread, pinned to one CPU; the server pinned to the other) with `http/mcp.lua`: keep-alive "
@@ -251,7 +255,9 @@ if http:
       "2025 requests are served statelessly, with SSE answers). mcpidl is weather-server as shipped "
       "(its IDL marks get_weather `inline: true`: the handler runs on the HTTP thread), with "
       "`--no-inline-tool get_weather` (handed to the workers, one per CPU it may run on: pinned to one "
-      "here, one worker and one HTTP thread), and with `--workers 0`.")
+      "here, one worker and one HTTP thread), and with `--workers 0`." + (
+          f" Each point was measured in {rounds} rounds (every server in turn, round after round); "
+          "the figures are those of the round with the median requests/s." if rounds > 1 else ""))
     p("")
     p("Requests/s (failed answers in brackets when any):")
     p("")

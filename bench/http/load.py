@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """HTTP load of bench/run: wrk (with mcp.lua) against each server, at each connection count.
 
-usage: load.py OUT.jsonl --duration S --warmup S --conns 1,16,64,256 --client-cpu C --server-cpu C
-               --server NAME:SCENARIOS:CMD... (repeatable; CMD words separated by spaces, PORT is
-               replaced by the port; SCENARIOS: json, sse, 2026 joined with +)
+usage: load.py OUT.jsonl --duration S --warmup S --conns 1,16,64,256 --rounds R --client-cpu C
+               --server-cpu C --server NAME:SCENARIOS:CMD... (repeatable; CMD words separated by
+               spaces, PORT is replaced by the port; SCENARIOS: json, sse, 2026 joined with +)
 
 Each server is started once per scenario (all at once, then measured in turn, point by point),
-pinned to the server CPU, wrk to the client CPU. For
+pinned to the server CPU, wrk to the client CPU. At each connection count every server is measured
+R times, round by round (each point's line says its round): a stall of the machine then falls on
+one round of one point, and the report takes the round with the median requests/s. For
 2025-11-25 scenarios of a server marked stateful (NAME starting with 'mcpidl' or containing
 'stateful') one session per connection is created first. Per point: requests/s, latency
 percentiles, answers checked (failures counted), server CPU per request from /proc/PID/stat,
@@ -67,6 +69,7 @@ def main():
     ap.add_argument("--duration", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--conns", default="1,16,64,256")
+    ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--client-cpu", default="0")
     ap.add_argument("--server-cpu", default="1")
     ap.add_argument("--server", action="append", default=[])
@@ -101,25 +104,26 @@ def main():
             wrk(port, 16, a.warmup, env, a.client_cpu)
         with open(a.out, "a") as out:
             for c in conns:
-                for name, sc, p, port, env, ids, sname in runs:
-                    with open(sname, "w") as f:
-                        f.write("\n".join(ids[:c]))
-                    common.reset_peak(p.pid)
-                    t0 = common.cpu_ticks(p.pid)
-                    fig = wrk(port, c, a.duration, env, a.client_cpu, p.pid)
-                    t1 = common.cpu_ticks(p.pid)
-                    st = common.status(p.pid)
-                    n = fig["requests"]
-                    fig.update({
-                        "server": name, "scenario": sc, "conns": c, "sessions": len(ids[:c]),
-                        "rps": n / (fig["duration_us"] / 1e6),
-                        "cpu_us_per_req": (t1 - t0) * 1e6 / common.HZ / n if n else None,
-                        "peak_rss_kb": st.get("VmHWM"), "rss_kb": st.get("VmRSS"), "threads": fig.pop("threads_during"),
-                    })
-                    out.write(json.dumps(fig) + "\n")
-                    out.flush()
-                    print(f"bench: HTTP {name}, {sc}, {c} connections: {fig['rps']:,.0f} requests/s, "
-                          f"p99 {fig['p99_us']:,.0f} us, {fig['failed']} failed", file=sys.stderr, flush=True)
+                for rnd in range(1, a.rounds + 1):
+                    for name, sc, p, port, env, ids, sname in runs:
+                        with open(sname, "w") as f:
+                            f.write("\n".join(ids[:c]))
+                        common.reset_peak(p.pid)
+                        t0 = common.cpu_ticks(p.pid)
+                        fig = wrk(port, c, a.duration, env, a.client_cpu, p.pid)
+                        t1 = common.cpu_ticks(p.pid)
+                        st = common.status(p.pid)
+                        n = fig["requests"]
+                        fig.update({
+                            "server": name, "scenario": sc, "conns": c, "round": rnd, "sessions": len(ids[:c]),
+                            "rps": n / (fig["duration_us"] / 1e6),
+                            "cpu_us_per_req": (t1 - t0) * 1e6 / common.HZ / n if n else None,
+                            "peak_rss_kb": st.get("VmHWM"), "rss_kb": st.get("VmRSS"), "threads": fig.pop("threads_during"),
+                        })
+                        out.write(json.dumps(fig) + "\n")
+                        out.flush()
+                        print(f"bench: HTTP {name}, {sc}, {c} connections, round {rnd}: {fig['rps']:,.0f} requests/s, "
+                              f"p99 {fig['p99_us']:,.0f} us, {fig['failed']} failed", file=sys.stderr, flush=True)
     finally:
         for run in runs:
             common.stop(run[2])
