@@ -283,7 +283,7 @@ static void keys_refresh(http_auth *a)
         return;
     }
     a->last_fetch = now;
-    char why[256];
+    char why[1024]; /* the loader's sentence names a file twice */
     if (!keys_load(a, why, sizeof why)) {
         pthread_mutex_lock(&a->keys_mu);
         size_t have = jose_keyset_count(a->keys);
@@ -301,7 +301,7 @@ void http_auth_reload(http_auth *a)
         return;
     pthread_mutex_lock(&a->fetch_mu);
     a->last_fetch = time(NULL);
-    char why[256];
+    char why[1024];
     if (!keys_load(a, why, sizeof why))
         mcp_runtime_log(a->rt, MCP_LOG_WARN, "auth: reload: cannot load the keys from %s (%s): keeping those it has",
                         a->jwks, why);
@@ -1027,7 +1027,7 @@ http_auth *http_auth_new(mcp_runtime *rt, char *why, size_t why_len)
     if (o->auth_introspect && !(a->client_secret = load_secret(o->auth_client_secret_file, why, why_len)))
         goto fail;
     if (a->jwks) {
-        char kwhy[256];
+        char kwhy[1024];
         /* The first token naming a key the set lacks may fetch it at once
          * (last_fetch stays 0): a rotation just before start is no outage. */
         if (!keys_load(a, kwhy, sizeof kwhy)) {

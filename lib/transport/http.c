@@ -2481,7 +2481,7 @@ mcp_http *http_core_new(mcp_runtime *rt)
                 h->header_tools[k++] = &srv->tools[i];
     }
     if (http_auth_wanted(h->opt)) {
-        char why[512];
+        char why[2048]; /* a path, and the loader's sentence naming a file twice */
         h->auth = http_auth_new(rt, why, sizeof why);
         if (!h->auth) {
             mcp_runtime_log(rt, MCP_LOG_ERROR, "http: cannot start: authorization: %s", why);
