@@ -1,6 +1,7 @@
 /* dynlib.h: a library the HTTP transport loads with dlopen() on first use
- * (libcurl for fetches, libmicrohttpd and GnuTLS for serving), its
- * functions looked up with dlsym() into a table of pointers.
+ * (libcurl for fetches, libmicrohttpd and GnuTLS for serving, hogweed for
+ * JWT signatures), its functions looked up with dlsym() into a table of
+ * pointers.
  */
 #ifndef MCPIDL_INTERNAL_DYNLIB_H
 #define MCPIDL_INTERNAL_DYNLIB_H
@@ -22,7 +23,11 @@ typedef struct dyn_library {
     const dyn_symbol *symbols;
     size_t nsymbols;
     void *table;
+    /* After the functions are found, the library's own start, or NULL: false
+     * with error filled when it fails (libcurl's global init, say). */
+    bool (*ready)(struct dyn_library *l);
     void *handle; /* once open */
+    int state;    /* dyn_load's verdict: 0 not asked yet, 1 loaded, -1 not */
     char error[512];
 } dyn_library;
 
@@ -31,5 +36,12 @@ typedef struct dyn_library {
  * load WHAT, FILE (REASON): INSTALL" or "FILE is not a usable WHAT:
  * REASON"), when either fails. */
 bool dyn_open(dyn_library *l);
+
+/* The library loaded once per process (thread-safe): the first call opens
+ * it (dyn_open, then l->ready), and every call gives that verdict: true, or
+ * false with why filled with l->error. The library stays loaded for the rest
+ * of the process: threads, and a library's own state, may outlive whatever
+ * asked for it, and what dlclose() would give back is small. */
+bool dyn_load(dyn_library *l, char *why, size_t why_len);
 
 #endif

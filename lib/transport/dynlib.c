@@ -3,6 +3,7 @@
 #include "internal/dynlib.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,4 +32,17 @@ bool dyn_open(dyn_library *l)
     }
     l->handle = h;
     return true;
+}
+
+bool dyn_load(dyn_library *l, char *why, size_t why_len)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* loads are rare: one lock for all */
+    pthread_mutex_lock(&mu);
+    if (l->state == 0)
+        l->state = dyn_open(l) && (!l->ready || l->ready(l)) ? 1 : -1;
+    bool ok = l->state > 0;
+    pthread_mutex_unlock(&mu);
+    if (!ok)
+        snprintf(why, why_len, "%s", l->error);
+    return ok;
 }

@@ -3,7 +3,7 @@
  *
  * The program is compiled against curl's headers, for the types and the
  * constants, but not linked with libcurl: the functions it calls are looked
- * up with dlsym() into a table (curl_fns) filled once, under pthread_once, by
+ * up with dlsym() into a table (curl_fns) filled once (dyn_load), by
  * the first caller of fetch_load(). libcurl stays loaded and initialised for
  * the rest of the process: curl_global_cleanup() and dlclose() would race
  * with a fetch on another thread, and the memory they would give back is
@@ -15,7 +15,6 @@
 #include "internal/dynlib.h"
 
 #include <curl/curl.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,37 +59,29 @@ static const dyn_symbol CURL_SYMBOLS[] = {
 };
 
 static curl_fns curl;
+
+/* libcurl's global start, once, after its functions are found. */
+static bool curl_ready(dyn_library *l)
+{
+    CURLcode rc = curl.global_init(CURL_GLOBAL_DEFAULT);
+    if (rc == CURLE_OK)
+        return true;
+    const char *f = secure_getenv(l->env);
+    snprintf(l->error, sizeof l->error, "libcurl (%s) cannot start: %s", f && *f ? f : l->soname,
+             curl.easy_strerror(rc));
+    return false;
+}
+
 static dyn_library curl_lib = {.what = "libcurl",
                                .env = "MCPIDL_TEST_LIBCURL",
                                .soname = MCPIDL_LIBCURL_SONAME,
                                .install = "install it",
                                .symbols = CURL_SYMBOLS,
                                .nsymbols = sizeof CURL_SYMBOLS / sizeof CURL_SYMBOLS[0],
-                               .table = &curl};
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static bool loaded;
+                               .table = &curl,
+                               .ready = curl_ready};
 
-static void load(void)
-{
-    if (!dyn_open(&curl_lib))
-        return;
-    CURLcode rc = curl.global_init(CURL_GLOBAL_DEFAULT);
-    if (rc != CURLE_OK) {
-        const char *f = secure_getenv(curl_lib.env);
-        snprintf(curl_lib.error, sizeof curl_lib.error, "libcurl (%s) cannot start: %s", f && *f ? f : curl_lib.soname,
-                 curl.easy_strerror(rc));
-        return;
-    }
-    loaded = true;
-}
-
-bool fetch_load(char *why, size_t why_len)
-{
-    pthread_once(&load_once, load);
-    if (!loaded)
-        snprintf(why, why_len, "%s", curl_lib.error);
-    return loaded;
-}
+bool fetch_load(char *why, size_t why_len) { return dyn_load(&curl_lib, why, why_len); }
 
 typedef struct fetched {
     char *p;

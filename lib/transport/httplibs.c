@@ -2,7 +2,7 @@
  * transport starts (httplibs.h says why).
  *
  * Each library's functions are looked up with dlsym() into a table filled
- * once, under pthread_once, by the first caller. The libraries stay loaded
+ * once, by the first caller (dyn_load). The libraries stay loaded
  * for the rest of the process: a daemon's threads, and GnuTLS's state, may
  * outlive any one server, and what dlclose() would give back is small.
  * libmicrohttpd links GnuTLS itself, so that loading GnuTLS after it opens
@@ -14,7 +14,6 @@
 #include "internal/dynlib.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +66,18 @@ static const dyn_symbol GNUTLS_SYMBOLS[] = {
     {"gnutls_strerror", offsetof(http_gnutls_fns, strerror)},
 };
 
+/* gnutls_free is a variable holding the function: its value. */
+static bool gnutls_ready(dyn_library *l)
+{
+    gnutls_free_function *fp = dlsym(l->handle, "gnutls_free");
+    if (!fp || !*fp) {
+        snprintf(l->error, sizeof l->error, "the GnuTLS loaded has no gnutls_free");
+        return false;
+    }
+    http_gnutls.free = *fp;
+    return true;
+}
+
 static dyn_library mhd_lib = {.what = "libmicrohttpd",
                               .env = "MCPIDL_TEST_LIBMICROHTTPD",
                               .soname = MCPIDL_LIBMICROHTTPD_SONAME,
@@ -80,42 +91,11 @@ static dyn_library gnutls_lib = {.what = "GnuTLS",
                                  .install = MCPIDL_GNUTLS_INSTALL,
                                  .symbols = GNUTLS_SYMBOLS,
                                  .nsymbols = sizeof GNUTLS_SYMBOLS / sizeof GNUTLS_SYMBOLS[0],
-                                 .table = &http_gnutls};
-static bool mhd_loaded, gnutls_loaded;
+                                 .table = &http_gnutls,
+                                 .ready = gnutls_ready};
+bool http_libs_load(char *why, size_t why_len) { return dyn_load(&mhd_lib, why, why_len); }
 
-static void load_mhd(void) { mhd_loaded = dyn_open(&mhd_lib); }
-
-static void load_gnutls(void)
-{
-    if (!dyn_open(&gnutls_lib))
-        return;
-    /* gnutls_free is a variable holding the function. */
-    gnutls_free_function *fp = dlsym(gnutls_lib.handle, "gnutls_free");
-    if (!fp || !*fp) {
-        snprintf(gnutls_lib.error, sizeof gnutls_lib.error, "the GnuTLS loaded has no gnutls_free");
-        return;
-    }
-    http_gnutls.free = *fp;
-    gnutls_loaded = true;
-}
-
-static pthread_once_t mhd_once = PTHREAD_ONCE_INIT, gnutls_once = PTHREAD_ONCE_INIT;
-
-bool http_libs_load(char *why, size_t why_len)
-{
-    pthread_once(&mhd_once, load_mhd);
-    if (!mhd_loaded)
-        snprintf(why, why_len, "%s", mhd_lib.error);
-    return mhd_loaded;
-}
-
-bool http_libs_load_tls(char *why, size_t why_len)
-{
-    pthread_once(&gnutls_once, load_gnutls);
-    if (!gnutls_loaded)
-        snprintf(why, why_len, "%s", gnutls_lib.error);
-    return gnutls_loaded;
-}
+bool http_libs_load_tls(char *why, size_t why_len) { return dyn_load(&gnutls_lib, why, why_len); }
 
 struct MHD_Daemon *http_mhd_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
                                          MHD_AccessHandlerCallback dh, void *dh_cls, ...)

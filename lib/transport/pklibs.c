@@ -1,7 +1,7 @@
 /* pklibs.c: hogweed and GMP, loaded with dlopen() when a key set is first
  * read (pklibs.h says why).
  *
- * The table is filled once, under pthread_once, by the first caller, and the
+ * The table is filled once, by the first caller (dyn_load), and the
  * library stays loaded for the rest of the process: the keys of a set hold
  * its numbers. hogweed links GMP, so opening hogweed maps both, and dlsym()
  * on hogweed's handle finds GMP's functions too (it searches the library's
@@ -12,8 +12,6 @@
 
 #include "internal/dynlib.h"
 
-#include <pthread.h>
-#include <stdio.h>
 
 #ifndef MCPIDL_HOGWEED_SONAME
 #error "MCPIDL_HOGWEED_SONAME (the file name of hogweed to load) comes from the build"
@@ -51,16 +49,5 @@ static dyn_library hogweed_lib = {.what = "hogweed",
                                   .symbols = PK_SYMBOLS,
                                   .nsymbols = sizeof PK_SYMBOLS / sizeof PK_SYMBOLS[0],
                                   .table = &pk_hogweed};
-static bool hogweed_loaded;
 
-static void load_hogweed(void) { hogweed_loaded = dyn_open(&hogweed_lib); }
-
-static pthread_once_t hogweed_once = PTHREAD_ONCE_INIT;
-
-bool pk_libs_load(char *why, size_t why_len)
-{
-    pthread_once(&hogweed_once, load_hogweed);
-    if (!hogweed_loaded)
-        snprintf(why, why_len, "%s", hogweed_lib.error);
-    return hogweed_loaded;
-}
+bool pk_libs_load(char *why, size_t why_len) { return dyn_load(&hogweed_lib, why, why_len); }
