@@ -44,6 +44,7 @@ typedef struct ck_lines {
 
 typedef struct checker {
     mcp_arena *a;
+    mcp_arena *scratch; /* what is dropped once used: a type expression's syntax tree */
     idl_diags *d;
     const idl_options *opts;
     ir_server *srv;
