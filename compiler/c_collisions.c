@@ -133,9 +133,9 @@ static void desc_names(c_names *n, c_registry *r, const c_origin *o, const c_des
         name_add(n, r, o, c_fmt(n, "%s_items", d->name));
         name_add(n, r, o, c_fmt(n, "%s_offsets", d->name));
     }
-    if (c_has_constraints(&t->c))
+    if (c_has_constraints(t->c))
         name_add(n, r, o, c_fmt(n, "%s_c", d->name));
-    if (t->c.pattern)
+    if (t->c->pattern)
         name_add(n, r, o, c_fmt(n, "%s_pattern", d->name));
 }
 

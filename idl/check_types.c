@@ -42,6 +42,8 @@ static const char *const BUILTIN_NAMES[] = {
     "True", "False", "datetime", "date", "time",  "timedelta", "uuid",  "url",      "decimal",
 };
 
+const ir_constraints ir_no_constraints = {0};
+
 const char *ir_format_name(mcp_format f)
 {
     static const char *const N[] = {[MCP_FMT_DATETIME] = "datetime",   [MCP_FMT_DATE] = "date", [MCP_FMT_TIME] = "time",

@@ -74,8 +74,14 @@ struct ir_type { /* the small members first, so that they share words */
     size_t nvalues;
     const char *c_name; /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
     ir_def *def;        /* NAMED */
-    ir_constraints c;   /* on INT/FLOAT/STR/BYTES/LIST/SET */
+    /* On INT/FLOAT/STR/BYTES/LIST/SET. Never NULL: a type without any (most
+     * types) points to ir_no_constraints, shared; one is allocated for a type
+     * when its first constraint is written. */
+    const ir_constraints *c;
 };
+
+/* The constraints of a type that has none (all flags false, no pattern). */
+extern const ir_constraints ir_no_constraints;
 
 /* The IDL name of a string-format type ("datetime"), and the JSON Schema
  * `format` it publishes ("date-time"; NULL for decimal). */
