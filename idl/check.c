@@ -208,8 +208,8 @@ static bool build_sees(checker *c, const idl_unit *units, size_t n)
     return true;
 }
 
-static ir_server *check_units(mcp_arena *arena, mcp_arena *scratch, idl_diags *d, const idl_unit *units,
-                              size_t nunits, const idl_options *opts)
+static ir_server *check_units(mcp_arena *arena, mcp_arena *scratch, idl_diags *d, const idl_unit *units, size_t nunits,
+                              const idl_options *opts)
 {
     static const idl_options DEFAULTS = {0};
     checker c = {.a = arena, .scratch = scratch, .d = d, .opts = opts ? opts : &DEFAULTS, .suggest_budget = 5000000};

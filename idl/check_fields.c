@@ -218,9 +218,9 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
             break;
         }
     }
+    /* Contradictions (none when no constraint applies). */
     if (!k)
-        return; /* none applies */
-    /* Contradictions. */
+        return;
 #define LATER(a, b) \
     (first[a] && first[b] ? (first[a]->loc.line > first[b]->loc.line || (first[a]->loc.line == first[b]->loc.line && \
                                                                          first[a]->loc.col > first[b]->loc.col) \

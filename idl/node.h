@@ -51,7 +51,7 @@ typedef struct idl_pair {
 struct idl_node {
     idl_node_kind kind;
     idl_scalar_style style;
-    idl_loc loc; /* where the node starts (for quoted scalars: the quote) */
+    idl_loc loc;   /* where the node starts (for quoted scalars: the quote) */
     bool overflow; /* an integer that does not fit int64 (value clamped to
                     * INT64_MIN or INT64_MAX), or a float beyond double's
                     * range (value -inf or +inf; underflow is not flagged) */
