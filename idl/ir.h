@@ -52,7 +52,7 @@ typedef struct ir_number {
 
 static inline double ir_number_value(ir_number n) { return n.is_int ? (double)n.i : n.f; }
 
-typedef struct ir_constraints { /* every type holds one: the flags together, before the values */
+typedef struct ir_constraints { /* the flags together, before the values */
     bool has_minimum, has_maximum, has_exclusive_minimum, has_exclusive_maximum, has_multiple_of;
     bool has_min_length, has_max_length, has_min_items, has_max_items;
     ir_number minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
