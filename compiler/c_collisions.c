@@ -133,9 +133,9 @@ static void desc_names(c_names *n, c_registry *r, const c_origin *o, const c_des
         name_add(n, r, o, c_fmt(n, "%s_items", d->name));
         name_add(n, r, o, c_fmt(n, "%s_offsets", d->name));
     }
-    if (c_has_constraints(&t->c))
+    if (c_has_constraints(t->c))
         name_add(n, r, o, c_fmt(n, "%s_c", d->name));
-    if (t->c.pattern)
+    if (t->c->pattern)
         name_add(n, r, o, c_fmt(n, "%s_pattern", d->name));
 }
 
@@ -309,15 +309,23 @@ size_t c_declarations(const ir_server *srv)
 
 bool c_check_names(c_names *n, idl_diags *d, size_t *collisions)
 {
+    /* The names, their origins and the messages are built in an arena of
+     * their own, released once the collisions are reported (the diagnostics
+     * copy their text): the outputs need none of them. */
+    mcp_arena *model = n->a, names;
+    mcp_arena_init(&names);
+    n->a = &names;
     c_registry r = {.names = c_table_new(n, 12 * c_declarations(n->srv))};
     if (collisions)
         *collisions = 0;
-    if (!r.names)
-        return false;
-    collect_names(n, &r);
-    if (d && !n->oom)
-        report_collisions(n, &r, d);
-    if (collisions)
-        *collisions = r.npairs;
-    return !n->oom;
+    if (r.names) {
+        collect_names(n, &r);
+        if (d && !n->oom)
+            report_collisions(n, &r, d);
+        if (collisions)
+            *collisions = r.npairs;
+    }
+    n->a = model;
+    mcp_arena_free(&names);
+    return r.names && !n->oom;
 }

@@ -275,7 +275,7 @@ static void type_key(mcp_buf *b, const ir_type *t, c_hold h, int mode)
         break;
     }
     if (full)
-        constraints_key(b, &t->c);
+        constraints_key(b, t->c);
 }
 
 /* A buffer for a name or a key: the model's scratch while it is built (which
@@ -607,7 +607,7 @@ static c_desc *desc_at(c_names *n, const ir_type *t, c_hold h, const char *site)
  * an Optional one. */
 static bool holds_constraints(const ir_type *t)
 {
-    return c_has_constraints(&t->c) || (c_is_optional(t) && c_has_constraints(&t->items[0]->c));
+    return c_has_constraints(t->c) || (c_is_optional(t) && c_has_constraints(t->items[0]->c));
 }
 
 static const char *desc_of(c_names *n, const ir_type *t, c_hold h, const char *site)
@@ -792,7 +792,7 @@ static bool add_descs(c_names *n)
         ir_type *t = mcp_arena_alloc(a, sizeof *t);
         if (!t)
             return false;
-        *t = (ir_type){.kind = IR_NAMED, .def = srv->defs[i], .loc = srv->defs[i]->loc};
+        *t = (ir_type){.kind = IR_NAMED, .def = srv->defs[i], .loc = srv->defs[i]->loc, .c = &ir_no_constraints};
         c_desc *d = desc_at(n, t, C_HOLD_VALUE, NULL);
         if (!d)
             return false;

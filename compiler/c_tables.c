@@ -273,7 +273,7 @@ static void desc_body(twriter *w, const c_desc *d)
     const ir_type *t = d->t;
     const char *ct = d->ctype;
     assert(t && d->ctype && (!d->items || t->nitems));
-    const char *cinit = constraints(w, d->name, &t->c);
+    const char *cinit = constraints(w, d->name, t->c);
     if (t->kind == IR_LITERAL)
         literal_values(w, d->name, t->values, t->nvalues);
     if (t->kind == IR_NAMED)

@@ -121,7 +121,7 @@ static bool value_in(const mcp_json *v, const ir_type *t)
         if (v->kind != MCP_JINT && !(t->kind == IR_FLOAT && v->kind == MCP_JFLOAT))
             return false;
         double x = v->kind == MCP_JINT ? (double)v->i : v->d;
-        bound lo = dx_lower_of(&t->c), hi = dx_upper_of(&t->c);
+        bound lo = dx_lower_of(t->c), hi = dx_upper_of(t->c);
         return !(lo.set && (x < lo.v || (lo.excl && x == lo.v))) && !(hi.set && (x > hi.v || (hi.excl && x == hi.v)));
     }
     case IR_STR:
@@ -131,10 +131,10 @@ static bool value_in(const mcp_json *v, const ir_type *t)
         size_t chars = 0;
         for (size_t i = 0; i < v->len; i++)
             chars += ((unsigned char)v->s[i] & 0xC0) != 0x80;
-        if ((t->c.has_min_length && (int64_t)chars < t->c.min_length) ||
-            (t->c.has_max_length && (int64_t)chars > t->c.max_length))
+        if ((t->c->has_min_length && (int64_t)chars < t->c->min_length) ||
+            (t->c->has_max_length && (int64_t)chars > t->c->max_length))
             return false;
-        return !t->c.pattern || idl_pattern_matches(t->c.pattern, strlen(t->c.pattern), v->s, v->len) == 1;
+        return !t->c->pattern || idl_pattern_matches(t->c->pattern, strlen(t->c->pattern), v->s, v->len) == 1;
     }
     case IR_BOOL:
         return v->kind == MCP_JBOOL;
@@ -231,12 +231,12 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth)
     }
     switch (o->kind) {
     case IR_INT:
-        return (n->kind == IR_INT || n->kind == IR_FLOAT) && constraints_within(&o->c, &n->c);
+        return (n->kind == IR_INT || n->kind == IR_FLOAT) && constraints_within(o->c, n->c);
     case IR_FLOAT:
-        return n->kind == IR_FLOAT && constraints_within(&o->c, &n->c);
+        return n->kind == IR_FLOAT && constraints_within(o->c, n->c);
     case IR_STR:
     case IR_BYTES:
-        return (n->kind == IR_STR || n->kind == IR_BYTES) && constraints_within(&o->c, &n->c);
+        return (n->kind == IR_STR || n->kind == IR_BYTES) && constraints_within(o->c, n->c);
     case IR_BOOL:
     case IR_NONE:
     case IR_CONTENT:
@@ -245,15 +245,15 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth)
         /* A format's texts are strings (a decimal may also be a number): within a plain str. */
         if (n->kind == IR_FORMAT)
             return n->format == o->format;
-        return o->format != MCP_FMT_DECIMAL && (n->kind == IR_STR || n->kind == IR_BYTES) && !n->c.has_min_length &&
-               !n->c.has_max_length && !n->c.pattern;
+        return o->format != MCP_FMT_DECIMAL && (n->kind == IR_STR || n->kind == IR_BYTES) && !n->c->has_min_length &&
+               !n->c->has_max_length && !n->c->pattern;
     case IR_ANY:
         return false;
     case IR_LIST:
     case IR_SET:
         if (n->kind == IR_SET && o->kind != IR_SET)
             return false;
-        return (n->kind == IR_LIST || n->kind == IR_SET) && constraints_within(&o->c, &n->c) &&
+        return (n->kind == IR_LIST || n->kind == IR_SET) && constraints_within(o->c, n->c) &&
                dx_sub(d, o->elem, n->elem, depth + 1);
     case IR_TUPLE:
         if (n->kind == IR_TUPLE) {
@@ -266,8 +266,8 @@ bool dx_sub(differ *d, const ir_type *o, const ir_type *n, int depth)
         }
         if (n->kind != IR_LIST)
             return false;
-        if ((n->c.has_min_items && (int64_t)o->nitems < n->c.min_items) ||
-            (n->c.has_max_items && (int64_t)o->nitems > n->c.max_items))
+        if ((n->c->has_min_items && (int64_t)o->nitems < n->c->min_items) ||
+            (n->c->has_max_items && (int64_t)o->nitems > n->c->max_items))
             return false;
         for (size_t i = 0; i < o->nitems; i++)
             if (!dx_sub(d, o->items[i], n->elem, depth + 1))

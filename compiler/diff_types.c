@@ -213,7 +213,8 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
         return;
     }
     if (o->kind == IR_DEF_ENUM) {
-        ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o}, nt = {.kind = IR_NAMED, .def = (ir_def *)n};
+        ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o, .c = &ir_no_constraints},
+                nt = {.kind = IR_NAMED, .def = (ir_def *)n, .c = &ir_no_constraints};
         cmp_values(d, n->loc, s, subject, &ot, &nt);
     } else {
         dx_cmp_fields(d, n->name, s, o, n, o->fields, o->nfields, n->fields, n->nfields, o->extra_forbid,
@@ -223,7 +224,8 @@ static void cmp_def(differ *d, side s, const ir_def *o, const ir_def *n)
         return; /* the notes below were given on the other side */
     if (!dx_str_eq(o->description, n->description))
         dx_report(d, n->loc, K_DESCRIPTION, false, false, subject, "description changed");
-    ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o}, nt = {.kind = IR_NAMED, .def = (ir_def *)n};
+    ir_type ot = {.kind = IR_NAMED, .def = (ir_def *)o, .c = &ir_no_constraints},
+            nt = {.kind = IR_NAMED, .def = (ir_def *)n, .c = &ir_no_constraints};
     bool equal = dx_sub(d, &ot, &nt, 0) && dx_sub(d, &nt, &ot, 0) && o->extra_forbid == n->extra_forbid &&
                  o->nfields == n->nfields;
     for (size_t i = 0; equal && i < o->nfields; i++) {
@@ -328,11 +330,11 @@ void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const
         case IR_FLOAT:
         case IR_STR:
         case IR_BYTES:
-            cmp_constraints(d, at, s, subject, &o->c, &n->c);
+            cmp_constraints(d, at, s, subject, o->c, n->c);
             return;
         case IR_LIST:
         case IR_SET:
-            cmp_constraints(d, at, s, subject, &o->c, &n->c);
+            cmp_constraints(d, at, s, subject, o->c, n->c);
             dx_cmp_type(d, subject, s, o->elem, n->elem, at);
             return;
         case IR_DICT:
@@ -362,14 +364,14 @@ void dx_cmp_type(differ *d, const char *subject, side s, const ir_type *o, const
         dx_judge(d, at, s, A_TYPE, n->kind == IR_SET, o->kind == IR_SET, subject, "type changed from %s to %s (%s)",
                  dx_type_text(d, o), dx_type_text(d, n),
                  n->kind == IR_SET ? "repeated items refused" : "repeated items allowed");
-        cmp_constraints(d, at, s, subject, &o->c, &n->c);
+        cmp_constraints(d, at, s, subject, o->c, n->c);
         dx_cmp_type(d, subject, s, o->elem, n->elem, at);
         return;
     }
     if ((o->kind == IR_STR || o->kind == IR_BYTES) && (n->kind == IR_STR || n->kind == IR_BYTES)) {
         dx_report(d, at, K_DESCRIPTION, false, false, subject, "type changed from %s to %s: the same JSON strings",
                   dx_type_text(d, o), dx_type_text(d, n));
-        cmp_constraints(d, at, s, subject, &o->c, &n->c);
+        cmp_constraints(d, at, s, subject, o->c, n->c);
         return;
     }
     bool lost = !dx_sub(d, o, n, 0), gained = !dx_sub(d, n, o, 0);

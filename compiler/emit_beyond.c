@@ -112,7 +112,7 @@ static mcp_json *form_property(sj *b, const ir_field *f, const ir_form_field *ff
     if (f->explicit_title)
         put_str(b, o, "title", f->title);
     put_str(b, o, "description", f->description);
-    const ir_constraints *k = &f->type->c;
+    const ir_constraints *k = f->type->c;
     switch (ff->kind) {
     case IR_FORM_STRING:
         if (k->has_min_length)

@@ -123,7 +123,7 @@ static void put_type_cell(mcp_buf *b, const ir_type *t)
     const ir_type *c = t->kind == IR_UNION && t->nitems == 2 && t->items[1]->kind == IR_NONE ? t->items[0] : t;
     mcp_buf words;
     mcp_buf_init(&words);
-    put_constraints(&words, &c->c);
+    put_constraints(&words, c->c);
     if (words.len) {
         mcp_buf_puts(b, " (");
         mcp_buf_put(b, words.data, words.len);

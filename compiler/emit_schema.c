@@ -426,7 +426,7 @@ static mcp_json *type_schema(schema_emitter *e, const ir_type *t)
         return ref_to(e, t->def);
     }
     if (o)
-        add_constraints(e, o, &t->c);
+        add_constraints(e, o, t->c);
     return o;
 }
 

@@ -2,6 +2,9 @@
  * parses options, compiles the input, writes each output to its file.
  * Nothing else lives here. */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -547,7 +550,8 @@ static int diff_main(int argc, char **argv)
     mcpidlc_options opts = {.warnings_as_errors = werror,
                             .no_source_lines = !show_caret,
                             .on_diagnostic = print_diagnostic,
-                            .diagnostic_ctx = stderr};
+                            .diagnostic_ctx = stderr,
+                            .no_c_outputs = true};
     /* A version from git imports the files of the same revision. */
     mcpidlc_options from_git = opts;
     from_git.read_import = read_version_file;
@@ -575,8 +579,25 @@ static int diff_main(int argc, char **argv)
     return status;
 }
 
+/* The compiler is a short run that builds megabytes in arenas and releases
+ * some of them on the way (the model of the C outputs, once its names are
+ * checked, when no C is written; the loader's and the reader's buffers). With
+ * glibc's defaults, blocks of 128 KiB and more are mapped apart and unmapped
+ * when freed, and the top of the heap is given back, so that what is built
+ * next touches new pages (a page fault each, which costs more than the work
+ * done in most pages): every block comes from the heap instead, and what is
+ * freed stays there for reuse. */
+static void keep_freed_memory(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    keep_freed_memory();
     if (argc > 1 && strcmp(argv[1], "diff") == 0)
         return diff_main(argc - 1, argv + 1);
     options o;
@@ -588,7 +609,8 @@ int main(int argc, char **argv)
     mcpidlc_options opts = {.warnings_as_errors = o.werror,
                             .no_source_lines = !o.show_caret,
                             .on_diagnostic = print_diagnostic,
-                            .diagnostic_ctx = stderr};
+                            .diagnostic_ctx = stderr,
+                            .no_c_outputs = !o.emit_c};
     mcpidlc_context *cx = mcpidlc_new(&opts);
     if (!cx) {
         fprintf(stderr, "mcpidlc: error: %s\n", mcpidlc_status_string(MCPIDLC_ENOMEM));

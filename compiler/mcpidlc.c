@@ -4,7 +4,6 @@
 
 #include "mcpidlc/mcpidlc.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,7 +37,8 @@ struct mcpidlc_context {
     size_t errors, warnings;
     ir_server *srv;          /* NULL unless the source compiled without errors */
     schema_emitter *schemas; /* built on first use */
-    c_names *names;
+    c_names *names;          /* the model of the C outputs, in c_arena; NULL once released (no_c_outputs) */
+    mcp_arena c_arena;
     char message[600];
 };
 
@@ -82,6 +82,7 @@ mcpidlc_context *mcpidlc_new(const mcpidlc_options *options)
     if (options)
         cx->opt = *options;
     mcp_arena_init(&cx->arena);
+    mcp_arena_init(&cx->c_arena);
     return cx;
 }
 
@@ -90,6 +91,7 @@ void mcpidlc_free(mcpidlc_context *cx)
     if (!cx)
         return;
     mcp_arena_free(&cx->arena);
+    mcp_arena_free(&cx->c_arena);
     free(cx);
 }
 
@@ -98,6 +100,7 @@ static void reset(mcpidlc_context *cx)
 {
     mcp_arena_free(&cx->arena);
     mcp_arena_init(&cx->arena);
+    mcp_arena_free(&cx->c_arena);
     cx->has_source = false;
     cx->stem = cx->source_name = NULL;
     cx->file = cx->src = NULL;
@@ -238,10 +241,15 @@ static mcpidlc_status compile(mcpidlc_context *cx, const char *shown, const char
     cx->deps = nunits > 1 ? mcp_arena_alloc(a, (nunits - 1) * sizeof *cx->deps) : NULL;
     for (size_t i = 1; cx->deps && i < nunits; i++)
         cx->deps[cx->ndeps++] = units[i].path;
-    /* The names of the generated C, whose collisions are errors of the source. */
+    /* The names of the generated C, whose collisions are errors of the source.
+     * The model is kept for the C outputs unless none will be asked for. */
     bool nomem = false;
     if (srv && !diags.errors)
-        nomem = !(cx->names = c_names_new(a, srv, &diags, NULL));
+        nomem = !(cx->names = c_names_new(&cx->c_arena, srv, &diags, NULL));
+    if (cx->opt.no_c_outputs) {
+        mcp_arena_free(&cx->c_arena);
+        cx->names = NULL;
+    }
     cx->errors = diags.errors;
     cx->warnings = diags.warnings;
     if (cx->opt.on_diagnostic) {
@@ -424,7 +432,10 @@ static mcpidlc_status build(mcpidlc_context *cx, mcpidlc_output kind, const char
     case MCPIDLC_C_HEADER:
     case MCPIDLC_C_SOURCE:
     case MCPIDLC_C_MOCK: {
-        assert(cx->names); /* built with the IR, which exists here */
+        /* Built with the IR, which exists here, unless it was released
+         * (no_c_outputs): then built again; its names were checked. */
+        if (!cx->names && !(cx->names = c_names_new(&cx->c_arena, cx->srv, NULL, NULL)))
+            return fail(cx, MCPIDLC_ENOMEM, "out of memory generating C");
         bool (*emit)(c_names *, const char *, const char *, mcp_buf *) = kind == MCPIDLC_C_HEADER   ? emit_c_header
                                                                          : kind == MCPIDLC_C_SOURCE ? emit_c_source
                                                                                                     : emit_c_mock;

@@ -208,11 +208,11 @@ static bool build_sees(checker *c, const idl_unit *units, size_t n)
     return true;
 }
 
-ir_server *idl_check_units(mcp_arena *arena, idl_diags *d, const idl_unit *units, size_t nunits,
-                           const idl_options *opts)
+static ir_server *check_units(mcp_arena *arena, mcp_arena *scratch, idl_diags *d, const idl_unit *units, size_t nunits,
+                              const idl_options *opts)
 {
     static const idl_options DEFAULTS = {0};
-    checker c = {.a = arena, .d = d, .opts = opts ? opts : &DEFAULTS, .suggest_budget = 5000000};
+    checker c = {.a = arena, .scratch = scratch, .d = d, .opts = opts ? opts : &DEFAULTS, .suggest_budget = 5000000};
     size_t errors_before = d->errors;
     const idl_node *root = nunits ? units[0].root : NULL;
     if (!root)
@@ -300,6 +300,16 @@ ir_server *idl_check_units(mcp_arena *arena, idl_diags *d, const idl_unit *units
     ck_free_lines(&c);
     assert(d->errors >= errors_before);
     return d->errors == errors_before ? c.srv : NULL;
+}
+
+ir_server *idl_check_units(mcp_arena *arena, idl_diags *d, const idl_unit *units, size_t nunits,
+                           const idl_options *opts)
+{
+    mcp_arena scratch;
+    mcp_arena_init(&scratch);
+    ir_server *srv = check_units(arena, &scratch, d, units, nunits, opts);
+    mcp_arena_free(&scratch);
+    return srv;
 }
 
 ir_server *idl_check(mcp_arena *arena, idl_diags *d, const idl_node *root, const idl_options *opts)

@@ -548,7 +548,7 @@ static const char *values_text(checker *c, const ir_form_field *ff)
 static void check_form_default(checker *c, const ir_field *f, const ir_form_field *ff, const idl_node *spec,
                                const idl_node *d)
 {
-    const ir_constraints *k = &f->type->c;
+    const ir_constraints *k = f->type->c;
     switch (ff->kind) {
     case IR_FORM_STRING:
         if (d->kind != IDL_NODE_STR) {
@@ -715,7 +715,9 @@ static bool parse_form_field(checker *c, const idl_pair *p, const char *owner, c
     }
 
     /* Constraints, each where MCP's restricted schema allows it. */
-    ir_constraints *k = &f->type->c;
+    ir_constraints *k = ck_own_constraints(c, f->type);
+    if (!k)
+        return false;
     static const struct {
         const char *key;
         ir_form_kind kind1, kind2;

@@ -143,7 +143,7 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
     ir_type *target = t;
     if (t->kind == IR_UNION && t->nitems == 2 && t->items[1]->kind == IR_NONE)
         target = t->items[0];
-    ir_constraints *k = &target->c;
+    ir_constraints *k = NULL; /* target's, once a constraint applies */
     const idl_node *first[COUNT(CONSTRAINT_KEYS)] = {0};
     for (size_t i = 0; i < m->n; i++) {
         const char *key = m->pairs[i].key->str;
@@ -167,6 +167,8 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
                     class_types(cls));
             continue;
         }
+        if (!k && !(k = ck_own_constraints(c, target)))
+            return;
         first[ci] = m->pairs[i].key;
         switch (ci) {
         case 0:
@@ -216,7 +218,9 @@ void ck_apply_constraints(checker *c, const idl_node *m, ir_type *t)
             break;
         }
     }
-    /* Contradictions. */
+    /* Contradictions (none when no constraint applies). */
+    if (!k)
+        return;
 #define LATER(a, b) \
     (first[a] && first[b] ? (first[a]->loc.line > first[b]->loc.line || (first[a]->loc.line == first[b]->loc.line && \
                                                                          first[a]->loc.col > first[b]->loc.col) \

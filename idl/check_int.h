@@ -44,6 +44,7 @@ typedef struct ck_lines {
 
 typedef struct checker {
     mcp_arena *a;
+    mcp_arena *scratch; /* what is dropped once used: a type expression's syntax tree */
     idl_diags *d;
     const idl_options *opts;
     ir_server *srv;
@@ -128,6 +129,9 @@ const char *ck_c_name(checker *c, const idl_node *body, const char *name);
 
 /* A new type, zeroed but for its kind and place (NULL without memory). */
 ir_type *ck_new_type(checker *c, ir_kind kind, idl_loc loc);
+/* The constraints of t, to be written: allocated for t when it has none yet
+ * (it shared ir_no_constraints). NULL without memory. */
+ir_constraints *ck_own_constraints(checker *c, ir_type *t);
 
 /* ---------------------------------------------------------------- check_repeat.c */
 

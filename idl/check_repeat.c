@@ -112,7 +112,7 @@ static uint64_t type_hash_of(const void *t) { return ck_type_hash(t); }
  * tuple[T, ...]. */
 static bool type_equal(const ir_type *x, const ir_type *y)
 {
-    if (x->kind != y->kind || !constraints_equal(&x->c, &y->c))
+    if (x->kind != y->kind || !constraints_equal(x->c, y->c))
         return false;
     switch (x->kind) {
     case IR_LIST:

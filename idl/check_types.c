@@ -42,6 +42,8 @@ static const char *const BUILTIN_NAMES[] = {
     "True", "False", "datetime", "date", "time",  "timedelta", "uuid",  "url",      "decimal",
 };
 
+const ir_constraints ir_no_constraints = {0};
+
 const char *ir_format_name(mcp_format f)
 {
     static const char *const N[] = {[MCP_FMT_DATETIME] = "datetime",   [MCP_FMT_DATE] = "date", [MCP_FMT_TIME] = "time",
@@ -403,15 +405,19 @@ ir_type *ck_parse_type(checker *c, const idl_node *n, bool allow_content, const 
             ERR(c, n->loc, "%s: expected a type expression, not %s '%s'", what, idl_node_kind_name(n), n->str);
         return NULL;
     }
+    /* The syntax tree is dropped once resolved: the type keeps nothing of it. */
     texpr_error err;
-    texpr *e = texpr_parse(c->a, n->str, n->len, 0, &err);
+    texpr *e = texpr_parse(c->scratch, n->str, n->len, 0, &err);
     if (!e) {
         ERR(c, ck_loc_in_scalar(c, n, err.off), "%s", err.message);
+        mcp_arena_reset(c->scratch);
         return NULL;
     }
     texpr_ctx x = {n, allow_content, {0}};
     ck_scalar_pos_start(c, &x.pos, n);
-    return resolve(c, &x, e);
+    ir_type *t = resolve(c, &x, e);
+    mcp_arena_reset(c->scratch);
+    return t;
 }
 
 /* ---------------------------------------------------------------- named types */

@@ -383,6 +383,18 @@ ir_type *ck_new_type(checker *c, ir_kind kind, idl_loc loc)
     if (t) {
         t->kind = kind;
         t->loc = loc;
+        t->c = &ir_no_constraints;
     }
     return t;
+}
+
+ir_constraints *ck_own_constraints(checker *c, ir_type *t)
+{
+    if (t->c == &ir_no_constraints) {
+        ir_constraints *k = mcp_arena_alloc(c->a, sizeof *k);
+        if (!k)
+            return NULL;
+        t->c = k;
+    }
+    return (ir_constraints *)t->c; /* allocated above, for t alone */
 }

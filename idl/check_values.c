@@ -123,7 +123,7 @@ static bool fits_number(const ir_type *t, const idl_node *v, mcp_buf *msg)
             return false;
         }
     }
-    const ir_constraints *k = &t->c;
+    const ir_constraints *k = t->c;
     if (k->has_minimum && x < ir_number_value(k->minimum)) {
         mcp_buf_puts(msg, "is less than the minimum ");
         put_number(msg, k->minimum);
@@ -167,16 +167,16 @@ static bool fits_string(const ir_type *t, const idl_node *v, mcp_buf *msg)
         return false;
     }
     size_t n = mcp_utf8_chars(v->str, v->len);
-    if (t->c.has_min_length && (int64_t)n < t->c.min_length) {
-        mcp_buf_printf(msg, "is shorter than minLength %lld", (long long)t->c.min_length);
+    if (t->c->has_min_length && (int64_t)n < t->c->min_length) {
+        mcp_buf_printf(msg, "is shorter than minLength %lld", (long long)t->c->min_length);
         return false;
     }
-    if (t->c.has_max_length && (int64_t)n > t->c.max_length) {
-        mcp_buf_printf(msg, "is longer than maxLength %lld", (long long)t->c.max_length);
+    if (t->c->has_max_length && (int64_t)n > t->c->max_length) {
+        mcp_buf_printf(msg, "is longer than maxLength %lld", (long long)t->c->max_length);
         return false;
     }
-    if (t->c.pattern && idl_pattern_matches(t->c.pattern, strlen(t->c.pattern), v->str, v->len) == 0) {
-        mcp_buf_printf(msg, "does not match pattern '%s'", t->c.pattern);
+    if (t->c->pattern && idl_pattern_matches(t->c->pattern, strlen(t->c->pattern), v->str, v->len) == 0) {
+        mcp_buf_printf(msg, "does not match pattern '%s'", t->c->pattern);
         return false;
     }
     return true;
@@ -354,12 +354,12 @@ static bool value_fits(checker *c, const ir_type *t, const idl_node *v, mcp_buf 
             mcp_buf_printf(msg, "has %zu item%s, but the tuple has %zu", v->n, v->n == 1 ? "" : "s", t->nitems);
             return false;
         }
-        if (t->c.has_min_items && (int64_t)v->n < t->c.min_items) {
-            mcp_buf_printf(msg, "has fewer than minItems %lld items", (long long)t->c.min_items);
+        if (t->c->has_min_items && (int64_t)v->n < t->c->min_items) {
+            mcp_buf_printf(msg, "has fewer than minItems %lld items", (long long)t->c->min_items);
             return false;
         }
-        if (t->c.has_max_items && (int64_t)v->n > t->c.max_items) {
-            mcp_buf_printf(msg, "has more than maxItems %lld items", (long long)t->c.max_items);
+        if (t->c->has_max_items && (int64_t)v->n > t->c->max_items) {
+            mcp_buf_printf(msg, "has more than maxItems %lld items", (long long)t->c->max_items);
             return false;
         }
         size_t mark = path->len;

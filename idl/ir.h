@@ -44,36 +44,44 @@ typedef enum ir_kind {
 /* A number as written in the IDL: an integer stays an integer. */
 typedef struct ir_number {
     bool is_int;
-    int64_t i;
-    double f;
+    union {
+        int64_t i; /* is_int */
+        double f;  /* !is_int */
+    };
 } ir_number;
 
 static inline double ir_number_value(ir_number n) { return n.is_int ? (double)n.i : n.f; }
 
-typedef struct ir_constraints {
+typedef struct ir_constraints { /* the flags together, before the values */
     bool has_minimum, has_maximum, has_exclusive_minimum, has_exclusive_maximum, has_multiple_of;
-    ir_number minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
     bool has_min_length, has_max_length, has_min_items, has_max_items;
+    ir_number minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
     int64_t min_length, max_length, min_items, max_items;
     const char *pattern; /* NULL when absent */
     const char *format;  /* NULL when absent */
 } ir_constraints;
 
-struct ir_type {
+struct ir_type { /* the small members first, so that they share words */
     ir_kind kind;
-    idl_loc loc;     /* where the expression (or this part of it) was written */
-    ir_type *elem;   /* LIST, SET: items; DICT: values */
-    ir_type **items; /* TUPLE: items; UNION: arms */
+    idl_loc loc;         /* where the expression (or this part of it) was written */
+    bool tuple_variadic; /* LIST written as tuple[T, ...] */
+    bool int_keys;       /* DICT: dict[int, T] */
+    mcp_format format;   /* FORMAT */
+    ir_type *elem;       /* LIST, SET: items; DICT: values */
+    ir_type **items;     /* TUPLE: items; UNION: arms */
     size_t nitems;
-    bool tuple_variadic;     /* LIST written as tuple[T, ...] */
-    bool int_keys;           /* DICT: dict[int, T] */
     const mcp_json **values; /* LITERAL: the constant values (strings, integers, booleans, null) */
     size_t nvalues;
     const char *c_name; /* LITERAL: the name of its C enum (prefix_Owner_field, or c_type) */
     ir_def *def;        /* NAMED */
-    ir_constraints c;   /* on INT/FLOAT/STR/BYTES/LIST/SET */
-    mcp_format format;  /* FORMAT */
+    /* On INT/FLOAT/STR/BYTES/LIST/SET. Never NULL: a type without any (most
+     * types) points to ir_no_constraints, shared; one is allocated for a type
+     * when its first constraint is written. */
+    const ir_constraints *c;
 };
+
+/* The constraints of a type that has none (all flags false, no pattern). */
+extern const ir_constraints ir_no_constraints;
 
 /* The IDL name of a string-format type ("datetime"), and the JSON Schema
  * `format` it publishes ("date-time"; NULL for decimal). */

@@ -51,16 +51,16 @@ typedef struct idl_pair {
 struct idl_node {
     idl_node_kind kind;
     idl_scalar_style style;
-    idl_loc loc; /* where the node starts (for quoted scalars: the quote) */
+    idl_loc loc;   /* where the node starts (for quoted scalars: the quote) */
+    bool overflow; /* an integer that does not fit int64 (value clamped to
+                    * INT64_MIN or INT64_MAX), or a float beyond double's
+                    * range (value -inf or +inf; underflow is not flagged) */
     /* Scalars: the scalar's text as loaded (after unescaping), NUL-terminated;
      * `len` bytes (the text may contain NUL characters from "\0" escapes). For
      * numbers and booleans this is the source spelling ("1e3", "0x1F", "True").
      * Mappings and sequences: NULL. */
     const char *str;
     size_t len;
-    bool overflow; /* an integer that does not fit int64 (value clamped to
-                         * INT64_MIN or INT64_MAX), or a float beyond double's
-                         * range (value -inf or +inf; underflow is not flagged) */
     union {
         bool b;
         int64_t i;

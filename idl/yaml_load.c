@@ -143,7 +143,9 @@ typedef struct frame {
 
 typedef struct loader {
     mcp_arena *arena; /* the tree */
-    mcp_arena work;   /* the anchors; freed at the end */
+    char *pool;       /* the tree's nodes, arrays and text are cut from chunks of it (take) */
+    size_t pool_left;
+    mcp_arena work; /* the anchors; freed at the end */
     idl_diags *d;
     const char *src;
     size_t len;
@@ -592,16 +594,41 @@ static bool resolve_tagged(idl_node *node, tag_kind tk, bool *oom)
 
 /* ---- building -------------------------------------------------------------- */
 
+/* The tree's pieces are many and small (a file of 30,000 lines has some 60,000
+ * nodes, most scalars of a few bytes): an arena allocation of each would round
+ * it up to the arena's alignment (32 bytes on x86-64). They are cut instead
+ * from chunks of POOL_CHUNK bytes, each piece aligned only as its type needs
+ * (text not at all); a piece larger than a quarter of a chunk gets an
+ * allocation of its own. Not zero-filled; NULL without memory. */
+enum { POOL_CHUNK = 16 << 10 };
+
+static void *take(loader *L, size_t n, size_t align)
+{
+    size_t pad = (align - (uintptr_t)L->pool % align) % align;
+    if (L->pool && n <= L->pool_left && pad <= L->pool_left - n) {
+        void *p = L->pool + pad;
+        L->pool += pad + n;
+        L->pool_left -= pad + n;
+        return p;
+    }
+    if (n > POOL_CHUNK / 4)
+        return mcp_arena_take(L->arena, n);
+    char *chunk = mcp_arena_take(L->arena, POOL_CHUNK);
+    if (!chunk)
+        return NULL;
+    L->pool = chunk + n; /* the arena aligns a chunk for any type */
+    L->pool_left = POOL_CHUNK - n;
+    return chunk;
+}
+
 static idl_node *new_node(loader *L, idl_node_kind kind, idl_scalar_style style, idl_loc loc)
 {
-    idl_node *n = mcp_arena_alloc(L->arena, sizeof *n);
+    idl_node *n = take(L, sizeof *n, _Alignof(idl_node));
     if (!n) {
         out_of_memory(L);
         return NULL;
     }
-    n->kind = kind;
-    n->style = style;
-    n->loc = loc;
+    *n = (idl_node){.kind = kind, .style = style, .loc = loc};
     return n;
 }
 
@@ -715,7 +742,7 @@ static void on_scalar(loader *L, const yaml_event_t *ev)
     if (!n)
         return;
     n->len = ev->data.scalar.length;
-    char *text = n->len < SIZE_MAX ? mcp_arena_take(L->arena, n->len + 1) : NULL; /* not zeroed: all written */
+    char *text = n->len < SIZE_MAX ? take(L, n->len + 1, 1) : NULL; /* not zeroed: all written */
     if (text) {
         memcpy(text, ev->data.scalar.value, n->len);
         text[n->len] = 0;
@@ -946,7 +973,7 @@ static void on_collection_end(loader *L)
     if (n->kind == IDL_NODE_MAP) {
         size_t pairs = count / 2;
         if (pairs) {
-            n->pairs = pairs <= SIZE_MAX / sizeof *n->pairs ? mcp_arena_alloc(L->arena, pairs * sizeof *n->pairs)
+            n->pairs = pairs <= SIZE_MAX / sizeof *n->pairs ? take(L, pairs * sizeof *n->pairs, _Alignof(idl_pair))
                                                             : NULL;
             if (!n->pairs) {
                 out_of_memory(L);
@@ -958,7 +985,8 @@ static void on_collection_end(loader *L)
         }
         n->n = pairs;
     } else if (count) {
-        n->items = count <= SIZE_MAX / sizeof *n->items ? mcp_arena_alloc(L->arena, count * sizeof *n->items) : NULL;
+        n->items = count <= SIZE_MAX / sizeof *n->items ? take(L, count * sizeof *n->items, _Alignof(idl_node *))
+                                                        : NULL;
         if (!n->items) {
             out_of_memory(L);
             return;

@@ -126,6 +126,44 @@ START_TEST(compile_and_emit)
 }
 END_TEST
 
+/* no_c_outputs: the names of the C are still checked (a collision is an
+ * error as without it), and a C output asked for anyway is the same as a
+ * default context's. */
+START_TEST(no_c_outputs)
+{
+    static seen got;
+    memset(&got, 0, sizeof got);
+    mcpidlc_options o = {.on_diagnostic = collect, .diagnostic_ctx = &got, .no_c_outputs = true};
+    mcpidlc_context *cx = mcpidlc_new(&o);
+    static const char CLASH[] = "mcpidl: 1\n"
+                                "server: {name: w, version: \"1\"}\n"
+                                "types:\n"
+                                "  str_list:\n"
+                                "    fields:\n"
+                                "      items: list[str]\n";
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "w.mcp.yaml", CLASH, sizeof CLASH - 1), MCPIDLC_INVALID);
+    ck_assert_uint_eq(mcpidlc_error_count(cx), 1);
+    ck_assert_str_eq(got.first_message,
+                     "type 'str_list' and the C type of list[str] have the same C name 'w_str_list'; rename the type");
+
+    static sink s;
+    ck_assert_int_eq(mcpidlc_compile_buffer(cx, "dir/weather.mcp.yaml", WEATHER, sizeof WEATHER - 1), MCPIDLC_OK);
+    ck_assert_int_eq(emit(cx, MCPIDLC_TOOLS_JSON, NULL, &s), MCPIDLC_OK);
+    mcpidlc_output kinds[] = {MCPIDLC_C_HEADER, MCPIDLC_C_SOURCE, MCPIDLC_C_MOCK};
+    mcpidlc_context *plain = mcpidlc_new(NULL);
+    ck_assert_int_eq(mcpidlc_compile_buffer(plain, "dir/weather.mcp.yaml", WEATHER, sizeof WEATHER - 1), MCPIDLC_OK);
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        ck_assert_int_eq(emit(plain, kinds[i], NULL, &s), MCPIDLC_OK);
+        char *want = strdup(s.data);
+        ck_assert_int_eq(emit(cx, kinds[i], NULL, &s), MCPIDLC_OK);
+        ck_assert_str_eq(s.data, want);
+        free(want);
+    }
+    mcpidlc_free(plain);
+    mcpidlc_free(cx);
+}
+END_TEST
+
 /* server.json: refused, with each missing part named, for a source that
  * lacks them (WEATHER: no reverse-DNS name, no description); written, with
  * the package's version taken from the server, once they are given. */
@@ -402,6 +440,7 @@ int main(void)
     Suite *s = suite_create("mcpidlc");
     TCase *t = tcase_create("library");
     tcase_add_test(t, compile_and_emit);
+    tcase_add_test(t, no_c_outputs);
     tcase_add_test(t, server_json);
     tcase_add_test(t, usage_errors);
     tcase_add_test(t, diagnostics);

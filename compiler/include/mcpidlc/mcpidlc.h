@@ -85,6 +85,12 @@ typedef struct mcpidlc_options {
      * reason (a string that stays valid) in *error. */
     char *(*read_import)(void *ctx, const char *path, size_t *len, const char **error);
     void *read_import_ctx; /* its first argument */
+    /* The C outputs (MCPIDLC_C_HEADER, _SOURCE, _MOCK) will not be asked for:
+     * the model of the generated C, which a compilation builds to check its
+     * names, is released once they are checked (megabytes for a large
+     * contract). A C output asked for anyway is still written: the model is
+     * built again. */
+    bool no_c_outputs;
 } mcpidlc_options;
 
 typedef struct mcpidlc_context mcpidlc_context;
