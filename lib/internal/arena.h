@@ -16,7 +16,9 @@ struct mcp_arena_block {
     max_align_t data[];
 };
 
-#define MCP_ARENA_ALIGN (sizeof(max_align_t))
+/* Aligned for any object, as malloc's memory is: _Alignof, not sizeof (32 on
+ * x86-64, which rounded a 10-byte string up to 32 bytes). */
+#define MCP_ARENA_ALIGN (_Alignof(max_align_t))
 
 /* mcp_arena_alloc without the zero-fill: the caller writes all n bytes. */
 void *mcp_arena_alloc_raw(mcp_arena *a, size_t n);
